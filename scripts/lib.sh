@@ -1,0 +1,28 @@
+#!/bin/bash
+# Common settings for the uprobes-ng build and test scripts.
+# Everything large lives outside the clone, under $UPROBES_CACHE.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${UPROBES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uprobes-ng}
+KPKG=linux-source-6.12
+KTARBALL=/usr/src/$KPKG.tar.xz
+PRISTINE=$CACHE/pristine/$KPKG
+SRC=$CACHE/src
+FLAVOR=release
+[ "${DEBUG:-0}" = 1 ] && FLAVOR=debug
+BUILD=${UPROBES_BUILD:-$CACHE/build-$FLAVOR}
+STOCK_BUILD=$CACHE/build-stock
+OUT=$CACHE/out-$FLAVOR
+JOBS=${JOBS:-$(nproc)}
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_BASEDIR=$CACHE
+export CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# QEMU: TCG, single-threaded (multi-threaded TCG races text patching).
+QEMU_ACCEL=${QEMU_ACCEL:-tcg,thread=single}
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+kpkg_version() { dpkg-query -W -f='${Version}' "$KPKG" 2>/dev/null || echo unknown; }
