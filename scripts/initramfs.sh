@@ -1,0 +1,105 @@
+#!/bin/bash
+# Build the guest initramfs: busybox, /init and the mode scripts, the demo
+# program, the selftest suites (built with the host gcc against $SRC), the
+# kernel's ftrace selftests, and the ld.so/libraries of any dynamic ELF file.
+# The archive is rewritten only when its content changes.
+# Prints the archive's path on stdout. Test-program build failures are
+# recorded as results in $OUT/host-results instead of aborting.
+. "$(dirname "$0")/lib.sh"
+
+guest=$ROOT/scripts/guest
+stage=$OUT/initramfs
+image=$OUT/initramfs.cpio
+results=$OUT/host-results.build
+mkdir -p "$OUT"
+: > "$results"
+[ -d "$SRC/tools/testing/selftests" ] || "$ROOT/scripts/tree.sh"
+
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,mnt,etc}
+lib=$stage/usr/lib/uprobes-ng
+mkdir -p "$lib/demo"
+
+# busybox: every applet as a symlink, /bin/sh as a real file so that
+# /proc/PID/maps of a shell names ".../bin/sh" (ftrace's uprobe test needs it).
+cp /bin/busybox "$stage/bin/busybox"
+for a in $(/bin/busybox --list-full); do
+	[ -e "$stage/$a" ] || ln -s /bin/busybox "$stage/$a"
+done
+rm -f "$stage/bin/sh"
+cp /bin/busybox "$stage/bin/sh"
+echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
+echo 'root:x:0:' > "$stage/etc/group"
+
+install -m 755 "$guest/init" "$stage/init"
+for m in "$guest"/run-*; do
+	install -m 755 "$m" "$lib/$(basename "$m")"
+done
+
+# The demo target and the file offset of demo_add() for uprobe_events.
+gcc -O2 -g0 -static -o "$lib/demo/demo" "$guest/demo.c"
+vaddr=$(nm "$lib/demo/demo" | awk '$3 == "demo_add" { print $1 }')
+[ -n "$vaddr" ] || die "demo_add not found in the demo program"
+va=$((16#$vaddr)) off=
+while read -r type foff fva _ _ mem _; do
+	[ "$type" = LOAD ] || continue
+	if [ $((fva)) -le $va ] && [ $va -lt $((fva + mem)) ]; then
+		off=$(printf '0x%x' $((va - fva + foff)))
+	fi
+done < <(readelf -lW "$lib/demo/demo")
+[ -n "$off" ] || die "cannot map demo_add to a file offset"
+echo "$off" > "$lib/demo/demo_add.offset"
+
+# The test suites, per the guest/test contract.
+for suite in uprobes uprobe_events; do
+	dir=$ROOT/linux/tools/testing/selftests/$suite
+	if [ ! -f "$dir/Makefile" ]; then
+		log "suite $suite: no $dir/Makefile yet, skipped"
+		continue
+	fi
+	sout=$OUT/suites/$suite
+	mkdir -p "$sout"
+	if ! make -s -C "$dir" KSRC="$SRC" OUTPUT="$sout" >"$sout.log" 2>&1; then
+		cat "$sout.log" >&2
+		log "suite $suite: build FAILED (log: $sout.log)"
+		echo "UPROBES-NG-RESULT: FAIL build/$suite:make" >> "$results"
+		continue
+	fi
+	echo "UPROBES-NG-RESULT: PASS build/$suite:make" >> "$results"
+	mkdir -p "$lib/$suite"
+	for d in tests bin lib; do
+		[ -d "$sout/$d" ] && cp -a "$sout/$d" "$lib/$suite/"
+	done
+done
+
+# The kernel's ftrace selftests (ftracetest and its test.d).
+mkdir -p "$lib/ftrace"
+cp -a "$SRC/tools/testing/selftests/ftrace/." "$lib/ftrace/"
+
+# Dynamic ELF files get the host's loader and libraries, at the same paths.
+find "$stage" -type f -perm -u+x -o -type f -name '*.so*' | while read -r f; do
+	[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+	ldd "$f" 2>/dev/null | sed -n -e 's/.*=> \(\/[^ ]*\) .*/\1/p' -e 's/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' || true
+done | sort -u | while read -r so; do
+	mkdir -p "$stage$(dirname "$so")"
+	cp -L "$so" "$stage$so"
+done
+# Each test program expected to report, for the host's missing-result check.
+for suite in uprobes uprobe_events; do
+	[ -d "$lib/$suite/tests" ] || continue
+	find "$lib/$suite/tests" -type f -perm -u+x -printf "$suite/%f\n"
+done | sort > "$OUT/expected-programs"
+
+new=$( (cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+	xargs -0 stat -c '%n %a %s %N' && find . -type f -print0 | LC_ALL=C sort -z |
+	xargs -0 sha256sum) | sha256sum | cut -d' ' -f1)
+if [ ! -f "$image" ] || [ "$(cat "$image.sum" 2>/dev/null)" != "$new" ]; then
+	(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+		cpio -o -0 -H newc --reproducible -R 0:0 --quiet) > "$image.tmp"
+	mv "$image.tmp" "$image"
+	echo "$new" > "$image.sum"
+	log "initramfs $image: $(du -h "$image" | cut -f1)"
+else
+	log "initramfs $image unchanged"
+fi
+echo "$image"

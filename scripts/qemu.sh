@@ -1,0 +1,123 @@
+#!/bin/bash
+# Boot a kernel with the guest initramfs in QEMU.
+# Usage: qemu.sh [-f] MODE [extra kernel command line...]
+#   MODE     check | demo | bench | shell | probe (see scripts/guest/init)
+#   -f       also copy the serial console to stdout while it runs
+# Environment:
+#   KERNEL=bzImage  INITRD=initramfs.cpio   (default: this flavour's)
+#   LOG=file        serial console log (default $OUT/console-MODE.log)
+#   TIMEOUT=s       whole-run limit (default 1800)
+#   PROG_TIMEOUT=s  limit per test program, checked on the host from the
+#                   UPROBES-NG-START/END lines (default 180)
+#   ICOUNT=1        -icount shift=0: guest time counts guest instructions
+#   KVM=auto|0|1    auto (default): KVM only once a short boot with it has
+#                   been seen to work on this machine, else TCG
+#   SHARE=dir       export dir over virtio-9p, mounted at /mnt/host
+#   MEM=1G SMP=2 QEMU_CPU=...
+# Exit status: QEMU's, or 124 when a time limit killed the guest.
+. "$(dirname "$0")/lib.sh"
+
+follow=0
+if [ "${1:-}" = -f ]; then follow=1; shift; fi
+mode=${1:?usage: qemu.sh [-f] MODE [cmdline...]}
+shift
+kernel=${KERNEL:-$BUILD/arch/x86/boot/bzImage}
+initrd=${INITRD:-$OUT/initramfs.cpio}
+logf=${LOG:-$OUT/console-$mode.log}
+timeout=${TIMEOUT:-1800}
+prog_timeout=${PROG_TIMEOUT:-180}
+[ -f "$kernel" ] || die "no kernel at $kernel (scripts/build.sh)"
+[ -f "$initrd" ] || die "no initramfs at $initrd (scripts/initramfs.sh)"
+mkdir -p "$(dirname "$logf")"
+
+append="console=ttyS0 panic=-1 uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
+qargs=(-m "${MEM:-1G}" -smp "${SMP:-2}" -no-reboot -nographic -nodefaults
+	-kernel "$kernel" -initrd "$initrd")
+if [ -n "${SHARE:-}" ]; then
+	qargs+=(-fsdev "local,id=share,path=$SHARE,security_model=none"
+		-device virtio-9p-pci,fsdev=share,mount_tag=host)
+	append+=" uprobes_ng.share=host"
+fi
+
+# KVM hangs right after the BIOS on some hosts: use it only after a short
+# boot with it has succeeded (remembered per host kernel and QEMU version).
+kvm_works() {
+	[ -w /dev/kvm ] || return 1
+	local key stamp=$CACHE/kvm-probe plog
+	key="$(uname -r) $(qemu-system-x86_64 --version | head -n 1)"
+	if [ "$(sed -n 1p "$stamp" 2>/dev/null)" != "$key" ]; then
+		plog=$(mktemp)
+		log "probing KVM with a short boot (result is remembered in $stamp)"
+		timeout -k 5 60 qemu-system-x86_64 -accel kvm -cpu host "${qargs[@]}" \
+			-serial "file:$plog" -append "console=ttyS0 panic=-1 uprobes_ng.mode=probe" \
+			</dev/null >/dev/null 2>&1 || true
+		if grep -q 'UPROBES-NG-PROBE: ok' "$plog"; then r=yes; else r=no; fi
+		printf '%s\n%s\n' "$key" "$r" > "$stamp"
+		rm -f "$plog"
+		log "KVM usable: $r"
+	fi
+	[ "$(sed -n 2p "$stamp")" = yes ]
+}
+
+kvm=${KVM:-auto}
+[ "${ICOUNT:-0}" = 1 ] && kvm=0
+[ "$mode" = probe ] && kvm=0
+if [ "$kvm" = 1 ] || { [ "$kvm" = auto ] && kvm_works; }; then
+	qargs+=(-accel kvm -cpu "${QEMU_CPU:-host}")
+	accel=kvm
+else
+	# Multi-threaded TCG races the kernel's live text patching.
+	qargs+=(-accel "$QEMU_ACCEL" -cpu "${QEMU_CPU:-qemu64}")
+	accel=$QEMU_ACCEL
+	[ "${ICOUNT:-0}" = 1 ] && qargs+=(-icount shift=0) && accel+=",icount"
+fi
+append+=" $*"
+
+if [ "$mode" = shell ]; then
+	log "interactive shell ($accel); leave with: poweroff -f"
+	exec qemu-system-x86_64 "${qargs[@]}" -serial mon:stdio -append "$append"
+fi
+
+log "booting $(basename "$kernel") mode=$mode ($accel), console: $logf"
+: > "$logf"
+qemu-system-x86_64 "${qargs[@]}" -serial "file:$logf" -append "$append" </dev/null &
+qpid=$!
+tpid=
+if [ $follow = 1 ]; then
+	tail -n +1 -f "$logf" &
+	tpid=$!
+fi
+start=$(date +%s)
+last_mark= mark_time=$start rc=
+while kill -0 $qpid 2>/dev/null; do
+	sleep 1
+	now=$(date +%s)
+	mark=$(grep -a -E '^UPROBES-NG-(START|END): ' "$logf" | tail -n 1 || true)
+	if [ "$mark" != "$last_mark" ]; then
+		last_mark=$mark mark_time=$now
+	fi
+	why=
+	if [ $((now - start)) -ge "$timeout" ]; then
+		why="run exceeded ${timeout}s"
+	elif [[ "$last_mark" == UPROBES-NG-START:* ]] && [ $((now - mark_time)) -ge "$prog_timeout" ]; then
+		why="${last_mark#UPROBES-NG-START: } ran more than ${prog_timeout}s"
+	fi
+	if [ -n "$why" ]; then
+		kill $qpid 2>/dev/null || true
+		wait $qpid 2>/dev/null || true
+		echo "UPROBES-NG-HOST: TIMEOUT: $why, guest killed" >> "$logf"
+		rc=124
+		break
+	fi
+done
+if [ -z "$rc" ]; then
+	rc=0
+	wait $qpid || rc=$?
+fi
+if [ -n "$tpid" ]; then
+	sleep 0.5
+	kill "$tpid" 2>/dev/null || true
+	wait "$tpid" 2>/dev/null || true
+fi
+log "guest exited (status $rc) after $(($(date +%s) - start))s"
+exit "$rc"
