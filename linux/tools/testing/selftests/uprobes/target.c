@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe target driven over stdin/stdout, built as a 64-bit and a 32-bit
+ * static program.  It prints "ready MAIN FUNC" (run-time addresses of
+ * main() and target_func()) and then obeys one command per line:
+ *   call N         call target_func(i) for i < N, print "sum S"
+ *   threads T N    T threads call target_func(t * 1000000 + i), i < N,
+ *                  print "sum S"
+ *   fork N         a forked child runs "call N" and prints "child S",
+ *                  the parent prints "waited STATUS"
+ *   exec PATH N    execv(PATH, PATH --run N)
+ *   quit           exit(0)
+ * "target --run N" runs "call N" once, prints the sum and exits.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct worker {
+	pthread_t thread;
+	long base, count;
+	long long sum;
+	int done;
+	char stack[65536] __attribute__((aligned(16)));
+};
+
+__attribute__((noinline)) long target_func(long x)
+{
+	asm volatile("" : "+r" (x) : : "memory");
+	return x * 7 + 3;
+}
+
+static long long call_n(long base, long n)
+{
+	long long sum = 0;
+	long i;
+
+	for (i = 0; i < n; i++)
+		sum += target_func(base + i);
+	return sum;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	w->sum = call_n(w->base, w->count);
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * 32-bit glibc waits with the old futex syscall, which a kernel without
+ * CONFIG_COMPAT_32BIT_TIME lacks: there the workers are bare clone()
+ * threads (same mm, no TLS use) and the main thread polls for them.
+ */
+static int clone_worker_main(void *arg)
+{
+	worker_main(arg);
+	return 0;
+}
+
+static int start_worker(struct worker *w)
+{
+	if (sizeof(long) == 8)
+		return pthread_create(&w->thread, NULL, worker_main, w);
+	return clone(clone_worker_main, w->stack + sizeof(w->stack),
+		     CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
+		     CLONE_THREAD | CLONE_SYSVSEM, w) < 0;
+}
+
+static void run_threads(int nthreads, long n)
+{
+	static struct worker w[16];
+	long long sum = 0;
+	int t;
+
+	if (nthreads > 16)
+		nthreads = 16;
+	for (t = 0; t < nthreads; t++) {
+		w[t].base = t * 1000000L;
+		w[t].count = n;
+		w[t].done = 0;
+		if (start_worker(&w[t])) {
+			printf("error thread start\n");
+			return;
+		}
+	}
+	for (t = 0; t < nthreads; t++) {
+		while (!__atomic_load_n(&w[t].done, __ATOMIC_ACQUIRE))
+			sched_yield();
+		if (sizeof(long) == 8)
+			pthread_join(w[t].thread, NULL);
+		sum += w[t].sum;
+	}
+	printf("sum %lld\n", sum);
+}
+
+static void run_fork(long n)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		printf("error fork\n");
+		return;
+	}
+	if (!pid) {
+		printf("child %lld\n", call_n(0, n));
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	printf("waited %d\n", status);
+}
+
+int main(int argc, char **argv)
+{
+	char line[512], path[256];
+	long a, b;
+
+	if (argc == 3 && !strcmp(argv[1], "--run")) {
+		printf("sum %lld\n", call_n(0, atol(argv[2])));
+		return 0;
+	}
+	printf("ready %lx %lx\n", (unsigned long)main,
+	       (unsigned long)target_func);
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin)) {
+		if (sscanf(line, "call %ld", &a) == 1) {
+			printf("sum %lld\n", call_n(0, a));
+		} else if (sscanf(line, "threads %ld %ld", &a, &b) == 2) {
+			run_threads(a, b);
+		} else if (sscanf(line, "fork %ld", &a) == 1) {
+			run_fork(a);
+		} else if (sscanf(line, "exec %255s %ld", path, &a) == 2) {
+			char num[32];
+
+			snprintf(num, sizeof(num), "%ld", a);
+			fflush(stdout);
+			execl(path, path, "--run", num, (char *)NULL);
+			printf("error exec\n");
+		} else if (!strncmp(line, "quit", 4)) {
+			return 0;
+		} else {
+			printf("error unknown command\n");
+		}
+		fflush(stdout);
+	}
+	return 0;
+}

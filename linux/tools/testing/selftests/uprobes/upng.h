@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the uprobes engine selftests: tracefs probe control,
+ * ELF symbol lookup, target process control and memory inspection.
+ */
+#ifndef UPNG_H
+#define UPNG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define UPNG_TRACEFS "/sys/kernel/tracing"
+
+/* ---- tracefs (upng_tracefs.c) ---- */
+
+/* Append "p:uprobes/EV PATH:0xOFF ARGS" to uprobe_events; 0 or -errno. */
+int upng_probe_add(const char *ev, const char *path, unsigned long off,
+		   const char *args);
+/* Write 1/0 to events/uprobes/EV/enable; 0 or -errno of the write. */
+int upng_probe_enable(const char *ev, bool on);
+/* Current content of events/uprobes/EV/enable: 1, 0, or -errno. */
+int upng_probe_enabled(const char *ev);
+/* Disable (ignoring errors) and remove EV; 0 or -errno. */
+int upng_probe_del(const char *ev);
+/* Hit count of EV in uprobe_profile, or -1 when EV is not listed. */
+long upng_probe_hits(const char *ev);
+/* Empty the trace buffer and make sure tracing is on; 0 or -errno. */
+int upng_trace_reset(void);
+/* Whole trace file as a NUL-terminated malloc()ed string, or NULL. */
+char *upng_trace_read(void);
+/* Number of trace lines of event EV in TRACE. */
+long upng_trace_count(const char *trace, const char *ev);
+/*
+ * Collect the values of argument ARG ("name=") of event EV from TRACE
+ * into VALS (at most MAX); returns how many were found (may exceed MAX).
+ */
+long upng_trace_values(const char *trace, const char *ev, const char *arg,
+		       unsigned long long *vals, long max);
+/* Copy the tracefs file REL (relative to UPNG_TRACEFS) into BUF. */
+int upng_tracefs_read(const char *rel, char *buf, size_t len);
+
+/* ---- ELF symbols (upng_elf.c) ---- */
+
+struct upng_sym {
+	char name[128];
+	unsigned long value;	/* st_value (link-time address) */
+	unsigned long offset;	/* file offset of the symbol's first byte */
+};
+
+/* Look SYM up in PATH's symbol table; 0 or -errno. */
+int upng_elf_sym(const char *path, const char *sym, struct upng_sym *out);
+/*
+ * All symbols of PATH whose name starts with PREFIX, in symbol table
+ * order, into OUT (at most MAX); returns the count or -errno.
+ */
+int upng_elf_syms(const char *path, const char *prefix,
+		  struct upng_sym *out, int max);
+/* 1 for an ELFCLASS32 file, 0 for ELFCLASS64, -errno otherwise. */
+int upng_elf_is32(const char *path);
+
+/* ---- processes and memory (upng_proc.c) ---- */
+
+struct upng_child {
+	pid_t pid;
+	int in;		/* write end: the child's stdin */
+	int out;	/* read end: the child's stdout */
+};
+
+/* Full path of helper NAME ("bin/target"), from UPROBES_NG_DIR or argv0. */
+const char *upng_path(const char *name);
+/* Resolved path of the running executable. */
+const char *upng_self_path(void);
+/* Start ARGV[0] with pipes on stdin/stdout; 0 or -errno. */
+int upng_spawn(struct upng_child *c, char *const argv[]);
+/* Send the line CMD (without newline) to the child; 0 or -errno. */
+int upng_send(struct upng_child *c, const char *cmd);
+/* Read one line (without newline) within TIMEOUT_MS; length or -errno. */
+int upng_recv(struct upng_child *c, char *buf, size_t len, int timeout_ms);
+/* Close the pipes and reap the child; returns the wait status or -errno. */
+int upng_finish(struct upng_child *c, int timeout_ms);
+/* Read LEN bytes at ADDR of process PID via /proc/PID/mem; 0 or -errno. */
+int upng_mem_read(pid_t pid, unsigned long addr, void *buf, size_t len);
+/* pread() LEN bytes at OFF of PATH; 0 or -errno. */
+int upng_file_read(const char *path, unsigned long off, void *buf, size_t len);
+/* FNV-1a 64 hash of the whole content of PATH (read through the page cache). */
+uint64_t upng_file_hash(const char *path);
+/* Unique event name "upng_<TAG>_<pid>_<counter>" into BUF. */
+const char *upng_evname(char *buf, size_t len, const char *tag);
+
+#endif /* UPNG_H */

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe control through tracefs: uprobe_events, per-event enable files,
+ * uprobe_profile hit counts and the trace buffer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "upng.h"
+
+static int tracefs_write(const char *rel, const char *s, int flags)
+{
+	char path[256];
+	ssize_t n;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), UPNG_TRACEFS "/%s", rel);
+	fd = open(path, O_WRONLY | flags);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != strlen(s))
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+int upng_tracefs_read(const char *rel, char *buf, size_t len)
+{
+	char path[256];
+	ssize_t n;
+	size_t got = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), UPNG_TRACEFS "/%s", rel);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0) {
+			close(fd);
+			return -errno;
+		}
+		if (!n)
+			break;
+		got += n;
+	}
+	buf[got] = '\0';
+	close(fd);
+	return 0;
+}
+
+int upng_probe_add(const char *ev, const char *path, unsigned long off,
+		   const char *args)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "p:uprobes/%s %s:0x%lx%s%s\n", ev, path,
+		 off, args ? " " : "", args ? args : "");
+	return tracefs_write("uprobe_events", cmd, O_APPEND);
+}
+
+int upng_probe_enable(const char *ev, bool on)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "events/uprobes/%s/enable", ev);
+	return tracefs_write(rel, on ? "1\n" : "0\n", O_TRUNC);
+}
+
+int upng_probe_enabled(const char *ev)
+{
+	char rel[256], buf[16];
+	int err;
+
+	snprintf(rel, sizeof(rel), "events/uprobes/%s/enable", ev);
+	err = upng_tracefs_read(rel, buf, sizeof(buf));
+	if (err)
+		return err;
+	return buf[0] == '1';
+}
+
+int upng_probe_del(const char *ev)
+{
+	char cmd[256];
+
+	upng_probe_enable(ev, false);
+	snprintf(cmd, sizeof(cmd), "-:uprobes/%s\n", ev);
+	return tracefs_write("uprobe_events", cmd, O_APPEND);
+}
+
+long upng_probe_hits(const char *ev)
+{
+	char file[512], name[256], line[1024];
+	unsigned long hits;
+	long ret = -1;
+	FILE *f;
+
+	f = fopen(UPNG_TRACEFS "/uprobe_profile", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%511s %255s %lu", file, name, &hits) != 3)
+			continue;
+		if (!strcmp(name, ev)) {
+			ret = hits;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+int upng_trace_reset(void)
+{
+	int err;
+
+	err = tracefs_write("tracing_on", "1\n", O_TRUNC);
+	if (err)
+		return err;
+	return tracefs_write("trace", "", O_TRUNC);
+}
+
+char *upng_trace_read(void)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap), *nbuf;
+	ssize_t n;
+	int fd;
+
+	if (!buf)
+		return NULL;
+	fd = open(UPNG_TRACEFS "/trace", O_RDONLY);
+	if (fd < 0) {
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		if (cap - len < 65536) {
+			cap *= 2;
+			nbuf = realloc(buf, cap);
+			if (!nbuf)
+				break;
+			buf = nbuf;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Start of the event's payload in LINE ("EV: (0x...)"), or NULL. */
+static const char *event_in_line(const char *line, const char *end,
+				 const char *ev)
+{
+	size_t evlen = strlen(ev);
+	const char *p = line;
+
+	if (*line == '#')
+		return NULL;
+	while ((p = memmem(p, end - p, ev, evlen))) {
+		if (p > line && p[-1] == ' ' && p + evlen + 1 < end &&
+		    p[evlen] == ':' && p[evlen + 1] == ' ')
+			return p + evlen + 2;
+		p += evlen;
+	}
+	return NULL;
+}
+
+long upng_trace_count(const char *trace, const char *ev)
+{
+	const char *line = trace, *end;
+	long count = 0;
+
+	while (*line) {
+		end = strchrnul(line, '\n');
+		if (event_in_line(line, end, ev))
+			count++;
+		line = *end ? end + 1 : end;
+	}
+	return count;
+}
+
+long upng_trace_values(const char *trace, const char *ev, const char *arg,
+		       unsigned long long *vals, long max)
+{
+	const char *line = trace, *end, *p;
+	size_t arglen = strlen(arg);
+	long count = 0;
+
+	while (*line) {
+		end = strchrnul(line, '\n');
+		p = event_in_line(line, end, ev);
+		if (p) {
+			p = memmem(p, end - p, arg, arglen);
+			if (p && p[-1] == ' ') {
+				if (count < max)
+					vals[count] = strtoull(p + arglen,
+							       NULL, 0);
+				count++;
+			}
+		}
+		line = *end ? end + 1 : end;
+	}
+	return count;
+}
