@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uprobes engine: the probe registry and (un)registration of consumers.
+ *
+ * A probe is identified by (inode, offset). Registering the first consumer
+ * reads and analyses the probed instruction once, then inserts a breakpoint
+ * in every address space that maps the file and that one of the probe's
+ * consumers wants (prefiltering). Later consumers only re-evaluate the
+ * filters; the last one leaving removes the breakpoints.
+ *
+ * Locking, outermost first:
+ *   uprobe->reg_mutex        one (un)registration of this probe at a time
+ *   dup_mmap_sem (mmap.c)    keeps fork from copying a half-updated mm list
+ *   i_mmap_rwsem             while collecting the mappings of the file
+ *   mmap_lock                per address space, while changing its text
+ *   uprobes_lock             the two indexes; never held while sleeping
+ * Consumers lists are read under uprobes_srcu, so breakpoint handlers and
+ * the mmap hook never wait for a registration in progress.
+ */
+#define pr_fmt(fmt) "uprobe: " fmt
+
+#include <linux/elf.h>
+#include <linux/hash.h>
+#include <linux/pagemap.h>
+#include <linux/rculist.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/srcu.h>
+
+#include "internal.h"
+
+DEFINE_STATIC_SRCU(uprobes_srcu);
+
+#define UPROBES_HASH_BITS	10
+
+static struct hlist_head uprobes_hash[1 << UPROBES_HASH_BITS];
+static struct rb_root uprobes_tree = RB_ROOT;
+static DEFINE_SPINLOCK(uprobes_lock);
+static unsigned long uprobes_nr;
+
+/**
+ * uprobes_srcu_lock() - enter a read section over probes and consumers
+ *
+ * Return: the cookie for uprobes_srcu_unlock().
+ */
+int uprobes_srcu_lock(void)
+{
+	return srcu_read_lock(&uprobes_srcu);
+}
+
+/**
+ * uprobes_srcu_unlock() - leave a read section over probes and consumers
+ * @idx: cookie from uprobes_srcu_lock()
+ */
+void uprobes_srcu_unlock(int idx)
+{
+	srcu_read_unlock(&uprobes_srcu, idx);
+}
+
+/**
+ * uprobes_srcu_held() - is the caller in a uprobes read section?
+ *
+ * Return: true inside uprobes_srcu_lock() / uprobes_srcu_unlock().
+ */
+bool uprobes_srcu_held(void)
+{
+	return srcu_read_lock_held(&uprobes_srcu);
+}
+
+static struct hlist_head *uprobe_bucket(struct inode *inode, loff_t offset)
+{
+	return &uprobes_hash[hash_64((u64)(unsigned long)inode ^
+				     hash_64(offset, 64), UPROBES_HASH_BITS)];
+}
+
+/* Orders the tree by inode address, then by offset. */
+static int uprobe_key_cmp(struct inode *inode, loff_t offset,
+			  const struct uprobe *uprobe)
+{
+	if (inode != uprobe->inode)
+		return inode < uprobe->inode ? -1 : 1;
+	if (offset != uprobe->offset)
+		return offset < uprobe->offset ? -1 : 1;
+	return 0;
+}
+
+/**
+ * uprobes_registry_empty() - is any probe registered at all?
+ *
+ * A racy hint for fast paths: a probe added concurrently is also inserted
+ * by its registration's own walk of the file's mappings.
+ *
+ * Return: true when there are no probes.
+ */
+bool uprobes_registry_empty(void)
+{
+	return !READ_ONCE(uprobes_nr);
+}
+
+/**
+ * uprobe_lookup() - find the probe at (@inode, @offset) on the hit path
+ * @inode: probed file
+ * @offset: offset in @inode
+ *
+ * Takes no lock and allocates nothing. The caller must be in a uprobes
+ * SRCU read section, which keeps the returned probe's memory alive; take a
+ * reference with uprobe_tryget() to keep it beyond that.
+ *
+ * Return: the probe, or NULL.
+ */
+struct uprobe *uprobe_lookup(struct inode *inode, loff_t offset)
+{
+	struct uprobe *uprobe;
+
+	hlist_for_each_entry_srcu(uprobe, uprobe_bucket(inode, offset), hnode,
+				  srcu_read_lock_held(&uprobes_srcu)) {
+		if (uprobe->inode == inode && uprobe->offset == offset &&
+		    refcount_read(&uprobe->ref))
+			return uprobe;
+	}
+	return NULL;
+}
+
+/**
+ * uprobe_tryget() - take a reference to a probe that may be dying
+ * @uprobe: probe found under SRCU
+ *
+ * Return: @uprobe, or NULL when its last reference is already gone.
+ */
+struct uprobe *uprobe_tryget(struct uprobe *uprobe)
+{
+	return refcount_inc_not_zero(&uprobe->ref) ? uprobe : NULL;
+}
+
+/**
+ * uprobe_get() - take another reference to a probe
+ * @uprobe: a probe the caller holds a reference to
+ *
+ * Return: @uprobe.
+ */
+struct uprobe *uprobe_get(struct uprobe *uprobe)
+{
+	refcount_inc(&uprobe->ref);
+	return uprobe;
+}
+
+static void uprobe_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct uprobe, rcu));
+}
+
+/**
+ * uprobe_put() - drop a reference to a probe
+ * @uprobe: the probe
+ *
+ * The last reference unlinks the probe from both indexes; its memory goes
+ * after the SRCU readers that may still see it in the hash table.
+ */
+void uprobe_put(struct uprobe *uprobe)
+{
+	if (!refcount_dec_and_lock(&uprobe->ref, &uprobes_lock))
+		return;
+	hlist_del_rcu(&uprobe->hnode);
+	rb_erase(&uprobe->rb, &uprobes_tree);
+	WRITE_ONCE(uprobes_nr, uprobes_nr - 1);
+	spin_unlock(&uprobes_lock);
+
+	iput(uprobe->inode);
+	call_srcu(&uprobes_srcu, &uprobe->rcu, uprobe_free_rcu);
+}
+
+/**
+ * uprobe_collect_range() - references to the probes of a file range
+ * @inode: the file
+ * @start: first offset of the range
+ * @end: offset after the range
+ * @out: array receiving the probes, each with a reference
+ * @max: size of @out
+ *
+ * Probes come out in offset order; when @max are returned, call again
+ * from the last one's offset + 1.
+ *
+ * Return: the number of probes stored in @out.
+ */
+int uprobe_collect_range(struct inode *inode, loff_t start, loff_t end,
+			 struct uprobe **out, int max)
+{
+	struct rb_node *n, *first = NULL;
+	int nr = 0;
+
+	spin_lock(&uprobes_lock);
+	n = uprobes_tree.rb_node;
+	while (n) {
+		struct uprobe *u = rb_entry(n, struct uprobe, rb);
+
+		if (uprobe_key_cmp(inode, start, u) <= 0) {
+			first = n;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	for (n = first; n && nr < max; n = rb_next(n)) {
+		struct uprobe *u = rb_entry(n, struct uprobe, rb);
+
+		if (u->inode != inode || u->offset >= end)
+			break;
+		if (uprobe_tryget(u))
+			out[nr++] = u;
+	}
+	spin_unlock(&uprobes_lock);
+	return nr;
+}
+
+/**
+ * uprobe_wanted_by() - should the breakpoint be in this address space?
+ * @uprobe: the probe
+ * @mm: the address space
+ *
+ * Return: true when a consumer without a filter, or whose filter accepts
+ * @mm, is registered.
+ */
+bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm)
+{
+	struct uprobe_consumer *uc;
+	bool wanted = false;
+	int idx;
+
+	idx = srcu_read_lock(&uprobes_srcu);
+	list_for_each_entry_srcu(uc, &uprobe->consumers, cons_node,
+				 srcu_read_lock_held(&uprobes_srcu)) {
+		if (!uc->filter || uc->filter(uc, mm)) {
+			wanted = true;
+			break;
+		}
+	}
+	srcu_read_unlock(&uprobes_srcu, idx);
+	return wanted;
+}
+
+/* Reads and analyses the probed instruction: done once per probe. */
+static int uprobe_prepare(struct uprobe *uprobe)
+{
+	const char *reason = "undecodable instruction";
+	int err;
+
+	err = uprobe_read_insn(uprobe->inode, uprobe->offset,
+			       uprobe->arch.insn, sizeof(uprobe->arch.insn));
+	if (err)
+		return err;
+	err = arch_uprobe_analyze(&uprobe->arch,
+				  uprobe_file_is_64bit(uprobe->inode), &reason);
+	if (err)
+		pr_warn("inode %lu:0x%llx: cannot probe: %s (%pe)\n",
+			uprobe->inode->i_ino, uprobe->offset, reason,
+			ERR_PTR(err));
+	return err;
+}
+
+static struct uprobe *uprobe_alloc(struct inode *inode, loff_t offset,
+				   loff_t ref_ctr_offset)
+{
+	struct uprobe *uprobe;
+	int err;
+
+	uprobe = kzalloc(sizeof(*uprobe), GFP_KERNEL);
+	if (!uprobe)
+		return ERR_PTR(-ENOMEM);
+	uprobe->inode = inode;
+	uprobe->offset = offset;
+	uprobe->ref_ctr_offset = ref_ctr_offset;
+	refcount_set(&uprobe->ref, 1);
+	mutex_init(&uprobe->reg_mutex);
+	INIT_LIST_HEAD(&uprobe->consumers);
+	err = uprobe_prepare(uprobe);
+	if (err) {
+		kfree(uprobe);
+		return ERR_PTR(err);
+	}
+	return uprobe;
+}
+
+/*
+ * Returns the live probe at (inode, offset) with a new reference, creating
+ * it when there is none. Creation does the instruction analysis, outside
+ * uprobes_lock; when two registrations race, the first insertion wins.
+ */
+static struct uprobe *uprobe_find_or_create(struct inode *inode, loff_t offset,
+					    loff_t ref_ctr_offset)
+{
+	struct uprobe *found, *fresh = NULL;
+	struct rb_node **link, *parent;
+
+	for (;;) {
+		found = NULL;
+		spin_lock(&uprobes_lock);
+		link = &uprobes_tree.rb_node;
+		parent = NULL;
+		while (*link) {
+			struct uprobe *u = rb_entry(*link, struct uprobe, rb);
+			int cmp = uprobe_key_cmp(inode, offset, u);
+
+			parent = *link;
+			if (!cmp && uprobe_tryget(u)) {
+				found = u;
+				break;
+			}
+			/* A dying twin sorts before the new probe. */
+			link = cmp < 0 ? &parent->rb_left : &parent->rb_right;
+		}
+		if (!found && fresh) {
+			ihold(inode);
+			rb_link_node(&fresh->rb, parent, link);
+			rb_insert_color(&fresh->rb, &uprobes_tree);
+			hlist_add_head_rcu(&fresh->hnode,
+					   uprobe_bucket(inode, offset));
+			WRITE_ONCE(uprobes_nr, uprobes_nr + 1);
+			found = fresh;
+			fresh = NULL;
+		}
+		spin_unlock(&uprobes_lock);
+		if (found)
+			break;
+		fresh = uprobe_alloc(inode, offset, ref_ctr_offset);
+		if (IS_ERR(fresh))
+			return fresh;
+	}
+	kfree(fresh);
+	return found;
+}
+
+struct uprobe_target {
+	struct list_head	node;
+	struct mm_struct	*mm;
+	unsigned long		vaddr;
+};
+
+static void uprobe_free_targets(struct list_head *targets)
+{
+	struct uprobe_target *t, *tmp;
+
+	list_for_each_entry_safe(t, tmp, targets, node) {
+		list_del(&t->node);
+		if (t->mm)
+			mmput(t->mm);
+		kfree(t);
+	}
+}
+
+/*
+ * Collects (mm, vaddr) for every mapping of the probed page. Allocation
+ * under i_mmap_rwsem must not enter reclaim (which takes it too), so the
+ * spare entries are allocated beforehand and the walk restarts when they
+ * run out.
+ */
+static int uprobe_collect_targets(struct uprobe *uprobe,
+				  struct list_head *targets)
+{
+	struct address_space *mapping = uprobe->inode->i_mapping;
+	pgoff_t pgoff = uprobe->offset >> PAGE_SHIFT;
+	struct uprobe_target *t;
+	struct vm_area_struct *vma;
+	LIST_HEAD(spare);
+	int needed = 1;
+
+	for (;;) {
+		while (needed-- > 0) {
+			t = kzalloc(sizeof(*t), GFP_KERNEL);
+			if (!t) {
+				uprobe_free_targets(&spare);
+				uprobe_free_targets(targets);
+				return -ENOMEM;
+			}
+			list_add(&t->node, &spare);
+		}
+		needed = 0;
+		i_mmap_lock_read(mapping);
+		vma_interval_tree_foreach(vma, &mapping->i_mmap, pgoff, pgoff) {
+			if (!uprobe_vma_probeable(vma))
+				continue;
+			if (list_empty(&spare)) {
+				needed++;
+				continue;
+			}
+			if (!mmget_not_zero(vma->vm_mm))
+				continue;
+			t = list_first_entry(&spare, struct uprobe_target, node);
+			t->mm = vma->vm_mm;
+			t->vaddr = uprobe_vma_offset_vaddr(vma, uprobe->offset);
+			list_move_tail(&t->node, targets);
+		}
+		i_mmap_unlock_read(mapping);
+		if (!needed)
+			break;
+		/* Start over with enough entries for what was seen. */
+		list_splice_init(targets, &spare);
+		list_for_each_entry(t, &spare, node) {
+			if (t->mm) {
+				mmput(t->mm);
+				t->mm = NULL;
+			}
+		}
+		needed += 4;
+	}
+	uprobe_free_targets(&spare);
+	return 0;
+}
+
+/*
+ * Makes every address space mapping the probe agree with the consumers:
+ * a breakpoint where one of them wants it, the original instruction
+ * elsewhere. Called with uprobe->reg_mutex held.
+ */
+static int uprobe_sync_mms(struct uprobe *uprobe)
+{
+	struct uprobe_target *t;
+	LIST_HEAD(targets);
+	int err, first_err = 0;
+
+	uprobe_dup_mmap_lock();
+	err = uprobe_collect_targets(uprobe, &targets);
+	if (err)
+		goto out;
+	list_for_each_entry(t, &targets, node) {
+		struct mm_struct *mm = t->mm;
+		struct vm_area_struct *vma;
+
+		mmap_read_lock(mm);
+		vma = vma_lookup(mm, t->vaddr);
+		if (vma && uprobe_vma_probeable(vma) &&
+		    file_inode(vma->vm_file) == uprobe->inode &&
+		    uprobe_vma_vaddr_offset(vma, t->vaddr) == uprobe->offset) {
+			if (uprobe_wanted_by(uprobe, mm))
+				err = uprobe_install(uprobe, mm, vma, t->vaddr);
+			else
+				err = uprobe_remove(uprobe, mm, vma, t->vaddr);
+			if (err == -ENOMEM && !first_err)
+				first_err = err;
+		}
+		mmap_read_unlock(mm);
+	}
+	uprobe_free_targets(&targets);
+	err = first_err;
+out:
+	uprobe_dup_mmap_unlock();
+	return err;
+}
+
+static bool uprobe_has_consumer(struct uprobe *uprobe,
+				struct uprobe_consumer *uc)
+{
+	struct uprobe_consumer *c;
+
+	lockdep_assert_held(&uprobe->reg_mutex);
+	list_for_each_entry(c, &uprobe->consumers, cons_node)
+		if (c == uc)
+			return true;
+	return false;
+}
+
+static int uprobe_check_file(struct inode *inode, loff_t offset,
+			     loff_t ref_ctr_offset)
+{
+	loff_t size = i_size_read(inode);
+
+	if (!S_ISREG(inode->i_mode))
+		return -EINVAL;
+	if (!inode->i_mapping->a_ops->read_folio &&
+	    !shmem_mapping(inode->i_mapping))
+		return -EIO;
+	if (offset < 0 || offset >= size)
+		return -EINVAL;
+	if (ref_ctr_offset < 0 || ref_ctr_offset + sizeof(short) > size ||
+	    !IS_ALIGNED(ref_ctr_offset, sizeof(short)))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * uprobe_register() - add a consumer to the probe at (@inode, @offset)
+ * @inode: the file to probe
+ * @offset: file offset of the instruction to probe
+ * @ref_ctr_offset: file offset of a USDT semaphore (a short) to count the
+ *	address spaces the probe is active in, or 0
+ * @uc: the consumer; its handler and/or ret_handler are called on hits,
+ *	its filter (optional) decides which address spaces get the probe
+ *
+ * The first consumer of a probe reads the instruction from the file and
+ * analyses it; an instruction that cannot be probed fails here with the
+ * reason in the kernel log. The breakpoint is then put in every address
+ * space that maps the file and is wanted by a consumer; processes that
+ * map the file later get it from the mmap hook.
+ *
+ * Return: the probe, to pass to uprobe_unregister_nosync() and
+ * uprobe_apply(), or an ERR_PTR(): -EINVAL for a bad offset, file type or
+ * semaphore, -EOPNOTSUPP for an instruction that cannot be probed, -EIO
+ * for a file that cannot be read, -ENOMEM.
+ */
+struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
+			       loff_t ref_ctr_offset, struct uprobe_consumer *uc)
+{
+	struct uprobe *uprobe;
+	int err;
+
+	if (!uc->handler && !uc->ret_handler)
+		return ERR_PTR(-EINVAL);
+	err = uprobe_check_file(inode, offset, ref_ctr_offset);
+	if (err)
+		return ERR_PTR(err);
+
+	uprobe = uprobe_find_or_create(inode, offset, ref_ctr_offset);
+	if (IS_ERR(uprobe))
+		return uprobe;
+
+	mutex_lock(&uprobe->reg_mutex);
+	if (uprobe->ref_ctr_offset != ref_ctr_offset) {
+		pr_warn("inode %lu:0x%llx: semaphore 0x%llx conflicts with 0x%llx\n",
+			inode->i_ino, offset, ref_ctr_offset,
+			uprobe->ref_ctr_offset);
+		err = -EINVAL;
+		goto fail;
+	}
+	list_add_rcu(&uc->cons_node, &uprobe->consumers);
+	err = uprobe_sync_mms(uprobe);
+	if (err) {
+		list_del_rcu(&uc->cons_node);
+		uprobe_sync_mms(uprobe);
+		goto fail;
+	}
+	mutex_unlock(&uprobe->reg_mutex);
+	return uprobe;
+
+fail:
+	mutex_unlock(&uprobe->reg_mutex);
+	uprobe_put(uprobe);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(uprobe_register);
+
+/**
+ * uprobe_apply() - re-evaluate a consumer's filter in every address space
+ * @uprobe: probe returned by uprobe_register()
+ * @uc: a consumer registered on @uprobe
+ * @add: true when the filter now accepts more address spaces, false when
+ *	fewer; both are handled by one walk
+ *
+ * Return: 0, -ENOENT if @uc is not registered on @uprobe, or -ENOMEM.
+ */
+int uprobe_apply(struct uprobe *uprobe, struct uprobe_consumer *uc, bool add)
+{
+	int err = -ENOENT;
+
+	mutex_lock(&uprobe->reg_mutex);
+	if (uprobe_has_consumer(uprobe, uc))
+		err = uprobe_sync_mms(uprobe);
+	mutex_unlock(&uprobe->reg_mutex);
+	return err;
+}
+EXPORT_SYMBOL_GPL(uprobe_apply);
+
+/**
+ * uprobe_unregister_nosync() - remove a consumer from a probe
+ * @uprobe: probe returned by uprobe_register()
+ * @uc: the consumer
+ *
+ * Breakpoints that no remaining consumer wants are removed before this
+ * returns. Handlers of @uc that already started may still be running:
+ * call uprobe_unregister_sync() before freeing @uc (once for a batch).
+ */
+void uprobe_unregister_nosync(struct uprobe *uprobe, struct uprobe_consumer *uc)
+{
+	mutex_lock(&uprobe->reg_mutex);
+	if (!WARN_ON_ONCE(!uprobe_has_consumer(uprobe, uc))) {
+		list_del_rcu(&uc->cons_node);
+		uprobe_sync_mms(uprobe);
+	}
+	mutex_unlock(&uprobe->reg_mutex);
+	uprobe_put(uprobe);
+}
+EXPORT_SYMBOL_GPL(uprobe_unregister_nosync);
+
+/**
+ * uprobe_unregister_sync() - wait for handlers of removed consumers
+ *
+ * After this returns, no handler of a consumer passed to
+ * uprobe_unregister_nosync() before the call runs any more.
+ */
+void uprobe_unregister_sync(void)
+{
+	synchronize_srcu(&uprobes_srcu);
+}
+EXPORT_SYMBOL_GPL(uprobe_unregister_sync);
+
+#ifdef CONFIG_UPROBES_KUNIT_TEST
+#include "tests/core-kunit.h"
+#endif

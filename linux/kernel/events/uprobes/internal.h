@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * uprobes engine internals, shared by the files of kernel/events/uprobes/.
+ *
+ * A probe is a (file, offset) pair. It is kept in two indexes: a hash
+ * table that the breakpoint hit path searches locklessly under RCU, and a
+ * tree ordered by (inode, offset) that the slow paths (mmap, registration)
+ * walk to find every probe of a file range.
+ */
+#ifndef _KERNEL_EVENTS_UPROBES_INTERNAL_H
+#define _KERNEL_EVENTS_UPROBES_INTERNAL_H
+
+#include <linux/fs.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/rbtree.h>
+#include <linux/refcount.h>
+#include <linux/mutex.h>
+#include <linux/uprobes.h>
+
+/**
+ * struct uprobe - one probed (file, offset)
+ * @hnode: link in the hit-path hash table (RCU)
+ * @rb: link in the ordered tree
+ * @ref: one reference per registered consumer and per hit in progress
+ * @inode: the probed file (a reference is held)
+ * @offset: offset of the probed instruction in the file
+ * @ref_ctr_offset: file offset of the USDT semaphore, or 0
+ * @reg_mutex: serialises (un)registrations of this probe
+ * @consumers: the registered &struct uprobe_consumer (SRCU list)
+ * @rcu: delays freeing past lockless hash readers
+ * @arch: the probed instruction and how to execute it out of line
+ */
+struct uprobe {
+	struct hlist_node	hnode;
+	struct rb_node		rb;
+	refcount_t		ref;
+	struct inode		*inode;
+	loff_t			offset;
+	loff_t			ref_ctr_offset;
+	struct mutex		reg_mutex;
+	struct list_head	consumers;
+	struct rcu_head		rcu;
+	struct arch_uprobe	arch;
+};
+
+/* core.c: registry */
+int uprobes_srcu_lock(void);
+void uprobes_srcu_unlock(int idx);
+bool uprobes_srcu_held(void);
+struct uprobe *uprobe_lookup(struct inode *inode, loff_t offset);
+struct uprobe *uprobe_tryget(struct uprobe *uprobe);
+struct uprobe *uprobe_get(struct uprobe *uprobe);
+void uprobe_put(struct uprobe *uprobe);
+bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm);
+int uprobe_collect_range(struct inode *inode, loff_t start, loff_t end,
+			 struct uprobe **out, int max);
+bool uprobes_registry_empty(void);
+
+/* bkpt.c: breakpoints in process memory */
+int uprobe_read_insn(struct inode *inode, loff_t offset, void *buf,
+		     size_t len);
+bool uprobe_file_is_64bit(struct inode *inode);
+int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
+		   struct vm_area_struct *vma, unsigned long vaddr);
+int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
+		  struct vm_area_struct *vma, unsigned long vaddr);
+bool uprobe_is_trap_at(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_mmap_pending_ctrs(struct vm_area_struct *vma);
+void uprobe_forget_pending_ctrs(struct mm_struct *mm);
+
+/* mmap.c: address space hooks */
+void uprobe_dup_mmap_lock(void);
+void uprobe_dup_mmap_unlock(void);
+
+/**
+ * uprobe_vma_probeable() - may a breakpoint go into this mapping?
+ * @vma: the mapping
+ *
+ * Only private, executable file mappings: shared ones would need writing
+ * to the file, which the engine never does.
+ *
+ * Return: true when @vma is a candidate.
+ */
+static inline bool uprobe_vma_probeable(struct vm_area_struct *vma)
+{
+	return vma->vm_file &&
+	       (vma->vm_flags & (VM_HUGETLB | VM_MAYEXEC | VM_MAYSHARE)) ==
+		VM_MAYEXEC;
+}
+
+/**
+ * uprobe_vma_offset_vaddr() - user address of a file offset in a mapping
+ * @vma: the mapping
+ * @offset: file offset
+ *
+ * Return: the address; it lies in @vma only if @offset is mapped by it.
+ */
+static inline unsigned long uprobe_vma_offset_vaddr(struct vm_area_struct *vma,
+						    loff_t offset)
+{
+	return vma->vm_start + offset - ((loff_t)vma->vm_pgoff << PAGE_SHIFT);
+}
+
+/**
+ * uprobe_vma_vaddr_offset() - file offset of a user address in a mapping
+ * @vma: the mapping
+ * @vaddr: address inside @vma
+ *
+ * Return: the offset in @vma's file.
+ */
+static inline loff_t uprobe_vma_vaddr_offset(struct vm_area_struct *vma,
+					     unsigned long vaddr)
+{
+	return ((loff_t)vma->vm_pgoff << PAGE_SHIFT) + (vaddr - vma->vm_start);
+}
+
+/* xol.c: the execute-out-of-line area */
+unsigned long xol_get_slot(struct uprobe_task *utask);
+void xol_put_slot(struct uprobe_task *utask);
+void xol_write_slot(unsigned long slot, const void *insn, size_t len);
+int xol_area_dup(unsigned long vaddr);
+unsigned long xol_area_vaddr(struct mm_struct *mm);
+unsigned long xol_area_ensure(void);
+void xol_area_free(struct mm_struct *mm);
+
+/* trap.c */
+struct uprobe_task *uprobe_utask(void);
+void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs);
+void uprobe_remove_from_current(struct uprobe *uprobe);
+
+/* ret.c: return probes */
+void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs);
+void uprobe_free_return_instances(struct uprobe_task *utask);
+int uprobe_dup_return_instances(struct uprobe_task *child,
+				struct uprobe_task *parent);
+
+#endif /* _KERNEL_EVENTS_UPROBES_INTERNAL_H */

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uprobes engine: return probes.
+ *
+ * When a probe with a ret_handler is hit at a function's entry, the return
+ * address on the stack is replaced with the address of a trampoline in the
+ * XOL area, and the original is remembered in a return_instance pushed on
+ * the thread's list. The function returns to the trampoline, which traps
+ * (or makes the uretprobe system call); the ret_handlers run and the
+ * thread continues at the original return address.
+ *
+ * Frames left with longjmp() never return through the trampoline: their
+ * instances are recognised by their stack pointer and dropped.
+ */
+#define pr_fmt(fmt) "uprobe: " fmt
+
+#include <linux/ptrace.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+/**
+ * arch_uretprobe_is_alive() - is a return instance's frame still live?
+ * @ret: the instance
+ * @ctx: where we are: at a call (a new entry) or at a return
+ * @regs: the user registers
+ *
+ * Return: true when the frame of @ret is still on the stack.
+ */
+bool __weak arch_uretprobe_is_alive(struct return_instance *ret,
+				    enum rp_check ctx, struct pt_regs *regs)
+{
+	return true;
+}
+
+static struct return_instance *uprobe_pop_instance(struct uprobe_task *utask)
+{
+	struct return_instance *ri = utask->return_instances;
+
+	utask->return_instances = ri->next;
+	utask->depth--;
+	uprobe_put(ri->uprobe);
+	return ri;
+}
+
+/* Drops instances of frames that were left without returning. */
+static void uprobe_drop_dead_instances(struct uprobe_task *utask,
+				       enum rp_check ctx, struct pt_regs *regs)
+{
+	while (utask->return_instances &&
+	       !arch_uretprobe_is_alive(utask->return_instances, ctx, regs))
+		kfree(uprobe_pop_instance(utask));
+}
+
+/**
+ * uprobe_prepare_return() - watch the return of the function just entered
+ * @uprobe: the probe at the function's entry, hit by current
+ * @regs: the user registers at the entry
+ */
+void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+	struct return_instance *ri;
+	unsigned long tramp, orig;
+
+	tramp = xol_area_ensure();
+	if (!tramp)
+		return;
+	uprobe_drop_dead_instances(utask, RP_CHECK_CALL, regs);
+	if (utask->depth >= MAX_URETPROBE_DEPTH) {
+		pr_warn_ratelimited("pid %d: return probes nested deeper than %d, ignoring\n",
+				    current->pid, MAX_URETPROBE_DEPTH);
+		return;
+	}
+	ri = kzalloc(sizeof(*ri), GFP_KERNEL);
+	if (!ri)
+		return;
+
+	orig = arch_uretprobe_hijack_return_addr(tramp, regs);
+	if (orig == -1UL) {
+		kfree(ri);
+		return;
+	}
+	if (orig == tramp) {
+		/* A tail call: the caller already returns to the trampoline. */
+		if (WARN_ON_ONCE(!utask->return_instances)) {
+			force_sig(SIGSEGV);
+			kfree(ri);
+			return;
+		}
+		ri->chained = true;
+		orig = utask->return_instances->orig_ret_vaddr;
+	}
+	ri->uprobe = uprobe_get(uprobe);
+	ri->func = instruction_pointer(regs);
+	ri->stack = user_stack_pointer(regs);
+	ri->orig_ret_vaddr = orig;
+	ri->next = utask->return_instances;
+	utask->return_instances = ri;
+	utask->depth++;
+}
+
+static void uprobe_run_ret_handlers(struct return_instance *ri,
+				    struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+	struct uprobe_consumer *uc;
+	int idx;
+
+	idx = uprobes_srcu_lock();
+	utask->func_ip = ri->func;
+	list_for_each_entry_srcu(uc, &ri->uprobe->consumers, cons_node,
+				 uprobes_srcu_held())
+		if (uc->ret_handler)
+			uc->ret_handler(uc, ri->func, regs);
+	utask->func_ip = 0;
+	uprobes_srcu_unlock(idx);
+}
+
+/**
+ * uprobe_handle_trampoline() - a probed function returned
+ * @regs: the user registers, at the trampoline
+ *
+ * Runs the ret_handlers of the innermost live instance and of the
+ * instances chained to it, and sends the thread to the original return
+ * address. A thread that reaches the trampoline without an instance gets
+ * SIGILL.
+ */
+void uprobe_handle_trampoline(struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+	struct return_instance *ri;
+	bool chained;
+
+	if (!utask || !utask->return_instances)
+		goto bad;
+	/*
+	 * Instances deeper than the returning one belong to frames that
+	 * longjmp() left: drop them without calling their handlers.
+	 */
+	while ((ri = utask->return_instances) && ri->next && !ri->chained &&
+	       !arch_uretprobe_is_alive(ri->next, RP_CHECK_RET, regs))
+		kfree(uprobe_pop_instance(utask));
+	do {
+		ri = utask->return_instances;
+		instruction_pointer_set(regs, ri->orig_ret_vaddr);
+		uprobe_run_ret_handlers(ri, regs);
+		chained = ri->chained;
+		kfree(uprobe_pop_instance(utask));
+	} while (chained && utask->return_instances);
+	return;
+bad:
+	pr_warn_ratelimited("pid %d: return trampoline without a pending return probe\n",
+			    current->pid);
+	force_sig(SIGILL);
+}
+
+/**
+ * uprobe_free_return_instances() - forget every pending return probe
+ * @utask: the thread's state
+ */
+void uprobe_free_return_instances(struct uprobe_task *utask)
+{
+	while (utask->return_instances)
+		kfree(uprobe_pop_instance(utask));
+}
+
+/**
+ * uprobe_dup_return_instances() - copy pending return probes to a child
+ * @child: the child's fresh state
+ * @parent: the parent's state
+ *
+ * Return: 0, or -ENOMEM (then @child has none).
+ */
+int uprobe_dup_return_instances(struct uprobe_task *child,
+				struct uprobe_task *parent)
+{
+	struct return_instance *ri, **tail = &child->return_instances;
+
+	for (ri = parent->return_instances; ri; ri = ri->next) {
+		struct return_instance *copy = kmemdup(ri, sizeof(*ri),
+						       GFP_KERNEL);
+
+		if (!copy) {
+			uprobe_free_return_instances(child);
+			return -ENOMEM;
+		}
+		uprobe_get(copy->uprobe);
+		copy->next = NULL;
+		*tail = copy;
+		tail = &copy->next;
+		child->depth++;
+	}
+	return 0;
+}
+
+/**
+ * uprobe_fixup_callchain() - put real return addresses in a user stack trace
+ * @ips: the user part of a callchain
+ * @nr: its length
+ *
+ * Pending return probes replaced return addresses with the trampoline;
+ * each occurrence stands for the next pending instance, innermost first.
+ */
+void uprobe_fixup_callchain(u64 *ips, unsigned int nr)
+{
+	struct uprobe_task *utask = current->utask;
+	struct return_instance *ri;
+	unsigned long tramp;
+	unsigned int i;
+
+	if (likely(!utask || !utask->return_instances))
+		return;
+	tramp = uprobe_get_trampoline_vaddr();
+	ri = utask->return_instances;
+	for (i = 0; i < nr && ri; i++) {
+		if (ips[i] == tramp) {
+			ips[i] = ri->orig_ret_vaddr;
+			ri = ri->next;
+		}
+	}
+}

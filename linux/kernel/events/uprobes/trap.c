@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uprobes engine: breakpoint hits and the out-of-line single-step.
+ *
+ * The exception notifiers only flag the thread (TIF_UPROBE); the work is
+ * done in uprobe_notify_resume(), on the way back to user mode, where it
+ * may sleep: find the probe, run the consumers' handlers, then either let
+ * the architecture emulate the instruction or single-step a copy of it in
+ * an XOL slot. The step ends with another trap and another pass here,
+ * which applies the architecture's fix-ups. Signals that arrive meanwhile
+ * are held back until the step is complete, so a handler never sees the
+ * thread with its instruction pointer in the XOL area.
+ */
+#define pr_fmt(fmt) "uprobe: " fmt
+
+#include <linux/kdebug.h>
+#include <linux/notifier.h>
+#include <linux/ptrace.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/task_work.h>
+
+#include "internal.h"
+
+/**
+ * is_swbp_insn() - is this the breakpoint instruction uprobes inserts?
+ * @insn: the opcode
+ *
+ * Return: true for UPROBE_SWBP_INSN.
+ */
+bool __weak is_swbp_insn(uprobe_opcode_t *insn)
+{
+	return *insn == UPROBE_SWBP_INSN;
+}
+
+/**
+ * is_trap_insn() - does this instruction trap like a breakpoint?
+ * @insn: the opcode
+ *
+ * Return: true when executing @insn raises the breakpoint exception.
+ */
+bool __weak is_trap_insn(uprobe_opcode_t *insn)
+{
+	return is_swbp_insn(insn);
+}
+
+/**
+ * uprobe_get_swbp_addr() - address of the breakpoint that just trapped
+ * @regs: the user registers after the trap
+ *
+ * Return: the breakpoint's address.
+ */
+unsigned long __weak uprobe_get_swbp_addr(struct pt_regs *regs)
+{
+	return instruction_pointer(regs) - UPROBE_SWBP_INSN_SIZE;
+}
+
+/**
+ * arch_uprobe_ignore() - should this hit be ignored?
+ * @aup: the probe
+ * @regs: the user registers
+ *
+ * Return: false; architectures with conditional instructions override it.
+ */
+bool __weak arch_uprobe_ignore(struct arch_uprobe *aup, struct pt_regs *regs)
+{
+	return false;
+}
+
+/**
+ * uprobe_utask() - current's uprobes state, allocated on first use
+ *
+ * Return: the state, or NULL when out of memory.
+ */
+struct uprobe_task *uprobe_utask(void)
+{
+	if (!current->utask)
+		current->utask = kzalloc(sizeof(*current->utask), GFP_KERNEL);
+	return current->utask;
+}
+
+/**
+ * uprobe_current_auprobe() - the probe whose handlers current is running
+ *
+ * Return: its architecture data, or NULL outside of entry handlers.
+ */
+struct arch_uprobe *uprobe_current_auprobe(void)
+{
+	struct uprobe_task *utask = current->utask;
+
+	return utask && utask->handling ? &utask->handling->arch : NULL;
+}
+
+/**
+ * uprobe_current_func_ip() - the probed address of the running handler
+ *
+ * Return: the breakpoint address in an entry handler, the function's
+ * address in a return handler, 0 elsewhere.
+ */
+unsigned long uprobe_current_func_ip(void)
+{
+	struct uprobe_task *utask = current->utask;
+
+	return utask ? utask->func_ip : 0;
+}
+
+/**
+ * uprobe_run_handlers() - call the entry handlers of a probe
+ * @uprobe: the probe hit by current
+ * @regs: the user registers, instruction pointer at the probe
+ *
+ * Must be called in a uprobes SRCU read section. Also arms the return
+ * probe when a consumer has a ret_handler, and removes the breakpoint from
+ * this address space when every handler asked for it and no filter
+ * objects.
+ */
+void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+	struct uprobe_consumer *uc;
+	bool remove = true, ret = false;
+
+	utask->handling = uprobe;
+	utask->func_ip = instruction_pointer(regs);
+	list_for_each_entry_srcu(uc, &uprobe->consumers, cons_node,
+				 uprobes_srcu_held()) {
+		int rc = 0;
+
+		if (uc->handler) {
+			rc = uc->handler(uc, regs);
+			WARN_ONCE(rc & ~UPROBE_HANDLER_MASK,
+				  "bad rc=0x%x from %ps()\n", rc, uc->handler);
+		}
+		ret |= !!uc->ret_handler;
+		remove &= !!(rc & UPROBE_HANDLER_REMOVE);
+	}
+	utask->handling = NULL;
+	utask->func_ip = 0;
+
+	if (ret)
+		uprobe_prepare_return(uprobe, regs);
+	if (remove && !list_empty(&uprobe->consumers))
+		uprobe_remove_from_current(uprobe);
+}
+
+/* Takes the breakpoint out of current's address space, if unwanted. */
+void uprobe_remove_from_current(struct uprobe *uprobe)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long vaddr = current->utask->vaddr;
+
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, vaddr);
+	if (vma && uprobe_vma_probeable(vma) &&
+	    file_inode(vma->vm_file) == uprobe->inode &&
+	    !uprobe_wanted_by(uprobe, mm))
+		uprobe_remove(uprobe, mm, vma, vaddr);
+	mmap_read_unlock(mm);
+}
+
+/*
+ * Finds the probe of the breakpoint at @bp_vaddr in current's address
+ * space. When there is none, *@is_trap tells whether a trap instruction
+ * is still there (someone else's) or not (a probe removed since the hit).
+ */
+static struct uprobe *uprobe_find_hit(unsigned long bp_vaddr, bool *is_trap)
+{
+	struct mm_struct *mm = current->mm;
+	struct uprobe *uprobe = NULL;
+	struct vm_area_struct *vma;
+
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, bp_vaddr);
+	if (vma && uprobe_vma_probeable(vma))
+		uprobe = uprobe_lookup(file_inode(vma->vm_file),
+				       uprobe_vma_vaddr_offset(vma, bp_vaddr));
+	if (!uprobe)
+		*is_trap = uprobe_is_trap_at(mm, bp_vaddr);
+	mmap_read_unlock(mm);
+	return uprobe;
+}
+
+/* Prepares the single-step of the probed instruction in an XOL slot. */
+static void uprobe_step_out_of_line(struct uprobe_task *utask,
+				    struct uprobe *uprobe,
+				    struct pt_regs *regs)
+{
+	unsigned long slot;
+
+	if (!uprobe_tryget(uprobe))
+		return;
+	slot = xol_get_slot(utask);
+	if (!slot)
+		goto put;
+	xol_write_slot(slot, uprobe->arch.ixol, sizeof(uprobe->arch.ixol));
+	utask->active_uprobe = uprobe;
+	utask->state = UTASK_SSTEP;
+	if (!arch_uprobe_pre_xol(&uprobe->arch, regs))
+		return;
+	utask->state = UTASK_RUNNING;
+	utask->active_uprobe = NULL;
+	xol_put_slot(utask);
+put:
+	uprobe_put(uprobe);
+	/* Take the breakpoint again. */
+	instruction_pointer_set(regs, utask->vaddr);
+}
+
+static void uprobe_handle_breakpoint(struct pt_regs *regs)
+{
+	unsigned long bp_vaddr = uprobe_get_swbp_addr(regs);
+	struct uprobe_task *utask;
+	struct uprobe *uprobe;
+	bool is_trap = false;
+	int idx;
+
+	if (bp_vaddr == uprobe_get_trampoline_vaddr()) {
+		uprobe_handle_trampoline(regs);
+		return;
+	}
+
+	idx = uprobes_srcu_lock();
+	uprobe = uprobe_find_hit(bp_vaddr, &is_trap);
+	if (!uprobe) {
+		if (is_trap)
+			force_sig(SIGTRAP);
+		else
+			instruction_pointer_set(regs, bp_vaddr);
+		goto out;
+	}
+
+	instruction_pointer_set(regs, bp_vaddr);
+	utask = uprobe_utask();
+	if (!utask)
+		goto out;
+	utask->vaddr = bp_vaddr;
+	if (arch_uprobe_ignore(&uprobe->arch, regs))
+		goto out;
+
+	uprobe_run_handlers(uprobe, regs);
+	/* A handler that moved the instruction pointer took over. */
+	if (instruction_pointer(regs) != bp_vaddr)
+		goto out;
+	if (arch_uprobe_skip_sstep(&uprobe->arch, regs))
+		goto out;
+	uprobe_step_out_of_line(utask, uprobe, regs);
+out:
+	uprobes_srcu_unlock(idx);
+}
+
+static void uprobe_finish_step(struct uprobe_task *utask,
+			       struct pt_regs *regs)
+{
+	struct uprobe *uprobe = utask->active_uprobe;
+	int err = 0;
+
+	if (utask->state == UTASK_SSTEP_ACK)
+		err = arch_uprobe_post_xol(&uprobe->arch, regs);
+	else
+		arch_uprobe_abort_xol(&uprobe->arch, regs);
+	if (err)
+		instruction_pointer_set(regs, utask->vaddr);
+
+	utask->active_uprobe = NULL;
+	utask->state = UTASK_RUNNING;
+	xol_put_slot(utask);
+	uprobe_put(uprobe);
+
+	/* Signals held back during the step may be delivered now. */
+	spin_lock_irq(&current->sighand->siglock);
+	recalc_sigpending();
+	spin_unlock_irq(&current->sighand->siglock);
+}
+
+/**
+ * uprobe_notify_resume() - handle a breakpoint hit or the end of a step
+ * @regs: the user registers
+ *
+ * Called on the way back to user mode when TIF_UPROBE is set.
+ */
+void uprobe_notify_resume(struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+
+	clear_thread_flag(TIF_UPROBE);
+	if (utask && utask->active_uprobe)
+		uprobe_finish_step(utask, regs);
+	else
+		uprobe_handle_breakpoint(regs);
+}
+
+/**
+ * uprobe_pre_sstep_notifier() - a breakpoint trapped in user mode
+ * @regs: the user registers
+ *
+ * Runs in the exception handler: only flags the thread.
+ *
+ * Return: 1 if the breakpoint may be ours, 0 to leave it to others.
+ */
+int uprobe_pre_sstep_notifier(struct pt_regs *regs)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (!mm || !test_bit(MMF_HAS_UPROBES, &mm->flags))
+		return 0;
+	set_thread_flag(TIF_UPROBE);
+	return 1;
+}
+
+/**
+ * uprobe_post_sstep_notifier() - a single-step trap in user mode
+ * @regs: the user registers
+ *
+ * Return: 1 if it ends one of our out-of-line steps, 0 otherwise.
+ */
+int uprobe_post_sstep_notifier(struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+
+	if (!current->mm || !utask || !utask->active_uprobe ||
+	    utask->state != UTASK_SSTEP)
+		return 0;
+	utask->state = UTASK_SSTEP_ACK;
+	set_thread_flag(TIF_UPROBE);
+	return 1;
+}
+
+/**
+ * uprobe_deny_signal() - hold signals back during an out-of-line step
+ *
+ * Called by get_signal(). A signal caused by the stepped instruction
+ * itself (a fault in the copy), or a fatal one, ends the step early: the
+ * thread goes back to the probed address and the signal is delivered
+ * there. Others wait until the step is complete.
+ *
+ * Return: true when get_signal() must not deliver now.
+ */
+bool uprobe_deny_signal(void)
+{
+	struct task_struct *t = current;
+	struct uprobe_task *utask = t->utask;
+
+	if (likely(!utask || !utask->active_uprobe))
+		return false;
+	WARN_ON_ONCE(utask->state != UTASK_SSTEP);
+
+	if (task_sigpending(t)) {
+		spin_lock_irq(&t->sighand->siglock);
+		clear_tsk_thread_flag(t, TIF_SIGPENDING);
+		spin_unlock_irq(&t->sighand->siglock);
+
+		if (__fatal_signal_pending(t) || arch_uprobe_xol_was_trapped(t)) {
+			utask->state = UTASK_SSTEP_TRAPPED;
+			set_tsk_thread_flag(t, TIF_UPROBE);
+		}
+	}
+	return true;
+}
+
+/**
+ * uprobe_get_trap_addr() - address to report for a trap in user mode
+ * @regs: the user registers
+ *
+ * Return: the probed address while its copy is being stepped, so that a
+ * fault in the copy looks like a fault of the original instruction.
+ */
+unsigned long uprobe_get_trap_addr(struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+
+	if (unlikely(utask && utask->active_uprobe))
+		return utask->vaddr;
+	return instruction_pointer(regs);
+}
+
+static void uprobe_dup_xol_work(struct callback_head *work)
+{
+	struct uprobe_task *utask = current->utask;
+
+	if (current->flags & PF_EXITING)
+		return;
+	if (xol_area_dup(utask->dup_xol_addr))
+		pr_warn_ratelimited("pid %d: no XOL area after fork, pending return probes will fault\n",
+				    current->pid);
+}
+
+/**
+ * uprobe_copy_process() - set up a new task's uprobes state
+ * @t: the new task
+ * @flags: its clone flags
+ *
+ * A child that returns through functions its parent was in needs the
+ * parent's pending return probes, and its XOL area at the same address.
+ */
+void uprobe_copy_process(struct task_struct *t, unsigned long flags)
+{
+	struct uprobe_task *utask = current->utask;
+	struct uprobe_task *child;
+
+	t->utask = NULL;
+	if (!utask || !utask->return_instances)
+		return;
+	/* A new thread runs on its own stack. */
+	if (t->mm == current->mm && !(flags & CLONE_VFORK))
+		return;
+
+	child = kzalloc(sizeof(*child), GFP_KERNEL);
+	if (!child || uprobe_dup_return_instances(child, utask)) {
+		pr_warn_ratelimited("pid %d: cannot copy pending return probes\n",
+				    current->pid);
+		kfree(child);
+		return;
+	}
+	t->utask = child;
+	if (t->mm == current->mm)
+		return;
+	child->dup_xol_addr = xol_area_vaddr(current->mm);
+	init_task_work(&child->dup_xol_work, uprobe_dup_xol_work);
+	task_work_add(t, &child->dup_xol_work, TWA_RESUME);
+}
+
+/**
+ * uprobe_free_utask() - free a task's uprobes state
+ * @t: the task, leaving its address space (exit or exec)
+ */
+void uprobe_free_utask(struct task_struct *t)
+{
+	struct uprobe_task *utask = t->utask;
+
+	if (!utask)
+		return;
+	if (utask->active_uprobe) {
+		if (t == current)
+			xol_put_slot(utask);
+		uprobe_put(utask->active_uprobe);
+	}
+	uprobe_free_return_instances(utask);
+	kfree(utask);
+	t->utask = NULL;
+}
+
+static struct notifier_block uprobe_exception_nb = {
+	.notifier_call	= arch_uprobe_exception_notify,
+	.priority	= INT_MAX - 1,	/* notified after kprobes */
+};
+
+/**
+ * uprobes_init() - hook the engine into the exception notifiers
+ */
+void __init uprobes_init(void)
+{
+	WARN_ON(register_die_notifier(&uprobe_exception_nb));
+}

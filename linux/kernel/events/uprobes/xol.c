@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uprobes engine: the execute-out-of-line (XOL) area.
+ *
+ * Each address space that hits a probe gets one special page, mapped
+ * executable and not copied on fork, cut in UPROBE_XOL_SLOT_BYTES slots.
+ * Slot 0 holds the return-probe trampoline; a thread that single-steps a
+ * probed instruction borrows another slot for the duration of the step.
+ * When all slots are borrowed, the next thread sleeps until one is given
+ * back: steps are short, so nobody waits long and no hit is lost.
+ */
+#include <linux/highmem.h>
+#include <linux/mman.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+
+#include "internal.h"
+
+#define XOL_NR_SLOTS	(PAGE_SIZE / UPROBE_XOL_SLOT_BYTES)
+
+/**
+ * struct xol_area - the XOL page of an address space
+ * @wq: threads waiting for a free slot
+ * @slots: bitmap of borrowed slots (slot 0 is the trampoline)
+ * @page: the page, also written by the kernel through its direct mapping
+ * @vaddr: where it is mapped
+ */
+struct xol_area {
+	wait_queue_head_t	wq;
+	DECLARE_BITMAP(slots, XOL_NR_SLOTS);
+	struct page		*page;
+	unsigned long		vaddr;
+};
+
+/**
+ * arch_uprobe_trampoline() - code a return probe returns through
+ * @psize: set to its size
+ *
+ * The default is a breakpoint the core recognises by its address.
+ *
+ * Return: the code.
+ */
+void * __weak arch_uprobe_trampoline(unsigned long *psize)
+{
+	static uprobe_opcode_t insn = UPROBE_SWBP_INSN;
+
+	*psize = UPROBE_SWBP_INSN_SIZE;
+	return &insn;
+}
+
+/**
+ * arch_uprobe_copy_ixol() - write an instruction into the XOL page
+ * @page: the XOL page
+ * @vaddr: user address of the slot
+ * @src: the instruction
+ * @len: its length
+ */
+void __weak arch_uprobe_copy_ixol(struct page *page, unsigned long vaddr,
+				  void *src, unsigned long len)
+{
+	memcpy_to_page(page, offset_in_page(vaddr), src, len);
+	flush_dcache_page(page);
+}
+
+static vm_fault_t xol_fault(const struct vm_special_mapping *sm,
+			    struct vm_area_struct *vma, struct vm_fault *vmf)
+{
+	struct xol_area *area = READ_ONCE(vma->vm_mm->uprobes_state.xol_area);
+
+	if (!area)
+		return VM_FAULT_SIGBUS;
+	vmf->page = area->page;
+	get_page(vmf->page);
+	return 0;
+}
+
+static const struct vm_special_mapping xol_mapping = {
+	.name = "[uprobes]",
+	.fault = xol_fault,
+};
+
+/* Highest free page below the task's address space limit. */
+static unsigned long xol_pick_vaddr(void)
+{
+	struct vm_unmapped_area_info info = {
+		.flags = VM_UNMAPPED_AREA_TOPDOWN,
+		.length = PAGE_SIZE,
+		.low_limit = max_t(unsigned long, PAGE_SIZE, mmap_min_addr),
+		.high_limit = TASK_SIZE,
+	};
+
+	return vm_unmapped_area(&info);
+}
+
+/*
+ * Creates the XOL area of current's address space, at @vaddr if it is not
+ * zero (a forked child must have it where its parent had it).
+ */
+static struct xol_area *xol_area_create(unsigned long vaddr)
+{
+	struct mm_struct *mm = current->mm;
+	struct xol_area *area;
+	unsigned long size;
+	void *tramp;
+	int err;
+
+	area = kzalloc(sizeof(*area), GFP_KERNEL);
+	if (!area)
+		return ERR_PTR(-ENOMEM);
+	area->page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
+	if (!area->page) {
+		kfree(area);
+		return ERR_PTR(-ENOMEM);
+	}
+	init_waitqueue_head(&area->wq);
+	set_bit(0, area->slots);
+	tramp = arch_uprobe_trampoline(&size);
+	arch_uprobe_copy_ixol(area->page, 0, tramp, size);
+
+	err = mmap_write_lock_killable(mm);
+	if (err)
+		goto free;
+	if (mm->uprobes_state.xol_area) {
+		/* Another thread was faster. */
+		mmap_write_unlock(mm);
+		__free_page(area->page);
+		kfree(area);
+		return mm->uprobes_state.xol_area;
+	}
+	if (!vaddr)
+		vaddr = xol_pick_vaddr();
+	err = IS_ERR_VALUE(vaddr) ? (long)vaddr : 0;
+	if (!err) {
+		struct vm_area_struct *vma;
+
+		vma = _install_special_mapping(mm, vaddr, PAGE_SIZE,
+					       VM_EXEC | VM_MAYEXEC |
+					       VM_DONTCOPY | VM_IO,
+					       &xol_mapping);
+		err = PTR_ERR_OR_ZERO(vma);
+	}
+	if (!err) {
+		area->vaddr = vaddr;
+		smp_store_release(&mm->uprobes_state.xol_area, area);
+	}
+	mmap_write_unlock(mm);
+	if (!err)
+		return area;
+free:
+	__free_page(area->page);
+	kfree(area);
+	return ERR_PTR(err);
+}
+
+static struct xol_area *xol_area_get(void)
+{
+	struct xol_area *area;
+
+	area = smp_load_acquire(&current->mm->uprobes_state.xol_area);
+	return area ? area : xol_area_create(0);
+}
+
+/**
+ * xol_area_vaddr() - where the XOL area (and the trampoline) of an mm is
+ * @mm: the address space
+ *
+ * Return: the address, or 0 if the area does not exist.
+ */
+unsigned long xol_area_vaddr(struct mm_struct *mm)
+{
+	struct xol_area *area = smp_load_acquire(&mm->uprobes_state.xol_area);
+
+	return area ? area->vaddr : 0;
+}
+
+/**
+ * xol_area_ensure() - create current's XOL area if it does not exist
+ *
+ * Return: its address, or 0 when it cannot be created.
+ */
+unsigned long xol_area_ensure(void)
+{
+	struct xol_area *area = xol_area_get();
+
+	return IS_ERR(area) ? 0 : area->vaddr;
+}
+
+/**
+ * xol_area_dup() - give a forked child the XOL area of its parent
+ * @vaddr: where the parent's is
+ *
+ * Called in the child: return addresses on its stack point there.
+ *
+ * Return: 0 or an error.
+ */
+int xol_area_dup(unsigned long vaddr)
+{
+	return PTR_ERR_OR_ZERO(xol_area_create(vaddr));
+}
+
+/**
+ * xol_area_free() - free the XOL area of a dying address space
+ * @mm: the address space
+ */
+void xol_area_free(struct mm_struct *mm)
+{
+	struct xol_area *area = mm->uprobes_state.xol_area;
+
+	if (!area)
+		return;
+	put_page(area->page);
+	kfree(area);
+	mm->uprobes_state.xol_area = NULL;
+}
+
+static bool xol_try_take(struct xol_area *area, unsigned int *slot)
+{
+	unsigned int s;
+
+	for (;;) {
+		s = find_first_zero_bit(area->slots, XOL_NR_SLOTS);
+		if (s >= XOL_NR_SLOTS)
+			return false;
+		if (!test_and_set_bit(s, area->slots)) {
+			*slot = s;
+			return true;
+		}
+	}
+}
+
+/**
+ * xol_get_slot() - borrow a slot of current's XOL area for one step
+ * @utask: current's uprobes state; its xol_vaddr is set
+ *
+ * May sleep until a slot is free.
+ *
+ * Return: the slot's address, or 0 on failure (no memory, fatal signal).
+ */
+unsigned long xol_get_slot(struct uprobe_task *utask)
+{
+	struct xol_area *area = xol_area_get();
+	unsigned int slot;
+
+	if (IS_ERR(area))
+		return 0;
+	if (wait_event_killable(area->wq, xol_try_take(area, &slot)))
+		return 0;
+	utask->xol_vaddr = area->vaddr + slot * UPROBE_XOL_SLOT_BYTES;
+	return utask->xol_vaddr;
+}
+
+/**
+ * xol_put_slot() - give back the slot a step borrowed
+ * @utask: the stepping thread's uprobes state
+ */
+void xol_put_slot(struct uprobe_task *utask)
+{
+	struct mm_struct *mm = current->mm;
+	struct xol_area *area;
+	unsigned int slot;
+
+	if (!utask->xol_vaddr || !mm)
+		return;
+	area = mm->uprobes_state.xol_area;
+	slot = (utask->xol_vaddr - area->vaddr) / UPROBE_XOL_SLOT_BYTES;
+	utask->xol_vaddr = 0;
+	clear_bit(slot, area->slots);
+	smp_mb__after_atomic();
+	if (wq_has_sleeper(&area->wq))
+		wake_up(&area->wq);
+}
+
+/**
+ * xol_write_slot() - copy an instruction into current's borrowed slot
+ * @slot: the slot's address
+ * @insn: the instruction
+ * @len: its length
+ */
+void xol_write_slot(unsigned long slot, const void *insn, size_t len)
+{
+	struct xol_area *area = current->mm->uprobes_state.xol_area;
+
+	arch_uprobe_copy_ixol(area->page, slot, (void *)insn, len);
+}
+
+/**
+ * uprobe_get_trampoline_vaddr() - where current's return trampoline is
+ *
+ * Return: its address, or UPROBE_NO_TRAMPOLINE_VADDR.
+ */
+unsigned long uprobe_get_trampoline_vaddr(void)
+{
+	unsigned long vaddr = current->mm ? xol_area_vaddr(current->mm) : 0;
+
+	return vaddr ? vaddr : UPROBE_NO_TRAMPOLINE_VADDR;
+}
