@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uprobe events: the hit path.
+ *
+ * The engine calls our consumer in the context of the task that hit the
+ * probe, with preemption enabled, so the fetch arguments are read from the
+ * task's memory with the ordinary, faulting user-copy helpers. Because a
+ * fault may sleep, arguments are fetched into a per-CPU scratch page that
+ * a mutex protects (we may migrate while we hold it), and only then copied
+ * into the ring buffer or the perf buffer, where sleeping is not allowed.
+ */
+#define pr_fmt(fmt)	"trace_uprobe: " fmt
+
+#include <linux/bpf.h>
+#include <linux/filter.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate_trace.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+
+#include "trace_uprobe_events.h"
+#include "trace_probe_tmpl.h"
+
+#define SCRATCH_SIZE	PAGE_SIZE
+
+struct uprobe_scratch {
+	struct mutex	lock;	/* owns @buf while one hit is recorded */
+	void		*buf;
+};
+
+/* Allocated while any uprobe event is enabled; guarded by event_mutex. */
+static struct uprobe_scratch __percpu *scratch;
+static unsigned int scratch_users;
+
+/* What a fetch instruction needs to know about the hit being recorded. */
+struct uprobe_fetch_ctx {
+	struct pt_regs	*regs;
+	unsigned long	load_base;	/* user address of file offset 0 */
+};
+
+static void scratch_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		free_page((unsigned long)per_cpu_ptr(scratch, cpu)->buf);
+	free_percpu(scratch);
+	scratch = NULL;
+}
+
+/**
+ * trace_uprobe_scratch_get - make sure the per-CPU scratch pages exist
+ *
+ * Called with event_mutex held before an event's probes are registered.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int trace_uprobe_scratch_get(void)
+{
+	int cpu;
+
+	lockdep_assert_held(&event_mutex);
+	if (scratch_users++)
+		return 0;
+
+	scratch = alloc_percpu(struct uprobe_scratch);
+	if (!scratch)
+		goto fail;
+	for_each_possible_cpu(cpu) {
+		struct uprobe_scratch *s = per_cpu_ptr(scratch, cpu);
+		struct page *page;
+
+		mutex_init(&s->lock);
+		page = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL, 0);
+		if (!page) {
+			scratch_free();
+			goto fail;
+		}
+		s->buf = page_address(page);
+	}
+	return 0;
+fail:
+	scratch_users--;
+	return -ENOMEM;
+}
+
+/**
+ * trace_uprobe_scratch_put - drop a reference to the scratch pages
+ *
+ * Called with event_mutex held once an event's probes are unregistered
+ * and synchronised, so no handler can still be using the pages.
+ */
+void trace_uprobe_scratch_put(void)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!WARN_ON_ONCE(!scratch_users) && !--scratch_users)
+		scratch_free();
+}
+
+/*
+ * The helpers trace_probe_tmpl.h expects. Every address an argument of a
+ * uprobe event refers to is a user address of the current task.
+ */
+static nokprobe_inline int probe_mem_read(void *dest, void *src, size_t size)
+{
+	return copy_from_user(dest, (void __user __force *)src, size) ?
+		-EFAULT : 0;
+}
+
+static nokprobe_inline int
+probe_mem_read_user(void *dest, void *src, size_t size)
+{
+	return probe_mem_read(dest, src, size);
+}
+
+/* Length of the user string at @addr, its NUL included; 0 on a fault. */
+static nokprobe_inline int fetch_store_strlen(unsigned long addr)
+{
+	long len = strnlen_user((const char __user __force *)addr,
+				MAX_STRING_SIZE);
+
+	return len > MAX_STRING_SIZE ? 0 : len;
+}
+
+static nokprobe_inline int fetch_store_strlen_user(unsigned long addr)
+{
+	return fetch_store_strlen(addr);
+}
+
+/*
+ * Copy the user string at @addr into the data area *@dest points to; a
+ * fault leaves an empty string, which prints as the "(fault)" marker.
+ */
+static nokprobe_inline int
+fetch_store_string(unsigned long addr, void *dest, void *base)
+{
+	u32 room = get_loc_len(*(u32 *)dest);
+	char *to = get_loc_data(dest, base);
+	long len;
+
+	if (!room)
+		return -ENOMEM;
+	len = strncpy_from_user(to, (const char __user __force *)addr, room);
+	if (len < 0) {
+		*(u32 *)dest = make_data_loc(0, (void *)to - base);
+		return len;
+	}
+	if (len == room)
+		to[--len] = '\0';	/* truncated */
+	*(u32 *)dest = make_data_loc(len + 1, (void *)to - base);
+	return len + 1;
+}
+
+static nokprobe_inline int
+fetch_store_string_user(unsigned long addr, void *dest, void *base)
+{
+	return fetch_store_string(addr, dest, base);
+}
+
+/*
+ * $comm and immediate strings live in kernel memory: store them here
+ * rather than through the user-memory string helpers.
+ */
+static int fetch_kernel_string(const char *str, void *dest, void *base)
+{
+	u32 room;
+	char *to;
+	ssize_t len;
+
+	if (!dest)
+		return strlen(str) + 1;
+	room = get_loc_len(*(u32 *)dest);
+	if (!room)
+		return -ENOMEM;
+	to = get_loc_data(dest, base);
+	len = strscpy(to, str, room);
+	len = len < 0 ? room : len + 1;
+	*(u32 *)dest = make_data_loc(len, (void *)to - base);
+	return len;
+}
+
+/* Slot @n of the user stack (0 is the word at the stack pointer). */
+static unsigned long user_stack_slot(struct pt_regs *regs, unsigned int n)
+{
+	unsigned long sp = user_stack_pointer(regs);
+	unsigned long val;
+
+	if (IS_ENABLED(CONFIG_STACK_GROWSUP))
+		sp -= n * sizeof(long);
+	else
+		sp += n * sizeof(long);
+	if (copy_from_user(&val, (void __user *)sp, sizeof(val)))
+		return 0;
+	return val;
+}
+
+static int process_fetch_insn(struct fetch_insn *code, void *rec,
+			      void *edata, void *dest, void *base)
+{
+	struct uprobe_fetch_ctx *ctx = rec;
+	struct pt_regs *regs = ctx->regs;
+	unsigned long val;
+	int ret;
+
+	switch (code->op) {
+	case FETCH_OP_REG:
+		val = regs_get_register(regs, code->param);
+		break;
+	case FETCH_OP_STACK:
+		val = user_stack_slot(regs, code->param);
+		break;
+	case FETCH_OP_STACKP:
+		val = user_stack_pointer(regs);
+		break;
+	case FETCH_OP_RETVAL:
+		val = regs_return_value(regs);
+		break;
+	case FETCH_OP_FOFFS:
+		val = ctx->load_base + code->immediate;
+		break;
+	case FETCH_OP_COMM:
+	case FETCH_OP_DATA:
+		if (code[1].op == FETCH_OP_ST_STRING &&
+		    code[2].op == FETCH_OP_END)
+			return fetch_kernel_string(code->op == FETCH_OP_COMM ?
+						   current->comm : code->data,
+						   dest, base);
+		fallthrough;
+	default:
+		ret = process_common_fetch_insn(code, &val);
+		if (ret < 0)
+			return ret;
+	}
+	return process_fetch_insn_bottom(code + 1, val, dest, base);
+}
+
+/* Bytes the dynamic (string) arguments need for this hit. */
+static int dynamic_args_size(struct trace_probe *tp,
+			     struct uprobe_fetch_ctx *ctx)
+{
+	int i, len, total = 0;
+
+	for (i = 0; i < tp->nr_args; i++) {
+		if (!tp->args[i].dynamic)
+			continue;
+		len = process_fetch_insn(tp->args[i].code, ctx, NULL, NULL, NULL);
+		if (len > 0)
+			total += len;
+	}
+	return total;
+}
+
+/*
+ * Fetch all arguments into this CPU's scratch page, which is returned
+ * locked, and report how many bytes of it hold the arguments.
+ */
+static struct uprobe_scratch *fetch_args(struct trace_uprobe *tu,
+					 struct uprobe_fetch_ctx *ctx,
+					 int *len)
+{
+	struct uprobe_scratch *s;
+	int dyn = dynamic_args_size(&tu->tp, ctx);
+
+	if (WARN_ON_ONCE(tu->tp.size + dyn > SCRATCH_SIZE))
+		dyn = SCRATCH_SIZE - tu->tp.size;
+
+	s = per_cpu_ptr(scratch, raw_smp_processor_id());
+	mutex_lock(&s->lock);
+	/* a fetch that faults leaves zeroes, not a previous hit's data */
+	memset(s->buf, 0, tu->tp.size);
+	store_trace_args(s->buf, &tu->tp, ctx, NULL,
+			 trace_uprobe_head_size(tu), dyn);
+	*len = tu->tp.size + dyn;
+	return s;
+}
+
+static void *fill_head(struct trace_uprobe *tu,
+		       struct uprobe_trace_entry_head *entry,
+		       unsigned long addr, struct pt_regs *regs)
+{
+	entry->vaddr[0] = addr;
+	if (tu->is_return)
+		entry->vaddr[1] = instruction_pointer(regs);
+	return (void *)entry + trace_uprobe_head_size(tu);
+}
+
+static void record_to_file(struct trace_uprobe *tu,
+			   struct trace_event_file *file, unsigned long addr,
+			   struct pt_regs *regs, const void *args, int len)
+{
+	struct uprobe_trace_entry_head *entry;
+	struct trace_event_buffer fbuffer;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+
+	entry = trace_event_buffer_reserve(&fbuffer, file,
+					   trace_uprobe_head_size(tu) + len);
+	if (!entry)
+		return;
+	memcpy(fill_head(tu, entry, addr, regs), args, len);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+static void record_to_files(struct trace_uprobe *tu, unsigned long addr,
+			    struct pt_regs *regs, const void *args, int len)
+{
+	struct event_file_link *link;
+
+	rcu_read_lock();
+	trace_probe_for_each_link_rcu(link, &tu->tp)
+		record_to_file(tu, link->file, addr, regs, args, len);
+	rcu_read_unlock();
+}
+
+/* Run the BPF programs attached to the event; false: they drop the hit. */
+static bool run_bpf(struct trace_event_call *call, struct pt_regs *regs)
+{
+#ifdef CONFIG_BPF_EVENTS
+	const struct bpf_prog_array *progs;
+	u32 ret;
+
+	if (!bpf_prog_array_valid(call))
+		return true;
+
+	/*
+	 * Like the stock tracer: RCU tasks trace, as uprobe programs may
+	 * be sleepable (trace_call_bpf() would not allow them to sleep).
+	 */
+	rcu_read_lock_trace();
+	progs = rcu_dereference_check(call->prog_array,
+				      rcu_read_lock_trace_held());
+	ret = bpf_prog_run_array_uprobe(progs, regs, bpf_prog_run);
+	rcu_read_unlock_trace();
+	return ret;
+#else
+	return true;
+#endif
+}
+
+static void record_to_perf(struct trace_uprobe *tu, unsigned long addr,
+			   struct pt_regs *regs, const void *args, int len)
+{
+	struct trace_event_call *call = trace_probe_event_call(&tu->tp);
+	struct uprobe_trace_entry_head *entry;
+	struct hlist_head *head;
+	int head_size = trace_uprobe_head_size(tu);
+	int size, rctx;
+	void *data;
+
+	/* perf adds a u32 size in front of the record, keep it u64 aligned */
+	size = ALIGN(head_size + len + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	if (WARN_ONCE(size > PERF_MAX_TRACE_SIZE,
+		      "uprobe event too large for perf\n"))
+		return;
+
+	preempt_disable();
+	head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(head))
+		goto out;
+	entry = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!entry)
+		goto out;
+	data = fill_head(tu, entry, addr, regs);
+	memcpy(data, args, len);
+	memset(data + len, 0, size - head_size - len);
+	perf_trace_buf_submit(entry, size, rctx, call->event.type, 1, regs,
+			      head, NULL);
+out:
+	preempt_enable();
+}
+
+/*
+ * Record one hit of @tu at @addr (the probe address, or the function
+ * address for a return probe) into every enabled consumer of the event.
+ */
+static void record_hit(struct trace_uprobe *tu, unsigned long addr,
+		       struct pt_regs *regs)
+{
+	unsigned int flags = trace_probe_load_flag(&tu->tp);
+	struct uprobe_fetch_ctx ctx = {
+		.regs = regs,
+		.load_base = addr - tu->offset,
+	};
+	bool to_perf = false;
+	struct uprobe_scratch *s;
+	int len;
+
+	if (flags & TP_FLAG_PROFILE)
+		to_perf = run_bpf(trace_probe_event_call(&tu->tp), regs);
+	if (!(flags & TP_FLAG_TRACE) && !to_perf)
+		return;
+	if (WARN_ON_ONCE(!scratch))
+		return;
+
+	s = fetch_args(tu, &ctx, &len);
+	if (flags & TP_FLAG_TRACE)
+		record_to_files(tu, addr, regs, s->buf, len);
+	if (to_perf)
+		record_to_perf(tu, addr, regs, s->buf, len);
+	mutex_unlock(&s->lock);
+}
+
+/**
+ * trace_uprobe_hit - consumer handler: a probe's breakpoint was hit
+ * @uc: the consumer embedded in a &struct trace_uprobe
+ * @regs: user registers of the current task at the breakpoint
+ *
+ * Counts the hit and, for entry probes, records the event.
+ *
+ * Return: UPROBE_HANDLER_REMOVE when only perf uses the event and none of
+ * its perf events wants the current process, else 0.
+ */
+int trace_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, consumer);
+
+	this_cpu_inc(*tu->nhits);
+
+	if (trace_probe_load_flag(&tu->tp) == TP_FLAG_PROFILE &&
+	    !trace_uprobe_perf_filter(uc, current->mm))
+		return UPROBE_HANDLER_REMOVE;
+
+	if (!tu->is_return)
+		record_hit(tu, uprobe_current_func_ip(), regs);
+	return 0;
+}
+
+/**
+ * trace_uprobe_ret_hit - consumer return handler: a probed function returned
+ * @uc: the consumer embedded in a &struct trace_uprobe
+ * @func: address of the probed function
+ * @regs: user registers of the current task at the return address
+ *
+ * Return: 0.
+ */
+int trace_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
+			 struct pt_regs *regs)
+{
+	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, consumer);
+
+	record_hit(tu, func, regs);
+	return 0;
+}
