@@ -138,8 +138,8 @@ static int uprobe_ctr_add(struct mm_struct *mm, unsigned long vaddr, int d)
 static struct vm_area_struct *uprobe_find_ctr_vma(struct uprobe *uprobe,
 						  struct mm_struct *mm)
 {
-	struct vm_area_struct *vma;
 	VMA_ITERATOR(vmi, mm, 0);
+	struct vm_area_struct *vma;
 
 	for_each_vma(vmi, vma)
 		if (uprobe_ctr_vma(uprobe, vma))

@@ -24,6 +24,7 @@
 #include <linux/pagemap.h>
 #include <linux/rculist.h>
 #include <linux/sched/mm.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
 

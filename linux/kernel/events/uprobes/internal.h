@@ -38,7 +38,7 @@ struct uprobe {
 	struct inode		*inode;
 	loff_t			offset;
 	loff_t			ref_ctr_offset;
-	struct mutex		reg_mutex;
+	struct mutex		reg_mutex;	/* see @reg_mutex above */
 	struct list_head	consumers;
 	struct rcu_head		rcu;
 	struct arch_uprobe	arch;

@@ -92,11 +92,11 @@ int uprobe_mmap(struct vm_area_struct *vma)
 					  UPROBE_MMAP_BATCH);
 		for (i = 0; i < nr; i++) {
 			struct uprobe *uprobe = batch[i];
+			unsigned long vaddr;
 
+			vaddr = uprobe_vma_offset_vaddr(vma, uprobe->offset);
 			if (uprobe_wanted_by(uprobe, vma->vm_mm))
-				uprobe_install(uprobe, vma->vm_mm, vma,
-					       uprobe_vma_offset_vaddr(vma,
-							uprobe->offset));
+				uprobe_install(uprobe, vma->vm_mm, vma, vaddr);
 			start = uprobe->offset + 1;
 			uprobe_put(uprobe);
 		}

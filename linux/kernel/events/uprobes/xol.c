@@ -13,6 +13,7 @@
 #include <linux/mman.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 
@@ -143,6 +144,7 @@ static struct xol_area *xol_area_create(unsigned long vaddr)
 	}
 	if (!err) {
 		area->vaddr = vaddr;
+		/* Publish the area initialised; pairs with the acquires. */
 		smp_store_release(&mm->uprobes_state.xol_area, area);
 	}
 	mmap_write_unlock(mm);
@@ -158,6 +160,7 @@ static struct xol_area *xol_area_get(void)
 {
 	struct xol_area *area;
 
+	/* Pairs with the release in xol_area_create(). */
 	area = smp_load_acquire(&current->mm->uprobes_state.xol_area);
 	return area ? area : xol_area_create(0);
 }
@@ -170,8 +173,10 @@ static struct xol_area *xol_area_get(void)
  */
 unsigned long xol_area_vaddr(struct mm_struct *mm)
 {
-	struct xol_area *area = smp_load_acquire(&mm->uprobes_state.xol_area);
+	struct xol_area *area;
 
+	/* Pairs with the release in xol_area_create(). */
+	area = smp_load_acquire(&mm->uprobes_state.xol_area);
 	return area ? area->vaddr : 0;
 }
 
@@ -267,6 +272,7 @@ void xol_put_slot(struct uprobe_task *utask)
 	slot = (utask->xol_vaddr - area->vaddr) / UPROBE_XOL_SLOT_BYTES;
 	utask->xol_vaddr = 0;
 	clear_bit(slot, area->slots);
+	/* Order the release of the slot before looking for sleepers. */
 	smp_mb__after_atomic();
 	if (wq_has_sleeper(&area->wq))
 		wake_up(&area->wq);

@@ -25,8 +25,9 @@ static void uprobe_core_test_vma_math(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, uprobe_vma_offset_vaddr(&vma, 0x3010), 0x400010UL);
 	KUNIT_EXPECT_EQ(test, uprobe_vma_vaddr_offset(&vma, 0x401ff0), 0x4ff0LL);
-	KUNIT_EXPECT_EQ(test, uprobe_vma_vaddr_offset(&vma,
-			uprobe_vma_offset_vaddr(&vma, 0x4321)), 0x4321LL);
+	KUNIT_EXPECT_EQ(test,
+			uprobe_vma_vaddr_offset(&vma, uprobe_vma_offset_vaddr(&vma, 0x4321)),
+			0x4321LL);
 }
 
 static void uprobe_core_test_link(struct uprobe *u)
