@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Instruction table: every probe site of bin/insn64 and bin/insn32 (one per
+ * instruction kind: call/jmp/jcc/loop/ret, rip-relative or absolute loads
+ * and stores with and without immediates, push/pop, string instructions,
+ * SSE memory operands, pushf/popf, ...) is probed at once.  The runner's
+ * results must equal the unprobed run, and each probe must be hit exactly
+ * as often as its instruction ran.  Once with the probes registered before
+ * the program starts, once registered into the running program.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "insn_common.h"
+
+#define LOOPS 3
+
+FIXTURE(insn) {
+	struct upng_sym sym[INSN_MAX];
+	char ev[INSN_MAX][64];
+	int nsym;
+	const char *path;
+	struct upng_child child;
+	struct insn_results base, probed;
+};
+
+FIXTURE_VARIANT(insn) {
+	const char *bin;
+	const char *tag;
+};
+
+FIXTURE_VARIANT_ADD(insn, x86_64) {
+	.bin = "bin/insn64",
+	.tag = "i64",
+};
+
+FIXTURE_VARIANT_ADD(insn, i386) {
+	.bin = "bin/insn32",
+	.tag = "i32",
+};
+
+/*
+ * Whether HITS is right for probe site NAME after RUNS runs of LOOPS calls:
+ * a name ending in _xN runs N times per call; one ending in _rN is a rep
+ * string instruction of N iterations, hit once per execution or (as the
+ * 6.12 engine does, re-trapping after each single-stepped iteration) once
+ * per iteration.
+ */
+static bool hits_ok(const char *name, long runs, long hits)
+{
+	const char *x = strrchr(name, '_');
+	long n = runs * LOOPS;
+
+	if (x && x[1] == 'x' && x[2] >= '0' && x[2] <= '9')
+		return hits == n * atol(x + 2);
+	if (x && x[1] == 'r' && x[2] >= '0' && x[2] <= '9')
+		return hits == n || hits == n * atol(x + 2);
+	return hits == n;
+}
+
+/* The pushf result is checked on its own (pushf_hides_trap_flag). */
+static bool is_pushf(const char *line)
+{
+	return !strncmp(line, "pushf ", 6);
+}
+
+static void spawn(struct __test_metadata *_metadata, struct upng_child *c,
+		  const char *path, const char *mode, const char *arg)
+{
+	char *argv[] = { (char *)path, (char *)mode, (char *)arg, NULL };
+
+	ASSERT_EQ(0, upng_spawn(c, argv));
+}
+
+FIXTURE_SETUP(insn)
+{
+	char loops[16];
+	int i;
+
+	memset(&self->child, 0, sizeof(self->child));
+	self->path = upng_path(variant->bin);
+	ASSERT_EQ(0, upng_trace_reset());
+
+	/* Unprobed reference run: stable, and no branch went the bad way. */
+	snprintf(loops, sizeof(loops), "%d", LOOPS);
+	spawn(_metadata, &self->child, self->path, "run", loops);
+	ASSERT_EQ(0, insn_read_results(&self->child, &self->base));
+	ASSERT_EQ(0, upng_finish(&self->child, INSN_RECV_MS));
+	ASSERT_LT(30, self->base.n);
+	for (i = 0; i < self->base.n; i++) {
+		EXPECT_EQ(NULL, strstr(self->base.line[i], "unstable"))
+			TH_LOG("%s", self->base.line[i]);
+		EXPECT_EQ(NULL, strstr(self->base.line[i], " 0xbad"))
+			TH_LOG("%s", self->base.line[i]);
+	}
+
+	self->nsym = upng_elf_syms(self->path, "insn_p_", self->sym, INSN_MAX);
+	ASSERT_LT(30, self->nsym);
+	ASSERT_GE(INSN_MAX, self->nsym);
+	for (i = 0; i < self->nsym; i++) {
+		snprintf(self->ev[i], sizeof(self->ev[i]), "upng_%s_%s",
+			 variant->tag, self->sym[i].name + strlen("insn_p_"));
+		ASSERT_EQ(0, upng_probe_add(self->ev[i], self->path,
+					    self->sym[i].offset, NULL))
+			TH_LOG("%s", self->ev[i]);
+	}
+}
+
+FIXTURE_TEARDOWN(insn)
+{
+	int i;
+
+	if (self->child.pid > 0)
+		upng_finish(&self->child, 1000);
+	for (i = 0; i < self->nsym; i++)
+		upng_probe_del(self->ev[i]);
+}
+
+static void enable_all(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(insn) *self)
+{
+	int i;
+
+	for (i = 0; i < self->nsym; i++)
+		ASSERT_EQ(0, upng_probe_enable(self->ev[i], true))
+			TH_LOG("%s", self->ev[i]);
+}
+
+static void check_results(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(insn) *self, long runs)
+{
+	long hits;
+	int i;
+
+	ASSERT_EQ(self->base.n, self->probed.n);
+	for (i = 0; i < self->base.n; i++) {
+		if (!is_pushf(self->base.line[i]))
+			EXPECT_STREQ(self->base.line[i], self->probed.line[i]);
+	}
+	for (i = 0; i < self->nsym; i++) {
+		ASSERT_EQ(0, upng_probe_enable(self->ev[i], false));
+		hits = upng_probe_hits(self->ev[i]);
+		EXPECT_TRUE(hits_ok(self->sym[i].name, runs, hits))
+			TH_LOG("%s: %ld hits after %ld calls", self->sym[i].name,
+			       hits, runs * LOOPS);
+	}
+}
+
+TEST_F_TIMEOUT(insn, registered_before_exec, 300)
+{
+	uint64_t hash = upng_file_hash(self->path);
+	char loops[16];
+
+	enable_all(_metadata, self);
+	snprintf(loops, sizeof(loops), "%d", LOOPS);
+	spawn(_metadata, &self->child, self->path, "run", loops);
+	ASSERT_EQ(0, insn_read_results(&self->child, &self->probed));
+	ASSERT_EQ(0, upng_finish(&self->child, INSN_RECV_MS));
+	check_results(_metadata, self, 1);
+	ASSERT_EQ(hash, upng_file_hash(self->path));
+}
+
+TEST_F_TIMEOUT(insn, registered_while_running, 300)
+{
+	char line[128], cmd[32];
+
+	snprintf(cmd, sizeof(cmd), "run %d", LOOPS);
+	spawn(_metadata, &self->child, self->path, "serve", NULL);
+	ASSERT_LT(0, upng_recv(&self->child, line, sizeof(line), INSN_RECV_MS));
+	ASSERT_EQ(0, strncmp(line, "ready ", 6));
+	enable_all(_metadata, self);
+	ASSERT_EQ(0, upng_send(&self->child, cmd));
+	ASSERT_EQ(0, insn_read_results(&self->child, &self->probed));
+	check_results(_metadata, self, 1);
+	/* All disabled again: the same results, no more hits. */
+	ASSERT_EQ(0, upng_send(&self->child, cmd));
+	ASSERT_EQ(0, insn_read_results(&self->child, &self->probed));
+	check_results(_metadata, self, 1);
+	ASSERT_EQ(0, upng_send(&self->child, "quit"));
+	ASSERT_EQ(0, upng_finish(&self->child, INSN_RECV_MS));
+}
+
+/*
+ * A probed pushf must push the flags the program has, not the trap flag
+ * the engine sets for the single-step (the 6.12 engine leaks it).
+ */
+TEST_F_TIMEOUT(insn, pushf_hides_trap_flag, 300)
+{
+	const char *base = NULL, *probed = NULL;
+	char loops[16];
+	int i;
+
+	for (i = 0; i < self->nsym; i++) {
+		if (!strcmp(self->sym[i].name, "insn_p_pushf"))
+			break;
+	}
+	ASSERT_GT(self->nsym, i);
+	ASSERT_EQ(0, upng_probe_enable(self->ev[i], true));
+	snprintf(loops, sizeof(loops), "%d", LOOPS);
+	spawn(_metadata, &self->child, self->path, "run", loops);
+	ASSERT_EQ(0, insn_read_results(&self->child, &self->probed));
+	ASSERT_EQ(0, upng_finish(&self->child, INSN_RECV_MS));
+	ASSERT_EQ(0, upng_probe_enable(self->ev[i], false));
+	EXPECT_EQ(LOOPS, upng_probe_hits(self->ev[i]));
+	for (i = 0; i < self->base.n; i++) {
+		if (is_pushf(self->base.line[i]))
+			base = self->base.line[i];
+		if (is_pushf(self->probed.line[i]))
+			probed = self->probed.line[i];
+	}
+	ASSERT_NE(NULL, base);
+	ASSERT_NE(NULL, probed);
+	/* Unprobed: ZF|PF from "xor %eax, %eax", no TF (0x100). */
+	ASSERT_STREQ("pushf 0x44", base);
+	ASSERT_STREQ(base, probed);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by insn.c and refuse.c: read the result table an insn64/insn32
+ * runner prints ("NAME VALUE" lines up to "end").
+ */
+#ifndef INSN_COMMON_H
+#define INSN_COMMON_H
+
+#include <string.h>
+
+#include "upng.h"
+
+#define INSN_MAX 160
+#define INSN_RECV_MS 120000
+
+struct insn_results {
+	int n;
+	char line[INSN_MAX][96];
+};
+
+/* Read result lines up to "end"; 0, or -errno / -EPROTO on bad output. */
+static inline int insn_read_results(struct upng_child *c,
+				    struct insn_results *r)
+{
+	char buf[sizeof(r->line[0])];
+	int len;
+
+	r->n = 0;
+	for (;;) {
+		len = upng_recv(c, buf, sizeof(buf), INSN_RECV_MS);
+		if (len < 0)
+			return len;
+		if (!strcmp(buf, "end"))
+			return 0;
+		if (r->n == INSN_MAX || !strncmp(buf, "error", 5))
+			return -EPROTO;
+		snprintf(r->line[r->n++], sizeof(r->line[0]), "%s", buf);
+	}
+}
+
+#endif /* INSN_COMMON_H */
