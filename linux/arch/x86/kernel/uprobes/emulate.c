@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86 uprobes: emulation of the most common probed instructions.
+ *
+ * Function entries and branch sites are where probes go: endbr64, push
+ * %rbp, nops left for patching, jumps and calls.  Executing those in the
+ * kernel saves the single-step and its second trap.  What emulation cannot
+ * complete (a push to a stack that is not there) is stepped out of line
+ * instead, which faults with the signal the original would have raised.
+ */
+#include <linux/errno.h>
+#include <linux/ptrace.h>
+#include <linux/signal.h>
+#include <linux/uaccess.h>
+#include <linux/uprobes.h>
+
+#include <asm/processor-flags.h>
+
+#include "internal.h"
+
+static int uprobe_x86_push(struct pt_regs *regs, unsigned long val)
+{
+	unsigned int size = uprobe_x86_word(regs);
+	unsigned long sp = regs->sp - size;
+
+	/* Little-endian: the low @size bytes of @val are the value. */
+	if (copy_to_user((void __user *)sp, &val, size))
+		return -EFAULT;
+	regs->sp = sp;
+	return 0;
+}
+
+/* Evaluate the condition of jcc with condition code @cc (opcode & 0xf). */
+static bool uprobe_x86_cond(unsigned long flags, u8 cc)
+{
+	bool cf = flags & X86_EFLAGS_CF, zf = flags & X86_EFLAGS_ZF;
+	bool sf = flags & X86_EFLAGS_SF, of = flags & X86_EFLAGS_OF;
+	bool pf = flags & X86_EFLAGS_PF;
+	bool taken;
+
+	/* Even codes test a condition, odd codes its negation. */
+	switch (cc >> 1) {
+	case 0:
+		taken = of;			/* jo */
+		break;
+	case 1:
+		taken = cf;			/* jb */
+		break;
+	case 2:
+		taken = zf;			/* je */
+		break;
+	case 3:
+		taken = cf || zf;		/* jbe */
+		break;
+	case 4:
+		taken = sf;			/* js */
+		break;
+	case 5:
+		taken = pf;			/* jp */
+		break;
+	case 6:
+		taken = sf != of;		/* jl */
+		break;
+	default:
+		taken = zf || sf != of;		/* jle */
+		break;
+	}
+	return taken ^ (cc & 1);
+}
+
+/**
+ * arch_uprobe_skip_sstep - execute the probed instruction in the kernel
+ * @auprobe: the probed instruction
+ * @regs: user registers, ip at the probed address
+ *
+ * Emulates nops (including endbr and multi-byte nops), relative jmp/jcc/
+ * call and push of a register.  A user who single-steps gets the SIGTRAP
+ * the instruction would have raised.
+ *
+ * Return: true if the instruction was executed and @regs updated, false
+ * if it must be single-stepped out of line.
+ */
+bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
+{
+	unsigned long next = regs->ip + auprobe->len;
+	unsigned long target = uprobe_x86_ip(regs, next + auprobe->disp);
+
+	switch (auprobe->emul) {
+	case UPROBE_X86_NOP:
+		regs->ip = uprobe_x86_ip(regs, next);
+		break;
+	case UPROBE_X86_JMP:
+		regs->ip = target;
+		break;
+	case UPROBE_X86_JCC:
+		if (uprobe_x86_cond(regs->flags, auprobe->cond))
+			regs->ip = target;
+		else
+			regs->ip = uprobe_x86_ip(regs, next);
+		break;
+	case UPROBE_X86_CALL:
+		if (uprobe_x86_push(regs, uprobe_x86_ip(regs, next)))
+			return false;
+		regs->ip = target;
+		break;
+	case UPROBE_X86_PUSH:
+		/* push %rsp pushes the value before the push */
+		if (uprobe_x86_push(regs, *uprobe_x86_reg(regs, auprobe->reg)))
+			return false;
+		regs->ip = uprobe_x86_ip(regs, next);
+		break;
+	default:
+		return false;
+	}
+	if (regs->flags & X86_EFLAGS_TF)
+		send_sigtrap(regs, 0, TRAP_TRACE);
+	return true;
+}
