@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <libgen.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,24 @@ static int write_flags(const char *file, const char *text, int flags)
 int uev_write(const char *file, const char *text)
 {
 	return write_flags(file, text, O_APPEND);
+}
+
+/**
+ * uev_writef() - append formatted text to a tracefs file with one write()
+ * @file: path relative to the tracefs mount
+ * @fmt: printf format
+ *
+ * Return: 0, or -errno of the open() or write().
+ */
+int uev_writef(const char *file, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return uev_write(file, buf);
 }
 
 /**

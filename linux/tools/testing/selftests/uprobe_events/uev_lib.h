@@ -56,6 +56,8 @@ struct uev_trace {
 
 const char *uev_path(const char *dir, const char *name);
 int uev_write(const char *file, const char *text);
+int uev_writef(const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int uev_write_trunc(const char *file, const char *text);
 ssize_t uev_read(const char *file, char *buf, size_t size);
 int uev_reset(void);
