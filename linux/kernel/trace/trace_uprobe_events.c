@@ -586,3 +586,7 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 	*probe_addr = 0;
 	return 0;
 }
+
+#ifdef CONFIG_UPROBES_KUNIT_TEST
+#include "tests/trace_uprobe_events-kunit.h"
+#endif

@@ -262,8 +262,8 @@ static struct uprobe_scratch *fetch_args(struct trace_uprobe *tu,
 	struct uprobe_scratch *s;
 	int dyn = dynamic_args_size(&tu->tp, ctx);
 
-	if (WARN_ON_ONCE(tu->tp.size + dyn > SCRATCH_SIZE))
-		dyn = SCRATCH_SIZE - tu->tp.size;
+	/* long strings are cut short rather than overflowing the page */
+	dyn = min_t(int, dyn, SCRATCH_SIZE - tu->tp.size);
 
 	s = per_cpu_ptr(scratch, raw_smp_processor_id());
 	mutex_lock(&s->lock);
@@ -443,3 +443,7 @@ int trace_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
 	record_hit(tu, func, regs);
 	return 0;
 }
+
+#ifdef CONFIG_UPROBES_KUNIT_TEST
+#include "tests/trace_uprobe_record-kunit.h"
+#endif

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests for the fetch side of the uprobe event hit path: arguments
+ * parsed by trace_probe.c are run against made-up registers. The test
+ * thread has no user address space, so every user read faults: that must
+ * give the fault values, never an oops.
+ */
+#include <kunit/test.h>
+
+static const char * const fetch_test_args[] = {
+	"a=%di", "b=%si:s32", "f=@+0x10", "i=\\123", "c=$comm",
+	"s=\"imm\":string", "u=+0(%dx):u32", "us=+0(%dx):string",
+	"sp=$stack", "st=$stack1", "bf=%ax:b4@4/32",
+};
+
+/* Value of the raw argument @i of @tp in the record at @data. */
+static u64 fetch_test_val(struct trace_probe *tp, void *data, int i)
+{
+	void *p = data + tp->args[i].offset;
+
+	switch (tp->args[i].type->size) {
+	case 1:
+		return *(u8 *)p;
+	case 2:
+		return *(u16 *)p;
+	case 4:
+		return *(u32 *)p;
+	default:
+		return *(u64 *)p;
+	}
+}
+
+static void fetch_test_args_run(struct kunit *test)
+{
+	int nr = ARRAY_SIZE(fetch_test_args), i, dyn, len, cpu;
+	struct pt_regs regs = {};
+	struct uprobe_fetch_ctx ctx = { .regs = &regs, .load_base = 0x400000 };
+	struct uprobe_scratch *s;
+	struct trace_uprobe *tu;
+	struct trace_probe *tp;
+	void *data, *base;
+	u32 *loc;
+
+	tu = kunit_kzalloc(test, struct_size(tu, tp.args, nr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tu);
+	tp = &tu->tp;
+	KUNIT_ASSERT_EQ(test, trace_probe_init(tp, "ev", "kunit", false, nr), 0);
+	for (i = 0; i < nr; i++) {
+		struct traceprobe_parse_context pctx = { .flags = TPARG_FL_USER };
+
+		int ret = traceprobe_parse_probe_arg(tp, i, fetch_test_args[i],
+						     &pctx);
+
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s", fetch_test_args[i]);
+		traceprobe_finish_parse(&pctx);
+		tp->nr_args++;
+	}
+
+	regs.di = 0x1122334455667788UL;
+	regs.si = (unsigned long)-5;
+	regs.dx = 0x10;		/* no user memory there (nor anywhere) */
+	regs.sp = 0x2000;
+	regs.ax = 0xab;
+
+	dyn = dynamic_args_size(tp, &ctx);
+	/* "imm" and the comm; the faulting user string needs nothing */
+	KUNIT_EXPECT_EQ(test, dyn, 4 + (int)strlen(current->comm) + 1);
+
+	mutex_lock(&event_mutex);
+	KUNIT_ASSERT_EQ(test, trace_uprobe_scratch_get(), 0);
+	mutex_unlock(&event_mutex);
+	/* garbage a fetch that faults must not leave in the record */
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(scratch, cpu)->buf, 0x5a, SCRATCH_SIZE);
+
+	s = fetch_args(tu, &ctx, &len);
+	data = s->buf;
+	base = data - trace_uprobe_head_size(tu);
+	KUNIT_EXPECT_EQ(test, len, (int)tp->size + dyn);
+
+	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 0), 0x1122334455667788ULL);
+	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 1), 0xfffffffbULL);
+	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 2), 0x400010ULL);
+	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 3), 123ULL);
+
+	loc = data + tp->args[4].offset;
+	KUNIT_EXPECT_EQ(test, get_loc_len(*loc), strlen(current->comm) + 1);
+	KUNIT_EXPECT_STREQ(test, (char *)get_loc_data(loc, base), current->comm);
+
+	loc = data + tp->args[5].offset;
+	KUNIT_EXPECT_EQ(test, get_loc_len(*loc), 4U);
+	KUNIT_EXPECT_STREQ(test, (char *)get_loc_data(loc, base), "imm");
+
+	/* faulting reads: 0 and an empty string ("(fault)") */
+	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 6), 0ULL);
+	loc = data + tp->args[7].offset;
+	KUNIT_EXPECT_EQ(test, get_loc_len(*loc), 0U);
+
+	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 8), 0x2000ULL);
+	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 9), 0ULL);
+	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 10), 0xaULL);
+	mutex_unlock(&s->lock);
+
+	mutex_lock(&event_mutex);
+	trace_uprobe_scratch_put();
+	mutex_unlock(&event_mutex);
+	trace_probe_cleanup(tp);
+}
+
+/* A kernel string longer than its room is cut and still terminated. */
+static void fetch_test_kernel_string(struct kunit *test)
+{
+	char buf[16] = {};
+	u32 loc = make_data_loc(4, 8);
+	int len;
+
+	KUNIT_EXPECT_EQ(test, fetch_kernel_string("hello", NULL, NULL), 6);
+	len = fetch_kernel_string("hello", &loc, buf);
+	KUNIT_EXPECT_EQ(test, len, 4);
+	KUNIT_EXPECT_EQ(test, get_loc_len(loc), 4U);
+	KUNIT_EXPECT_EQ(test, get_loc_offs(loc), 8U);
+	KUNIT_EXPECT_STREQ(test, buf + 8, "hel");
+
+	loc = make_data_loc(0, 8);
+	KUNIT_EXPECT_EQ(test, fetch_kernel_string("x", &loc, buf), -ENOMEM);
+}
+
+static struct kunit_case trace_uprobe_fetch_cases[] = {
+	KUNIT_CASE(fetch_test_args_run),
+	KUNIT_CASE(fetch_test_kernel_string),
+	{}
+};
+
+static struct kunit_suite trace_uprobe_fetch_suite = {
+	.name = "trace_uprobe_fetch",
+	.test_cases = trace_uprobe_fetch_cases,
+};
+
+kunit_test_suite(trace_uprobe_fetch_suite);
