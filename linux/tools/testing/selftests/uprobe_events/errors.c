@@ -5,11 +5,13 @@
  * text; file, offset, instruction and name problems; deleting an enabled
  * event; probes defined by an unprivileged user.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -204,6 +206,269 @@ TEST_F(bad, refused)
 	ASSERT_STREQ(variant->msg, msg);
 	ASSERT_LE(0, uev_read("dynamic_events", self->buf, sizeof(self->buf)));
 	ASSERT_STREQ("", self->buf);
+}
+
+FIXTURE(misc) {
+	char path[256];
+	struct uev_sym regs, count, int3, iret;
+	char buf[16384];
+	char msg[256];
+	char cmd[1024];
+};
+
+FIXTURE_SETUP(misc)
+{
+	if (geteuid())
+		SKIP(return, "must be run as root");
+	if (access(UEV_TRACEFS "/uprobe_events", W_OK))
+		SKIP(return, "no " UEV_TRACEFS "/uprobe_events");
+	snprintf(self->path, sizeof(self->path), "%s",
+		 uev_path("bin", UEV_TARGET));
+	ASSERT_EQ(0, uev_target_sym("uev_regs_probe", &self->regs));
+	ASSERT_EQ(0, uev_target_sym("uev_count_func", &self->count));
+	ASSERT_EQ(0, uev_target_sym("uev_bad_int3", &self->int3));
+	ASSERT_EQ(0, uev_target_sym("uev_bad_iret", &self->iret));
+	ASSERT_EQ(0, uev_reset());
+}
+
+FIXTURE_TEARDOWN(misc)
+{
+	uev_reset();
+}
+
+/*
+ * A probe that cannot work must be refused when it is defined or, at the
+ * latest, when it is enabled while the target has the file mapped; the
+ * target must not notice.
+ */
+static int define_and_enable(FIXTURE_DATA(misc) *self, unsigned long off,
+			     struct uev_proc *p)
+{
+	int err;
+
+	err = uev_writef("uprobe_events", "p:uprobes/np %s:0x%lx", self->path, off);
+	if (err)
+		return err;
+	err = uev_write("events/uprobes/np/enable", "1");
+	if (!err)
+		return 0;
+	if (uev_read("events/uprobes/np/enable", self->buf, sizeof(self->buf)) < 0 ||
+	    strcmp(self->buf, "0\n"))
+		return -EBADE;
+	/* The target still runs its probed code without a hit. */
+	if (uev_cmd(p, 'a', 1) || uev_trace_get("np", &(struct uev_trace){ 0 }) != 0)
+		return -EBADE;
+	return err;
+}
+
+TEST_F(misc, offset_past_eof)
+{
+	struct uev_proc p;
+	struct stat st;
+	int err;
+
+	ASSERT_EQ(0, stat(self->path, &st));
+	ASSERT_EQ(0, uev_spawn(&p, self->path));
+	err = define_and_enable(self, st.st_size + 0x1000, &p);
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(-EINVAL, err);
+}
+
+TEST_F(misc, unprobeable_int3)
+{
+	struct uev_proc p;
+	int err;
+
+	ASSERT_EQ(0, uev_spawn(&p, self->path));
+	err = define_and_enable(self, self->int3.foff, &p);
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_TRUE(err == -EOPNOTSUPP || err == -ENOTSUPP) {
+		TH_LOG("int3: %d (%s)", err, strerror(-err));
+	}
+}
+
+TEST_F(misc, unprobeable_iret)
+{
+	struct uev_proc p;
+	int err;
+
+	ASSERT_EQ(0, uev_spawn(&p, self->path));
+	err = define_and_enable(self, self->iret.foff, &p);
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_TRUE(err == -EOPNOTSUPP || err == -ENOTSUPP) {
+		TH_LOG("iret: %d (%s)", err, strerror(-err));
+	}
+}
+
+/* Refused with EEXIST, logged at the caret @caret of the definition. */
+static int dup_refused(FIXTURE_DATA(misc) *self, const char *def,
+		       const char *msg, int caret)
+{
+	int pos;
+
+	if (uev_write_trunc("error_log", ""))
+		return -EIO;
+	if (uev_write("uprobe_events", def) != -EEXIST)
+		return -EBADE;
+	pos = uev_errlog_last(self->msg, sizeof(self->msg), self->cmd,
+			      sizeof(self->cmd));
+	if (pos != caret || strcmp(self->msg, msg) || strcmp(self->cmd, def))
+		return -EBADMSG;
+	return 0;
+}
+
+TEST_F(misc, duplicate_name)
+{
+	char def[1024], expect[2048];
+	int caret;
+
+	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx a=%%ax", self->path,
+		 self->regs.foff);
+	ASSERT_EQ(0, uev_write("uprobe_events", def));
+	/* The very same probe again. */
+	ASSERT_EQ(0, dup_refused(self, def,
+				 "There is already the exact same probe event", 0)) {
+		TH_LOG("got '%s' for '%s'", self->msg, self->cmd);
+	}
+	/* Same name, other arguments: the caret is on the differing one. */
+	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx b=%%ax", self->path,
+		 self->count.foff);
+	caret = strchr(def, ' ') - def + 1;
+	caret = strchr(def + caret, ' ') - def + 1;
+	ASSERT_EQ(0, dup_refused(self, def,
+				 "Argument type or name is different from existing probe",
+				 caret)) {
+		TH_LOG("got '%s' for '%s'", self->msg, self->cmd);
+	}
+	/* Same name, a return probe. */
+	snprintf(def, sizeof(def), "r:uprobes/dup %s:0x%lx a=%%ax", self->path,
+		 self->count.foff);
+	ASSERT_EQ(0, dup_refused(self, def, "Probe type is different from existing probe",
+				 0)) {
+		TH_LOG("got '%s' for '%s'", self->msg, self->cmd);
+	}
+	/* Nothing but the first definition is left. */
+	snprintf(expect, sizeof(expect), "p:uprobes/dup %s:0x%016lx a=%%ax\n",
+		 self->path, self->regs.foff);
+	ASSERT_LT(0, uev_read("uprobe_events", self->buf, sizeof(self->buf)));
+	ASSERT_STREQ(expect, self->buf);
+}
+
+/* The name of an event of another kind (a kprobe event) is taken. */
+TEST_F(misc, name_of_other_event)
+{
+	char def[1024];
+
+	if (access(UEV_TRACEFS "/kprobe_events", W_OK))
+		SKIP(return, "no kprobe_events");
+	ASSERT_EQ(0, uev_write("kprobe_events", "p:uevtest/kp vfs_read"));
+	snprintf(def, sizeof(def), "p:uevtest/kp %s:0x%lx", self->path,
+		 self->regs.foff);
+	ASSERT_EQ(0, dup_refused(self, def,
+				 "Given group/event name is already used by another event",
+				 0)) {
+		TH_LOG("got '%s' for '%s'", self->msg, self->cmd);
+	}
+	ASSERT_EQ(0, uev_write_trunc("kprobe_events", ""));
+	ASSERT_LE(0, uev_read("uprobe_events", self->buf, sizeof(self->buf)));
+	ASSERT_STREQ("", self->buf);
+}
+
+TEST_F(misc, delete_enabled_is_busy)
+{
+	struct uev_proc p;
+
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/busy %s:0x%lx",
+				self->path, self->count.foff));
+	ASSERT_EQ(0, uev_write("events/uprobes/busy/enable", "1"));
+	ASSERT_EQ(-EBUSY, uev_write("uprobe_events", "-:busy"));
+	ASSERT_EQ(-EBUSY, uev_write("dynamic_events", "-:uprobes/busy"));
+	ASSERT_EQ(-EBUSY, uev_write_trunc("uprobe_events", ""));
+	ASSERT_EQ(-EBUSY, uev_write_trunc("dynamic_events", ""));
+	/* Still there and still working. */
+	ASSERT_TRUE(uev_has_event("uprobes", "busy"));
+	ASSERT_EQ(0, uev_spawn(&p, self->path));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(2, uev_trace_get("busy", &(struct uev_trace){ 0 }));
+	ASSERT_EQ(0, uev_write("events/uprobes/busy/enable", "0"));
+	ASSERT_EQ(0, uev_write("uprobe_events", "-:busy"));
+	ASSERT_FALSE(uev_has_event("uprobes", "busy"));
+}
+
+/* Any of several events still enabled makes truncation fail as a whole. */
+TEST_F(misc, truncate_with_one_enabled)
+{
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/e1 %s:0x%lx",
+				self->path, self->count.foff));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/e2 %s:0x%lx",
+				self->path, self->regs.foff));
+	ASSERT_EQ(0, uev_write("events/uprobes/e2/enable", "1"));
+	ASSERT_EQ(-EBUSY, uev_write_trunc("uprobe_events", ""));
+	ASSERT_TRUE(uev_has_event("uprobes", "e2"));
+	ASSERT_EQ(0, uev_write("events/uprobes/e2/enable", "0"));
+	ASSERT_EQ(0, uev_write_trunc("uprobe_events", ""));
+	ASSERT_FALSE(uev_has_event("uprobes", "e1"));
+	ASSERT_FALSE(uev_has_event("uprobes", "e2"));
+}
+
+TEST_F(misc, ref_ctr_mismatch)
+{
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/rc1 %s:0x%lx(0x10)",
+				self->path, self->count.foff));
+	ASSERT_EQ(-EINVAL, uev_writef("uprobe_events", "p:uprobes/rc2 %s:0x%lx(0x20)",
+				      self->path, self->count.foff));
+	ASSERT_FALSE(uev_has_event("uprobes", "rc2"));
+	/* The same reference counter is fine. */
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/rc3 %s:0x%lx(0x10)",
+				self->path, self->count.foff));
+}
+
+TEST_F(misc, too_many_args)
+{
+	char def[4096];
+	int len, i;
+
+	len = snprintf(def, sizeof(def), "p:uprobes/many %s:0x%lx", self->path,
+		       self->count.foff);
+	for (i = 0; i < 128; i++)
+		len += snprintf(def + len, sizeof(def) - len, " %%di");
+	ASSERT_EQ(0, uev_write("uprobe_events", def));
+	ASSERT_EQ(0, uev_write("uprobe_events", "-:many"));
+	snprintf(def + len, sizeof(def) - len, " %%si");
+	ASSERT_EQ(-E2BIG, uev_write("uprobe_events", def));
+	ASSERT_FALSE(uev_has_event("uprobes", "many"));
+}
+
+/* Only root may define probes. */
+TEST_F(misc, nonroot_refused)
+{
+	static const char * const files[] = { "uprobe_events", "dynamic_events" };
+	int status, i;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(10);
+		for (i = 0; i < 2; i++) {
+			int err = uev_writef(files[i], "p:uprobes/nobody %s:0x%lx",
+					     self->path, self->count.foff);
+
+			if (err != -EACCES && err != -EPERM)
+				_exit(20 + i);
+			err = uev_write_trunc(files[i], "");
+			if (err != -EACCES && err != -EPERM)
+				_exit(30 + i);
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_FALSE(uev_has_event("uprobes", "nobody"));
 }
 
 TEST_HARNESS_MAIN
