@@ -3,6 +3,7 @@
 # Usage: qemu.sh [-f] MODE [extra kernel command line...]
 #   MODE     check | demo | bench | shell | probe (see scripts/guest/init)
 #   -f       also copy the serial console to stdout while it runs
+#            (only the lines matching the regex $FOLLOW_GREP, if set)
 # Environment:
 #   KERNEL=bzImage  INITRD=initramfs.cpio   (default: this flavour's)
 #   LOG=file        serial console log (default $OUT/console-MODE.log)
@@ -84,7 +85,7 @@ qemu-system-x86_64 "${qargs[@]}" -serial "file:$logf" -append "$append" </dev/nu
 qpid=$!
 tpid=
 if [ $follow = 1 ]; then
-	tail -n +1 -f "$logf" &
+	tail -n +1 --pid=$qpid -f "$logf" | grep -a --line-buffered -E "${FOLLOW_GREP:-.}" &
 	tpid=$!
 fi
 start=$(date +%s)
@@ -114,10 +115,6 @@ if [ -z "$rc" ]; then
 	rc=0
 	wait $qpid || rc=$?
 fi
-if [ -n "$tpid" ]; then
-	sleep 0.5
-	kill "$tpid" 2>/dev/null || true
-	wait "$tpid" 2>/dev/null || true
-fi
+[ -z "$tpid" ] || wait "$tpid" || true
 log "guest exited (status $rc) after $(($(date +%s) - start))s"
 exit "$rc"

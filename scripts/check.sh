@@ -1,0 +1,97 @@
+#!/bin/bash
+# The test command: build the kernel and the guest, run the host-side tests,
+# boot the guest in check mode and count every result:
+#   - KUnit test cases from the boot log (KTAP depth 1),
+#   - UPROBES-NG-RESULT lines of the guest runner (scripts/guest/run-check),
+#   - host-side tests (the series check, test program builds).
+# A program that never reported, a hang, or a kernel splat (Oops, BUG,
+# WARNING, KASAN, lockdep, kmemleak, ...) is a failure. The last line is
+# "N passed, M failed"; the exit status is non-zero when M > 0.
+# Environment: DEBUG=1 (debug kernel), STOCK=1 (unmodified kernel, to
+# validate tests), ONLY=glob (run only matching suite/program[:case]),
+# SKIP_HOST=1 (no host-side tests), plus those of qemu.sh.
+. "$(dirname "$0")/lib.sh"
+
+only=${ONLY:-}
+kernel=$("$ROOT/scripts/build.sh")
+initrd=$("$ROOT/scripts/initramfs.sh")
+res=$OUT/results
+logf=$OUT/console-check.log
+: > "$res"
+cat "$OUT/host-results.build" >> "$res"
+if [ "${SKIP_HOST:-0}" != 1 ] && [ -z "$only" ]; then
+	"$ROOT/scripts/test-series.sh" >> "$res" || true
+fi
+
+cmdline=()
+[ -n "$only" ] && cmdline+=("uprobes_ng.only=$only")
+qrc=0
+FOLLOW_GREP='^UPROBES-NG-(RESULT|BOOTED|HOST)|^\[ *[0-9.]+\] .*(Oops|BUG|WARNING)' \
+	KERNEL=$kernel INITRD=$initrd LOG=$logf "$ROOT/scripts/qemu.sh" -f check "${cmdline[@]}" || qrc=$?
+
+# Kernel messages, without their printk time stamps.
+kmsg() { sed -n 's/^\[ *[0-9]*\.[0-9]*\] \{0,1\}//p' "$logf"; }
+
+# KUnit: "    # Subtest: SUITE", "    1..N", "    [not ]ok N CASE[ # SKIP]".
+kmsg | tr -d '\r' | awk '
+	function close_suite() {
+		if (suite != "" && plan != "" && seen < plan)
+			printf "UPROBES-NG-RESULT: FAIL kunit/%s:missing-results-%d-of-%d\n", suite, seen, plan
+		suite = ""; plan = ""; seen = 0
+	}
+	/^    # Subtest: / { close_suite(); suite = $4; next }
+	suite != "" && /^    1\.\.[0-9]+/ { plan = substr($1, 4) + 0; next }
+	suite != "" && /^    (not )?ok [0-9]+ / {
+		line = $0; sub(/^    /, "", line)
+		v = "PASS"
+		if (line ~ /^not ok/) { v = "FAIL"; sub(/^not ok [0-9]+ /, "", line) }
+		else sub(/^ok [0-9]+ /, "", line)
+		if (line ~ /# *SKIP/) v = "SKIP"
+		sub(/ *#.*$/, "", line)
+		printf "UPROBES-NG-RESULT: %s kunit/%s:%s\n", v, suite, line
+		seen++
+	}
+	/^(not )?ok [0-9]+ / { close_suite() }
+	END { close_suite() }' >> "$res"
+
+# Guest results.
+grep -a '^UPROBES-NG-RESULT: ' "$logf" | tr -d '\r' >> "$res" || true
+
+# Every program (and ftrace case) must have finished.
+selected() { [ -z "$only" ] || [[ "$1" == $only ]]; }
+{
+	cat "$OUT/expected-programs"
+	(cd "$SRC/tools/testing/selftests/ftrace/test.d" &&
+		grep -rl uprobe --include='*.tc' . | sed 's|^\./|ftrace/ftracetest:|')
+} | sort | while read -r p; do
+	selected "$p" || selected "${p%%:*}" || continue
+	grep -aq "^UPROBES-NG-END: $p rc=" "$logf" ||
+		echo "UPROBES-NG-RESULT: FAIL $p:no-result"
+done >> "$res"
+grep -aq '^UPROBES-NG-BOOTED: ' "$logf" || echo "UPROBES-NG-RESULT: FAIL guest:booted" >> "$res"
+grep -aq '^UPROBES-NG-DONE' "$logf" || echo "UPROBES-NG-RESULT: FAIL guest:completed" >> "$res"
+grep -a '^UPROBES-NG-HOST: ' "$logf" | sed 's/^UPROBES-NG-HOST: \(.*\)$/UPROBES-NG-RESULT: FAIL guest:\1/' >> "$res" || true
+[ $qrc = 0 ] || [ $qrc = 124 ] || echo "UPROBES-NG-RESULT: FAIL guest:qemu-exit-status-$qrc" >> "$res"
+
+# Kernel splats anywhere in the log.
+splat='Oops|BUG:|kernel BUG|WARNING:|general protection fault|Kernel panic|KASAN|UBSAN|'
+splat+='possible circular locking|possible recursive locking|inconsistent lock state|'
+splat+='suspicious RCU usage|suspected memory leak|unreferenced object|soft lockup|'
+splat+='hard LOCKUP|detected stalls|blocked for more than|Call Trace:|invalid opcode:'
+kmsg | grep -a -E "$splat" | head -n 10 | sed 's/^/UPROBES-NG-RESULT: FAIL kernel:splat: /' >> "$res" || true
+
+sed 's/^UPROBES-NG-RESULT: //' "$res" > "$res.txt"
+pass=$(grep -c '^PASS ' "$res.txt" || true)
+fail=$(grep -c '^FAIL ' "$res.txt" || true)
+skip=$(grep -c '^SKIP ' "$res.txt" || true)
+echo
+if [ "$fail" -gt 0 ]; then
+	echo "---- console log tail ($logf) ----"
+	tail -n 60 "$logf"
+	echo "----"
+fi
+grep '^SKIP ' "$res.txt" || true
+grep '^FAIL ' "$res.txt" || true
+echo "kernel: $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") $KPKG $(kpkg_version); $skip skipped; results: $res.txt"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
