@@ -268,9 +268,13 @@ static int parse_location(const char *spec, struct uprobe_location *loc)
 		loc->is_return = true;
 	}
 
-	if (kstrtoul(offs, 0, &loc->offset) ||
-	    loc->offset >= i_size_read(d_real_inode(loc->path.dentry))) {
+	if (kstrtoul(offs, 0, &loc->offset)) {
 		trace_probe_log_err(offs - buf, BAD_UPROBE_OFFS);
+		goto fail;
+	}
+	/* refuse it now rather than when the event is enabled */
+	if (loc->offset >= i_size_read(d_real_inode(loc->path.dentry))) {
+		trace_probe_log_err(offs - buf, UPROBE_OFFS_EOF);
 		goto fail;
 	}
 	loc->filename = buf;
