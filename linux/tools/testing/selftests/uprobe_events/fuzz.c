@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uprobe_events parser fuzz: thousands of random and mutated definitions,
+ * written to uprobe_events and dynamic_events while a sentinel probe is
+ * enabled. Afterwards the kernel must be healthy: every write was accepted
+ * or refused with an ordinary errno, the sentinel still counts every hit,
+ * nothing the fuzz created survives the cleanup and the kernel log shows
+ * no warning.
+ *
+ * UEV_FUZZ_SEED and UEV_FUZZ_ITERS (environment) override the defaults.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "uev_lib.h"
+
+#define DEF_ITERS	20000
+#define MAX_DEF		600
+#define MAX_EVENTS	64
+
+/* Pieces the generator glues together: the syntax of a definition. */
+static const char * const tokens[] = {
+	"p", "r", "-", ":", "/", " ", "  ", "\t", "%return", "%", "(", ")",
+	"[", "]", "@", "@+", "$", "+", "-", "\\", "\"", "=", ".", "\n", "#",
+	"0", "1", "8", "0x", "0x10", "0xffffffffffffffff", "-1",
+	"99999999999999999999999", "%ax", "%sp", "%ip", "%r15", "%flags",
+	"%nosuch", "$stack", "$stack0", "$stack999999", "$comm", "$COMM",
+	"$retval", "$arg1", "$foo", "+0(", "-8(", "+u0(", ":u8", ":s16",
+	":x32", ":u64", ":string", ":ustring", ":symbol", ":symstr", ":char",
+	":b3@2/8", ":b0@0/8", ":b65@0/64", "[4]", "[0]", "[65]", "[",
+	"uprobes/", "fuzz/", "grp/ev", "ev", "a=", "arg1=", "common_pid=",
+	"/sys", "/nonexistent", "/", "//", "/proc/self/exe",
+};
+
+/* Canonical definitions the mutator starts from ({T}, {O}: as in errors.c). */
+static const char * const seeds[] = {
+	"p:fuzz/e1 {T}:{O}",
+	"r:fuzz/e2 {T}:{O} rv=$retval:s32",
+	"p:fuzz/e3 {T}:{O}%return $retval",
+	"p:fuzz/e4 {T}:{O}(0x10) a=%ax b=+8(%bx):x32 c=+0(%si):string",
+	"p:fuzz/e5 {T}:{O} s=$stack0 t=$stack c=$comm d=\\123 e=@0x1000",
+	"p:fuzz/e6 {T}:{O} f=@+0x40:u16 g=+0(+8(+16(%bp))):ustring",
+	"p:fuzz/e7 {T}:{O} h=+15(%bx):b4@4/8 i=+32(%bx):u16[4] j=%di:char",
+	"p {T}:{O} %r8 %r9:s8 +u4(%r10):x64",
+	"-:fuzz/e1",
+	"-:e2",
+	"p:fuzz.e8 {T}:{O} k=\\\"str\"",
+};
+
+struct fuzz {
+	unsigned long long rng;
+	char path[256];
+	unsigned long off;
+};
+
+static unsigned int next_rand(struct fuzz *f)
+{
+	/* xorshift64*: deterministic for a given seed */
+	f->rng ^= f->rng >> 12;
+	f->rng ^= f->rng << 25;
+	f->rng ^= f->rng >> 27;
+	return (f->rng * 0x2545f4914f6cdd1dULL) >> 32;
+}
+
+static unsigned int pick(struct fuzz *f, unsigned int n)
+{
+	return next_rand(f) % n;
+}
+
+static void append(char *buf, size_t *len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*len + n >= MAX_DEF)
+		n = MAX_DEF - 1 - *len;
+	memcpy(buf + *len, s, n);
+	*len += n;
+	buf[*len] = '\0';
+}
+
+static void expand_seed(struct fuzz *f, const char *in, char *out)
+{
+	char num[32];
+	size_t len = 0;
+
+	out[0] = '\0';
+	while (*in) {
+		char c[2] = { *in, '\0' };
+
+		if (!strncmp(in, "{T}", 3)) {
+			append(out, &len, f->path);
+			in += 3;
+		} else if (!strncmp(in, "{O}", 3)) {
+			snprintf(num, sizeof(num), "0x%lx", f->off);
+			append(out, &len, num);
+			in += 3;
+		} else {
+			append(out, &len, c);
+			in++;
+		}
+	}
+}
+
+/* Tokens and random bytes glued together. */
+static void random_def(struct fuzz *f, char *buf)
+{
+	unsigned int i, n = 1 + pick(f, 24);
+	size_t len = 0;
+	char c[2] = { 0 };
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		switch (pick(f, 8)) {
+		case 0:
+			c[0] = 1 + pick(f, 255);
+			append(buf, &len, c);
+			break;
+		case 1:
+			append(buf, &len, f->path);
+			break;
+		default:
+			append(buf, &len, tokens[pick(f, sizeof(tokens) / sizeof(tokens[0]))]);
+		}
+	}
+}
+
+/* A seed definition with a few insertions, deletions and replacements. */
+static void mutated_def(struct fuzz *f, char *buf)
+{
+	char tmp[MAX_DEF];
+	unsigned int i, n = 1 + pick(f, 3);
+	size_t len, at, cut;
+
+	expand_seed(f, seeds[pick(f, sizeof(seeds) / sizeof(seeds[0]))], buf);
+	for (i = 0; i < n; i++) {
+		len = strlen(buf);
+		at = len ? pick(f, len + 1) : 0;
+		switch (pick(f, 5)) {
+		case 0:		/* delete a run */
+			cut = at + pick(f, 8);
+			if (cut > len)
+				cut = len;
+			memmove(buf + at, buf + cut, len - cut + 1);
+			break;
+		case 1:		/* insert a token */
+			snprintf(tmp, sizeof(tmp), "%s%s",
+				 tokens[pick(f, sizeof(tokens) / sizeof(tokens[0]))],
+				 buf + at);
+			buf[at] = '\0';
+			len = at;
+			append(buf, &len, tmp);
+			break;
+		case 2:		/* replace a byte */
+			if (at < len)
+				buf[at] = 1 + pick(f, 255);
+			break;
+		case 3:		/* truncate */
+			buf[at] = '\0';
+			break;
+		default:	/* duplicate the tail */
+			snprintf(tmp, sizeof(tmp), "%s", buf + at);
+			append(buf, &len, tmp);
+		}
+	}
+}
+
+static bool ordinary_errno(int err)
+{
+	switch (-err) {
+	case 0: case EINVAL: case ENOENT: case ENOTDIR: case ENAMETOOLONG:
+	case E2BIG: case EEXIST: case EBUSY: case ELOOP: case ERANGE:
+	case EACCES: case EOPNOTSUPP:
+		return true;
+	}
+	return false;
+}
+
+/* Delete every uprobe event except uprobes/sentinel; returns how many. */
+static int delete_fuzz_events(void)
+{
+	static char buf[1 << 20];
+	char *line, *save, *name, *end, del[256];
+	int n = 0, err;
+
+	if (uev_read("uprobe_events", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		name = strchr(line, ':');
+		end = strchr(line, ' ');
+		if (!name || !end || end < name)
+			return -1;
+		*end = '\0';
+		if (!strcmp(name + 1, "uprobes/sentinel"))
+			continue;
+		snprintf(del, sizeof(del), "-:%s", name + 1);
+		/* A multi-probe event goes with its first line. */
+		err = uev_write("uprobe_events", del);
+		if (err && err != -ENOENT)
+			return err;
+		n++;
+	}
+	return n;
+}
+
+/* Names of the event groups, sorted, as one string. */
+static void list_groups(char *out, size_t size)
+{
+	struct dirent **names;
+	size_t len = 0;
+	int n, i;
+
+	out[0] = '\0';
+	n = scandir(UEV_TRACEFS "/events", &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_type == DT_DIR && names[i]->d_name[0] != '.')
+			len += snprintf(out + len, len < size ? size - len : 0,
+					"%s ", names[i]->d_name);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
+/* Count kernel log lines that tell of a kernel problem. */
+static int kernel_complaints(void)
+{
+	static const char * const bad[] = {
+		"WARNING:", "BUG:", "Oops", "general protection", "kmemleak:",
+		"UBSAN:", "KASAN:", "list_add corruption", "lockdep",
+	};
+	char rec[8192];
+	int fd, n = 0;
+	ssize_t len;
+	size_t i;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	while ((len = read(fd, rec, sizeof(rec) - 1)) != 0) {
+		if (len < 0) {
+			if (errno == EPIPE)
+				continue;
+			break;
+		}
+		rec[len] = '\0';
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			if (strstr(rec, bad[i]))
+				n++;
+	}
+	close(fd);
+	return n;
+}
+
+FIXTURE(fuzz) {
+	struct fuzz f;
+	struct uev_sym count;
+	char groups[8192];
+	int complaints;
+};
+
+FIXTURE_SETUP(fuzz)
+{
+	if (geteuid())
+		SKIP(return, "must be run as root");
+	if (access(UEV_TRACEFS "/uprobe_events", W_OK))
+		SKIP(return, "no " UEV_TRACEFS "/uprobe_events");
+	snprintf(self->f.path, sizeof(self->f.path), "%s",
+		 uev_path("bin", UEV_TARGET));
+	ASSERT_EQ(0, uev_target_sym("uev_count_func", &self->count));
+	self->f.off = self->count.foff;
+	self->f.rng = getenv("UEV_FUZZ_SEED") ?
+		      strtoull(getenv("UEV_FUZZ_SEED"), NULL, 0) : 0x75657666757a7aULL;
+	if (!self->f.rng)
+		self->f.rng = 1;
+	ASSERT_EQ(0, uev_reset());
+	list_groups(self->groups, sizeof(self->groups));
+	self->complaints = kernel_complaints();
+}
+
+FIXTURE_TEARDOWN(fuzz)
+{
+	uev_write("events/uprobes/sentinel/enable", "0");
+	uev_reset();
+}
+
+TEST_F_TIMEOUT(fuzz, parser, 600)
+{
+	static const int ns[] = { 0, 1, 2, 3, 4 };
+	static struct uev_trace t;
+	int iters = DEF_ITERS, i, err, accepted = 0, refused = 0;
+	char def[MAX_DEF], want[UEV_LINE_LEN], groups[8192];
+	struct uev_proc p;
+
+	if (getenv("UEV_FUZZ_ITERS"))
+		iters = atoi(getenv("UEV_FUZZ_ITERS"));
+	TH_LOG("seed 0x%llx, %d definitions", self->f.rng, iters);
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/sentinel %s:0x%lx n=%%di:s64",
+				self->f.path, self->count.foff));
+	ASSERT_EQ(0, uev_write("events/uprobes/sentinel/enable", "1"));
+
+	for (i = 0; i < iters; i++) {
+		if (i % 3)
+			mutated_def(&self->f, def);
+		else
+			random_def(&self->f, def);
+		err = uev_write(i % 5 ? "uprobe_events" : "dynamic_events", def);
+		ASSERT_TRUE(ordinary_errno(err)) {
+			TH_LOG("'%s': %d (%s)", def, err, strerror(-err));
+		}
+		if (err)
+			refused++;
+		else
+			accepted++;
+		if (i % 200 == 199) {
+			/* Enabled, so never deleted in bulk. */
+			ASSERT_EQ(-EBUSY, uev_write_trunc("uprobe_events", ""));
+			ASSERT_LE(0, delete_fuzz_events());
+		}
+	}
+	TH_LOG("%d accepted, %d refused", accepted, refused);
+	/* The parser refuses most of it, but not all. */
+	ASSERT_LT(0, accepted);
+	ASSERT_LT(iters / 2, refused);
+	ASSERT_LE(0, delete_fuzz_events());
+
+	/* The sentinel still counts exactly. */
+	ASSERT_EQ(0, uev_write_trunc("trace", ""));
+	ASSERT_EQ(0, uev_spawn(&p, self->f.path));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 5));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(5, uev_trace_get("sentinel", &t));
+	for (i = 0; i < 5; i++) {
+		snprintf(want, sizeof(want), "(0x%lx) n=%d", self->count.vaddr, ns[i]);
+		ASSERT_STREQ(want, t.line[i]);
+	}
+
+	/* Nothing the fuzz created is left. */
+	ASSERT_EQ(0, uev_write("events/uprobes/sentinel/enable", "0"));
+	ASSERT_EQ(0, uev_write_trunc("uprobe_events", ""));
+	ASSERT_EQ(0, uev_read("uprobe_events", def, sizeof(def)));
+	ASSERT_EQ(0, uev_read("uprobe_profile", def, sizeof(def)));
+	list_groups(groups, sizeof(groups));
+	ASSERT_STREQ(self->groups, groups);
+	ASSERT_EQ(self->complaints, kernel_complaints());
+}
+
+TEST_HARNESS_MAIN
