@@ -29,11 +29,8 @@ qrc=0
 FOLLOW_GREP='^UPROBES-NG-(RESULT|BOOTED|HOST)|^\[ *[0-9.]+\] .*(Oops|BUG|WARNING)' \
 	KERNEL=$kernel INITRD=$initrd LOG=$logf "$ROOT/scripts/qemu.sh" -f check "${cmdline[@]}" || qrc=$?
 
-# Kernel messages, without their printk time stamps.
-kmsg() { sed -n 's/^\[ *[0-9]*\.[0-9]*\] \{0,1\}//p' "$logf"; }
-
 # KUnit: "    # Subtest: SUITE", "    1..N", "    [not ]ok N CASE[ # SKIP]".
-kmsg | tr -d '\r' | awk '
+kmsg "$logf" | awk '
 	function close_suite() {
 		if (suite != "" && plan != "" && seen < plan)
 			printf "UPROBES-NG-RESULT: FAIL kunit/%s:missing-results-%d-of-%d\n", suite, seen, plan
@@ -74,11 +71,7 @@ grep -a '^UPROBES-NG-HOST: ' "$logf" | sed 's/^UPROBES-NG-HOST: \(.*\)$/UPROBES-
 [ $qrc = 0 ] || [ $qrc = 124 ] || echo "UPROBES-NG-RESULT: FAIL guest:qemu-exit-status-$qrc" >> "$res"
 
 # Kernel splats anywhere in the log.
-splat='Oops|BUG:|kernel BUG|WARNING:|general protection fault|Kernel panic|KASAN|UBSAN|'
-splat+='possible circular locking|possible recursive locking|inconsistent lock state|'
-splat+='suspicious RCU usage|suspected memory leak|unreferenced object|soft lockup|'
-splat+='hard LOCKUP|detected stalls|blocked for more than|Call Trace:|invalid opcode:'
-kmsg | grep -a -E "$splat" | head -n 10 | sed 's/^/UPROBES-NG-RESULT: FAIL kernel:splat: /' >> "$res" || true
+kmsg "$logf" | grep -a -E "$SPLAT_RE" | head -n 10 | sed 's/^/UPROBES-NG-RESULT: FAIL kernel:splat: /' >> "$res" || true
 
 sed 's/^UPROBES-NG-RESULT: //' "$res" > "$res.txt"
 pass=$(grep -c '^PASS ' "$res.txt" || true)

@@ -26,3 +26,11 @@ log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 kpkg_version() { dpkg-query -W -f='${Version}' "$KPKG" 2>/dev/null || echo unknown; }
+
+# Kernel console messages of a guest log, without their printk time stamps.
+kmsg() { sed -n 's/^\[ *[0-9]*\.[0-9]*\] \{0,1\}//p' "$1" | tr -d '\r'; }
+# Kernel messages that mean the run is broken, whatever the tests said.
+SPLAT_RE='Oops|BUG:|kernel BUG|WARNING:|general protection fault|Kernel panic|KASAN|UBSAN|'
+SPLAT_RE+='possible circular locking|possible recursive locking|inconsistent lock state|'
+SPLAT_RE+='suspicious RCU usage|suspected memory leak|unreferenced object|soft lockup|'
+SPLAT_RE+='hard LOCKUP|detected stalls|blocked for more than|Call Trace:|invalid opcode:'

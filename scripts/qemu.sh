@@ -49,7 +49,7 @@ kvm_works() {
 	if [ "$(sed -n 1p "$stamp" 2>/dev/null)" != "$key" ]; then
 		plog=$(mktemp)
 		log "probing KVM with a short boot (result is remembered in $stamp)"
-		timeout -k 5 60 qemu-system-x86_64 -accel kvm -cpu host "${qargs[@]}" \
+		timeout -k 5 45 qemu-system-x86_64 -accel kvm -cpu host "${qargs[@]}" \
 			-serial "file:$plog" -append "console=ttyS0 panic=-1 uprobes_ng.mode=probe" \
 			</dev/null >/dev/null 2>&1 || true
 		if grep -q 'UPROBES-NG-PROBE: ok' "$plog"; then r=yes; else r=no; fi

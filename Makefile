@@ -1,0 +1,41 @@
+# uprobes-ng: build the patched kernel and test it in QEMU.
+# Variables: DEBUG=1 (debug kernel), STOCK=1 (unmodified kernel),
+# ONLY=suite/program[:case] glob (check), SERIES_OUT=dir (series).
+S := scripts
+
+.PHONY: all demo check kernel initramfs series test-series shell bench clean distclean
+all: check
+
+demo:
+	$(S)/demo.sh
+
+check:
+	$(S)/check.sh
+
+kernel:
+	$(S)/build.sh
+
+initramfs:
+	$(S)/initramfs.sh
+
+series:
+	$(S)/series.sh $(SERIES_OUT)
+
+test-series:
+	$(S)/test-series.sh
+
+shell:
+	KERNEL="$$($(S)/build.sh)" INITRD="$$($(S)/initramfs.sh)" $(S)/qemu.sh shell
+
+bench:
+	@echo "make bench: no benchmarks exist yet (the guest has a placeholder bench mode)" >&2
+	@false
+
+# clean: everything under the cache except ccache; distclean: all of it.
+clean:
+	bash -c '. $(S)/lib.sh; cd "$$CACHE" 2>/dev/null || exit 0; \
+		for d in *; do [ "$$d" = ccache ] || rm -rf "$$d"; done; \
+		echo "cleaned $$CACHE (ccache kept)"'
+
+distclean:
+	bash -c '. $(S)/lib.sh; rm -rf "$$CACHE"; echo "removed $$CACHE"'

@@ -1,0 +1,35 @@
+#!/bin/bash
+# The demo command: build the kernel and the guest, boot it in demo mode
+# (scripts/guest/run-demo: "p demo:OFFSET %ip %ax" in uprobe_events, run the
+# program, show the trace) and exit 0 only when real trace lines of the
+# probe appeared and the kernel did not complain.
+# DEBUG=1 / STOCK=1 as for scripts/build.sh.
+. "$(dirname "$0")/lib.sh"
+
+kernel=$("$ROOT/scripts/build.sh")
+initrd=$("$ROOT/scripts/initramfs.sh")
+logf=$OUT/console-demo.log
+qrc=0
+# Show the guest's own output (no kernel time stamp) and kernel complaints.
+FOLLOW_GREP=$'^[^[\e]'"|^\\[ *[0-9.]+\\] .*($SPLAT_RE)" TIMEOUT=${TIMEOUT:-300} \
+	KERNEL=$kernel INITRD=$initrd LOG=$logf "$ROOT/scripts/qemu.sh" -f demo || qrc=$?
+
+why=
+if ! grep -aq '^UPROBES-NG-DEMO: PASS' "$logf"; then
+	why=$(grep -a '^UPROBES-NG-DEMO: FAIL' "$logf" || echo "the demo did not complete")
+elif ! grep -aqE 'p_demo_0x[0-9a-f]+: \(0x[0-9a-f]+\) arg1=0x[0-9a-f]+ arg2=0x[0-9a-f]+' "$logf"; then
+	why="no trace line with %ip and %ax values"
+elif kmsg "$logf" | grep -aqE "$SPLAT_RE"; then
+	why="kernel splat: $(kmsg "$logf" | grep -aE "$SPLAT_RE" | head -n 1)"
+elif [ $qrc != 0 ]; then
+	why="guest exit status $qrc"
+fi
+echo
+if [ -n "$why" ]; then
+	echo "---- console log tail ($logf) ----"
+	tail -n 40 "$logf"
+	echo "----"
+	echo "DEMO FAILED: $why"
+	exit 1
+fi
+echo "demo OK: the probe fired, $(grep -acE 'p_demo_0x[0-9a-f]+: \(' "$logf") trace lines ($(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")"))"
