@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Signals and probes: a storm of signals at a thread (or process) that hits
+ * a probe in a loop, with a handler that hits the probe too, must lose no
+ * signal, count every hit exactly once and leave the computation right; no
+ * SIGTRAP may leak to the program.  A fault raised by the probed
+ * instruction itself is reported at the original address.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sites.h"
+#include "upng.h"
+
+#define LOOPS 3000
+#define MAX_IN_FLIGHT 8
+
+static volatile long received, traps;
+static volatile long handler_sum;
+
+static void count_handler(int sig)
+{
+	received++;
+	handler_sum += site_work(received);
+}
+
+static void trap_handler(int sig)
+{
+	traps++;
+}
+
+static void set_handler(int sig, void (*fn)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(sig, &sa, NULL);
+}
+
+/* Sum of SITE_WORK(k) for k = 1..n: what the handlers added. */
+static long handler_expect(long n)
+{
+	return 3 * (n * (n + 1) / 2) + n;
+}
+
+FIXTURE(signals) {
+	char ev[64];
+	struct upng_sym sym;
+};
+
+FIXTURE_SETUP(signals)
+{
+	received = 0;
+	traps = 0;
+	handler_sum = 0;
+	upng_evname(self->ev, sizeof(self->ev), "signals");
+	ASSERT_EQ(0, upng_trace_reset());
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_work_probe",
+				  &self->sym));
+	ASSERT_EQ((unsigned long)site_work_probe, self->sym.value);
+	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(),
+				    self->sym.offset, NULL));
+	set_handler(SIGTRAP, trap_handler);
+}
+
+FIXTURE_TEARDOWN(signals)
+{
+	upng_probe_del(self->ev);
+}
+
+struct storm {
+	pid_t worker_tid;
+	int worker_ready, worker_done, sender_done;
+	long sent, eagain;
+	long sum;
+};
+
+static void *sender_main(void *arg)
+{
+	struct storm *st = arg;
+	pid_t pid = getpid();
+
+	while (!__atomic_load_n(&st->worker_ready, __ATOMIC_ACQUIRE))
+		sched_yield();
+	while (!__atomic_load_n(&st->worker_done, __ATOMIC_ACQUIRE)) {
+		/*
+		 * A few signals in flight at any time: enough to land in
+		 * the middle of single-steps, few enough that the worker is
+		 * not kept in its handler for ever.
+		 */
+		if (st->sent - received < MAX_IN_FLIGHT) {
+			if (!syscall(SYS_tgkill, pid, st->worker_tid, SIGRTMIN))
+				st->sent++;
+			else if (errno == EAGAIN)
+				st->eagain++;
+		}
+		sched_yield();
+	}
+	__atomic_store_n(&st->sender_done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void *worker_main(void *arg)
+{
+	struct storm *st = arg;
+	long i, spins;
+
+	st->worker_tid = syscall(SYS_gettid);
+	__atomic_store_n(&st->worker_ready, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < LOOPS; i++)
+		st->sum += site_work(i);
+	__atomic_store_n(&st->worker_done, 1, __ATOMIC_RELEASE);
+	/* Stay until every queued signal has been handled here. */
+	while (!__atomic_load_n(&st->sender_done, __ATOMIC_ACQUIRE))
+		sched_yield();
+	for (spins = 0; received < st->sent && spins < 1000000; spins++)
+		sched_yield();
+	return NULL;
+}
+
+TEST_F_TIMEOUT(signals, storm_at_thread, 300)
+{
+	struct storm st = { 0 };
+	pthread_t w, s;
+
+	set_handler(SIGRTMIN, count_handler);
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	ASSERT_EQ(0, pthread_create(&w, NULL, worker_main, &st));
+	ASSERT_EQ(0, pthread_create(&s, NULL, sender_main, &st));
+	pthread_join(s, NULL);
+	pthread_join(w, NULL);
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+
+	TH_LOG("%ld signals sent, %ld EAGAIN", st.sent, st.eagain);
+	ASSERT_LT(50, st.sent);
+	ASSERT_EQ(st.sent, received);
+	ASSERT_EQ(3 * ((long)LOOPS * (LOOPS - 1) / 2) + LOOPS, st.sum);
+	ASSERT_EQ(handler_expect(received), handler_sum);
+	ASSERT_EQ(LOOPS + received, upng_probe_hits(self->ev));
+	ASSERT_EQ(0, traps);
+}
+
+TEST_F_TIMEOUT(signals, storm_from_process, 300)
+{
+	int status, stop[2];
+	long i, sum = 0;
+	pid_t me = getpid(), pid;
+	char c;
+
+	set_handler(SIGUSR1, count_handler);
+	ASSERT_EQ(0, pipe(stop));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		long n = 0;
+
+		close(stop[1]);
+		fcntl(stop[0], F_SETFL, O_NONBLOCK);
+		while (read(stop[0], &c, 1) < 0) {
+			if (kill(me, SIGUSR1))
+				_exit(1);
+			n++;
+		}
+		_exit(n > 0 ? 0 : 2);
+	}
+	close(stop[0]);
+	for (i = 0; i < LOOPS; i++)
+		sum += site_work(i);
+	ASSERT_EQ(1, write(stop[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+	/* A last pending SIGUSR1 is delivered at the latest here. */
+	usleep(1000);
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+
+	TH_LOG("%ld signals handled", received);
+	ASSERT_LT(0, received);
+	ASSERT_EQ(3 * ((long)LOOPS * (LOOPS - 1) / 2) + LOOPS, sum);
+	ASSERT_EQ(handler_expect(received), handler_sum);
+	ASSERT_EQ(LOOPS + received, upng_probe_hits(self->ev));
+	ASSERT_EQ(0, traps);
+}
+
+static sigjmp_buf fault_jmp;
+static volatile unsigned long fault_ip, fault_addr;
+
+static void segv_handler(int sig, siginfo_t *si, void *uc)
+{
+	ucontext_t *ctx = uc;
+
+	fault_ip = ctx->uc_mcontext.gregs[REG_RIP];
+	fault_addr = (unsigned long)si->si_addr;
+	siglongjmp(fault_jmp, 1);
+}
+
+TEST_F_TIMEOUT(signals, fault_in_probed_insn, 120)
+{
+	struct upng_sym load;
+	struct sigaction sa;
+	char ev[80];
+	long v = 0x5eed;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = segv_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGSEGV, &sa, NULL));
+
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_load_probe", &load));
+	snprintf(ev, sizeof(ev), "%s_load", self->ev);
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), load.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	ASSERT_EQ(0x5eed, site_load(&v));
+	if (!sigsetjmp(fault_jmp, 1)) {
+		site_load((long *)16);
+		ASSERT_TRUE(false) TH_LOG("the load did not fault");
+	}
+	ASSERT_EQ(0x5eed, site_load(&v));
+	ASSERT_EQ(0, upng_probe_enable(ev, false));
+	EXPECT_EQ(3, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	ASSERT_EQ((unsigned long)site_load_probe, fault_ip);
+	ASSERT_EQ(16, fault_addr);
+	ASSERT_EQ(0, traps);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86-64 probe sites for the signal, register-loop and ptrace tests.  The
+ * probed instructions are ones the engine has to single-step (or emulate
+ * exactly), not trivially skippable ones.
+ */
+	.text
+
+/* long site_work(long x): returns x * 3 + 1; probe at site_work_probe. */
+	.p2align 4
+	.globl site_work
+	.type site_work, @function
+site_work:
+	mov	%rdi, %rax
+	.globl site_work_probe
+site_work_probe:
+	imul	$3, %rax, %rax
+	add	$1, %rax
+	ret
+	.size site_work, . - site_work
+
+/* long site_load(long *p): returns *p; probe on the load itself. */
+	.p2align 4
+	.globl site_load
+	.type site_load, @function
+site_load:
+	.globl site_load_probe
+site_load_probe:
+	mov	(%rdi), %rax
+	ret
+	.size site_load, . - site_load
+
+/*
+ * long site_steps(long x): returns ((x + 5) * 3) ^ 0x55, one instruction
+ * per label site_step0..site_step4 (the last is the ret).
+ */
+	.p2align 4
+	.globl site_steps
+	.type site_steps, @function
+site_steps:
+	.globl site_step0
+site_step0:
+	mov	%rdi, %rax
+	.globl site_step1
+site_step1:
+	add	$5, %rax
+	.globl site_step2
+site_step2:
+	imul	$3, %rax, %rax
+	.globl site_step3
+site_step3:
+	xor	$0x55, %rax
+	.globl site_step4
+site_step4:
+	ret
+	.size site_steps, . - site_steps
+
+	.section .note.GNU-stack, "", @progbits

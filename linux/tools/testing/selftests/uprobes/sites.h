@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Probe sites in sites.S. */
+#ifndef SITES_H
+#define SITES_H
+
+long site_work(long x);
+long site_load(long *p);
+long site_steps(long x);
+
+extern char site_work_probe[], site_load_probe[];
+extern char site_step0[], site_step1[], site_step2[], site_step3[],
+	    site_step4[];
+
+#define SITE_WORK(x) ((x) * 3 + 1)
+#define SITE_STEPS(x) ((((x) + 5) * 3) ^ 0x55)
+
+#endif /* SITES_H */
