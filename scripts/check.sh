@@ -3,7 +3,7 @@
 # boot the guest in check mode and count every result:
 #   - KUnit test cases from the boot log (KTAP depth 1),
 #   - UPROBES-NG-RESULT lines of the guest runner (scripts/guest/run-check),
-#   - host-side tests (the series check, test program builds).
+#   - host-side tests (the series check, checkpatch, test program builds).
 # A program that never reported, a hang, or a kernel splat (Oops, BUG,
 # WARNING, KASAN, lockdep, kmemleak, ...) is a failure. The last line is
 # "N passed, M failed"; the exit status is non-zero when M > 0.
@@ -13,6 +13,10 @@
 . "$(dirname "$0")/lib.sh"
 
 only=${ONLY:-}
+# KASAN and lockdep under TCG are several times slower.
+if [ "$FLAVOR" = debug ]; then
+	export PROG_TIMEOUT=${PROG_TIMEOUT:-600} TIMEOUT=${TIMEOUT:-5400}
+fi
 kernel=$("$ROOT/scripts/build.sh")
 initrd=$("$ROOT/scripts/initramfs.sh")
 res=$OUT/results
@@ -21,6 +25,7 @@ logf=$OUT/console-check.log
 cat "$OUT/host-results.build" >> "$res"
 if [ "${SKIP_HOST:-0}" != 1 ] && [ -z "$only" ]; then
 	"$ROOT/scripts/test-series.sh" >> "$res" || true
+	"$ROOT/scripts/test-style.sh" >> "$res" || true
 fi
 
 cmdline=()

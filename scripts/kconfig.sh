@@ -22,7 +22,8 @@ cat "${frags[@]}" > "$tmp/frag.config"
 KCONFIG_CONFIG=$tmp/.config "$src/scripts/kconfig/merge_config.sh" -m -O "$tmp" \
 	"$tmp/.config" "$tmp/frag.config" >/dev/null
 make -s -C "$src" O="$tmp" olddefconfig >/dev/null
-# Every requested option must have survived olddefconfig.
+# Every requested option must have survived olddefconfig (a later
+# fragment overrides an earlier one).
 missing=0
 while IFS= read -r line; do
 	case "$line" in
@@ -30,7 +31,7 @@ while IFS= read -r line; do
 		if grep -q "^$opt=" "$tmp/.config"; then log "config: $opt not disabled"; missing=1; fi ;;
 	CONFIG_*=*) grep -qxF "$line" "$tmp/.config" || { log "config: $line not set"; missing=1; } ;;
 	esac
-done < "$tmp/frag.config"
+done < <(tac "$tmp/frag.config" | awk -F= '/^CONFIG_/ && !seen[$1]++')	# last one wins
 [ $missing = 0 ] || die "configuration fragment not satisfied"
 if ! cmp -s "$tmp/.config" "$build/.config"; then
 	cp "$tmp/.config" "$build/.config"

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Host-side style test: scripts/checkpatch.pl --strict of the kernel tree on
+# every C/assembly file of the series and on every edit.patch. Prints
+# UPROBES-NG-RESULT lines (host/checkpatch:PATH); a file's verdict is cached
+# by content, so only changed files are checked again.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$SRC/scripts/checkpatch.pl" ] || "$ROOT/scripts/tree.sh"
+cache=$CACHE/checkpatch
+mkdir -p "$cache"
+check() { # name file [extra checkpatch args]
+	local name=$1 file=$2 sum
+	shift 2
+	sum=$( (echo "$*"; cat "$file" "$SRC/scripts/checkpatch.pl") | sha256sum | cut -d' ' -f1)
+	if [ ! -f "$cache/$sum" ]; then
+		if (cd "$SRC" && perl scripts/checkpatch.pl --strict --no-tree --quiet \
+			--no-summary --show-types "$@" "$file") > "$cache/$sum.out" 2>&1; then
+			echo PASS > "$cache/$sum"
+		else
+			echo FAIL > "$cache/$sum"
+			cp "$cache/$sum.out" "$cache/$sum.fail"
+		fi
+		rm -f "$cache/$sum.out"
+	fi
+	[ -f "$cache/$sum.fail" ] && sed "s|^|  $name: |" "$cache/$sum.fail" | head -n 20 >&2
+	echo "UPROBES-NG-RESULT: $(cat "$cache/$sum") host/checkpatch:$name"
+}
+
+for c in "$ROOT"/series/[0-9]*/; do
+	if [ -f "$c/files" ]; then
+		for f in $(grep -v '^#' "$c/files"); do
+			case $f in
+			*.c|*.h|*.S) check "$f" "$ROOT/linux/$f" -f ;;
+			esac
+		done
+	fi
+	[ -f "$c/edit.patch" ] && check "$(basename "$c")/edit.patch" "$c/edit.patch" \
+		--ignore COMMIT_MESSAGE,MISSING_SIGN_OFF
+done
+exit 0
