@@ -13,11 +13,16 @@
 #include "kselftest_harness.h"
 #include "uev_lib.h"
 
-FIXTURE(ev) {
+/* The target, its symbols and buffers for what the tests read back. */
+struct ev_state {
 	char path[256];
 	struct uev_sym regs, count, ret, retsite;
 	struct uev_trace t;
 	char buf[65536];
+};
+
+FIXTURE(ev) {
+	struct ev_state s;
 };
 
 FIXTURE_SETUP(ev)
@@ -26,12 +31,12 @@ FIXTURE_SETUP(ev)
 		SKIP(return, "must be run as root");
 	if (access(UEV_TRACEFS "/uprobe_events", W_OK))
 		SKIP(return, "no " UEV_TRACEFS "/uprobe_events");
-	snprintf(self->path, sizeof(self->path), "%s",
+	snprintf(self->s.path, sizeof(self->s.path), "%s",
 		 uev_path("bin", UEV_TARGET));
-	ASSERT_EQ(0, uev_target_sym("uev_regs_probe", &self->regs));
-	ASSERT_EQ(0, uev_target_sym("uev_count_func", &self->count));
-	ASSERT_EQ(0, uev_target_sym("uev_ret_func", &self->ret));
-	ASSERT_EQ(0, uev_target_sym("uev_ret_site", &self->retsite));
+	ASSERT_EQ(0, uev_target_sym("uev_regs_probe", &self->s.regs));
+	ASSERT_EQ(0, uev_target_sym("uev_count_func", &self->s.count));
+	ASSERT_EQ(0, uev_target_sym("uev_ret_func", &self->s.ret));
+	ASSERT_EQ(0, uev_target_sym("uev_ret_site", &self->s.retsite));
 	ASSERT_EQ(0, uev_reset());
 }
 
@@ -41,27 +46,27 @@ FIXTURE_TEARDOWN(ev)
 }
 
 /* Lines of uprobe_events (or another file) must be exactly @expect. */
-static bool file_is(FIXTURE_DATA(ev) *self, const char *file,
+static bool file_is(struct ev_state *s, const char *file,
 		    const char *expect)
 {
-	if (uev_read(file, self->buf, sizeof(self->buf)) < 0)
+	if (uev_read(file, s->buf, sizeof(s->buf)) < 0)
 		return false;
-	return !strcmp(self->buf, expect);
+	return !strcmp(s->buf, expect);
 }
 
 /* The trace holds exactly the "n=" values in @ns, in order, for @event. */
-static bool trace_ns(FIXTURE_DATA(ev) *self, const char *event,
+static bool trace_ns(struct ev_state *s, const char *event,
 		     const int *ns, int nr)
 {
 	char want[UEV_LINE_LEN];
 	int i;
 
-	if (uev_trace_get(event, &self->t) != nr)
+	if (uev_trace_get(event, &s->t) != nr)
 		return false;
 	for (i = 0; i < nr; i++) {
 		snprintf(want, sizeof(want), "(0x%lx) n=%d",
-			 self->count.vaddr, ns[i]);
-		if (strcmp(want, self->t.line[i]))
+			 s->count.vaddr, ns[i]);
+		if (strcmp(want, s->t.line[i]))
 			return false;
 	}
 	return true;
@@ -74,65 +79,82 @@ TEST_F(ev, readback_canonical)
 	/* Decimal offset, extra blanks, named and unnamed arguments. */
 	ASSERT_EQ(0, uev_writef("uprobe_events",
 				"p:uprobes/rb   %s:%lu  a=%%ax  +8(%%bx):x32\n",
-				self->path, self->regs.foff));
+				self->s.path, self->s.regs.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:mygrp/ev2 %s:0x%lx",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/rr %s:0x%lx rv=$retval",
-				self->path, self->ret.foff));
+				self->s.path, self->s.ret.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/rs %s:0x%lx%%return %%ax:s8",
-				self->path, self->ret.foff));
+				self->s.path, self->s.ret.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p %s:0x%lx",
-				self->path, self->regs.foff));
+				self->s.path, self->s.regs.foff));
 	snprintf(expect, sizeof(expect),
 		 "p:uprobes/rb %s:0x%016lx a=%%ax arg2=+8(%%bx):x32\n"
 		 "p:mygrp/ev2 %s:0x%016lx\n"
 		 "r:uprobes/rr %s:0x%016lx rv=$retval\n"
 		 "r:uprobes/rs %s:0x%016lx arg1=%%ax:s8\n"
 		 "p:uprobes/p_uev_0x%lx %s:0x%016lx\n",
-		 self->path, self->regs.foff, self->path, self->count.foff,
-		 self->path, self->ret.foff, self->path, self->ret.foff,
-		 self->regs.foff, self->path, self->regs.foff);
-	ASSERT_TRUE(file_is(self, "uprobe_events", expect)) {
-		TH_LOG("uprobe_events:\n%s\nexpected:\n%s", self->buf, expect);
+		 self->s.path, self->s.regs.foff, self->s.path, self->s.count.foff,
+		 self->s.path, self->s.ret.foff, self->s.path, self->s.ret.foff,
+		 self->s.regs.foff, self->s.path, self->s.regs.foff);
+	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
+		TH_LOG("uprobe_events:\n%s\nexpected:\n%s", self->s.buf, expect);
 	}
 	/* dynamic_events lists the same definitions. */
-	ASSERT_TRUE(file_is(self, "dynamic_events", expect)) {
-		TH_LOG("dynamic_events:\n%s", self->buf);
+	ASSERT_TRUE(file_is(&self->s, "dynamic_events", expect)) {
+		TH_LOG("dynamic_events:\n%s", self->s.buf);
 	}
 	ASSERT_TRUE(uev_has_event("uprobes", "rb"));
 	ASSERT_TRUE(uev_has_event("mygrp", "ev2"));
 	ASSERT_TRUE(uev_has_event("uprobes", "rr"));
 	ASSERT_TRUE(uev_has_event("uprobes", "rs"));
-	snprintf(expect, sizeof(expect), "p_uev_0x%lx", self->regs.foff);
+	snprintf(expect, sizeof(expect), "p_uev_0x%lx", self->s.regs.foff);
 	ASSERT_TRUE(uev_has_event("uprobes", expect));
 }
+
+/* Lines of the format files of the events of format_and_id ("\045" is '%'). */
+static const char * const fm_format[] = {
+	"name: fm\n",
+	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n",
+	"\tfield:u64 a;\toffset:16;\tsize:8;\tsigned:0;\n",
+	"\tfield:s32 b;\toffset:24;\tsize:4;\tsigned:1;\n",
+	"\tfield:__data_loc char[] s;\toffset:28;\tsize:4;\tsigned:1;\n",
+	"print fmt: \"(%lx) a=0x\045Lx b=%d s=\\\"%s\\\"\", REC->__probe_ip, REC->a, REC->b, __get_str(s)\n",
+};
+
+static const char * const fr_format[] = {
+	"name: fr\n",
+	"\tfield:unsigned long __probe_func;\toffset:8;\tsize:8;\tsigned:0;\n",
+	"\tfield:unsigned long __probe_ret_ip;\toffset:16;\tsize:8;\tsigned:0;\n",
+	"\tfield:u16 rv;\toffset:24;\tsize:2;\tsigned:0;\n",
+	"print fmt: \"(%lx <- %lx) rv=%u\", REC->__probe_func, REC->__probe_ret_ip, REC->rv\n",
+};
 
 TEST_F(ev, format_and_id)
 {
 	char id[32], want[256];
+	size_t i;
 
 	ASSERT_EQ(0, uev_writef("uprobe_events",
 				"p:uprobes/fm %s:0x%lx a=%%ax b=+8(%%bx):s32 s=+0(%%si):string",
-				self->path, self->regs.foff));
+				self->s.path, self->s.regs.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/fr %s:0x%lx rv=$retval:u16",
-				self->path, self->ret.foff));
+				self->s.path, self->s.ret.foff));
 	ASSERT_LT(0, uev_read("events/uprobes/fm/id", id, sizeof(id)));
-	ASSERT_LT(0, uev_read("events/uprobes/fm/format", self->buf, sizeof(self->buf)));
-	ASSERT_NE(NULL, strstr(self->buf, "name: fm\n"));
+	ASSERT_LT(0, uev_read("events/uprobes/fm/format", self->s.buf, sizeof(self->s.buf)));
 	snprintf(want, sizeof(want), "ID: %d\n", atoi(id));
-	ASSERT_NE(NULL, strstr(self->buf, want));
-	ASSERT_NE(NULL, strstr(self->buf, "\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"));
-	ASSERT_NE(NULL, strstr(self->buf, "\tfield:u64 a;\toffset:16;\tsize:8;\tsigned:0;\n"));
-	ASSERT_NE(NULL, strstr(self->buf, "\tfield:s32 b;\toffset:24;\tsize:4;\tsigned:1;\n"));
-	ASSERT_NE(NULL, strstr(self->buf, "\tfield:__data_loc char[] s;\toffset:28;\tsize:4;\tsigned:1;\n"));
-	ASSERT_NE(NULL, strstr(self->buf,
-			       "print fmt: \"(%lx) a=0x%Lx b=%d s=\\\"%s\\\"\", REC->__probe_ip, REC->a, REC->b, __get_str(s)\n"));
-	ASSERT_LT(0, uev_read("events/uprobes/fr/format", self->buf, sizeof(self->buf)));
-	ASSERT_NE(NULL, strstr(self->buf, "\tfield:unsigned long __probe_func;\toffset:8;\tsize:8;\tsigned:0;\n"));
-	ASSERT_NE(NULL, strstr(self->buf, "\tfield:unsigned long __probe_ret_ip;\toffset:16;\tsize:8;\tsigned:0;\n"));
-	ASSERT_NE(NULL, strstr(self->buf, "\tfield:u16 rv;\toffset:24;\tsize:2;\tsigned:0;\n"));
-	ASSERT_NE(NULL, strstr(self->buf,
-			       "print fmt: \"(%lx <- %lx) rv=%u\", REC->__probe_func, REC->__probe_ret_ip, REC->rv\n"));
+	ASSERT_NE(NULL, strstr(self->s.buf, want));
+	for (i = 0; i < ARRAY_SIZE(fm_format); i++) {
+		ASSERT_NE(NULL, strstr(self->s.buf, fm_format[i])) {
+			TH_LOG("no '%s' in\n%s", fm_format[i], self->s.buf);
+		}
+	}
+	ASSERT_LT(0, uev_read("events/uprobes/fr/format", self->s.buf, sizeof(self->s.buf)));
+	for (i = 0; i < ARRAY_SIZE(fr_format); i++) {
+		ASSERT_NE(NULL, strstr(self->s.buf, fr_format[i])) {
+			TH_LOG("no '%s' in\n%s", fr_format[i], self->s.buf);
+		}
+	}
 	/* The usual per-event files are there. */
 	ASSERT_EQ(0, access(UEV_TRACEFS "/events/uprobes/fm/enable", W_OK));
 	ASSERT_EQ(0, access(UEV_TRACEFS "/events/uprobes/fm/filter", W_OK));
@@ -144,27 +166,27 @@ TEST_F(ev, delete)
 	char expect[8192];
 
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/d1 %s:0x%lx",
-				self->path, self->regs.foff));
+				self->s.path, self->s.regs.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/d2 %s:0x%lx",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:grp2/d3 %s:0x%lx",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	ASSERT_EQ(0, uev_write("uprobe_events", "-:d1"));
 	ASSERT_FALSE(uev_has_event("uprobes", "d1"));
 	ASSERT_TRUE(uev_has_event("uprobes", "d2"));
 	ASSERT_EQ(0, uev_write("uprobe_events", "-:grp2/d3"));
 	ASSERT_FALSE(uev_has_event("grp2", "d3"));
 	snprintf(expect, sizeof(expect), "p:uprobes/d2 %s:0x%016lx\n",
-		 self->path, self->count.foff);
-	ASSERT_TRUE(file_is(self, "uprobe_events", expect)) {
-		TH_LOG("uprobe_events:\n%s", self->buf);
+		 self->s.path, self->s.count.foff);
+	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
+		TH_LOG("uprobe_events:\n%s", self->s.buf);
 	}
 	/* Gone already, or never there. */
 	ASSERT_EQ(-ENOENT, uev_write("uprobe_events", "-:d1"));
 	ASSERT_EQ(-ENOENT, uev_write("uprobe_events", "-:nosuch/d2"));
 	/* Through dynamic_events, with the group. */
 	ASSERT_EQ(0, uev_write("dynamic_events", "-:uprobes/d2"));
-	ASSERT_TRUE(file_is(self, "uprobe_events", ""));
+	ASSERT_TRUE(file_is(&self->s, "uprobe_events", ""));
 	ASSERT_FALSE(uev_has_event("uprobes", "d2"));
 }
 
@@ -173,35 +195,36 @@ TEST_F(ev, dynamic_events_create)
 	char expect[8192];
 
 	ASSERT_EQ(0, uev_writef("dynamic_events", "p:uprobes/dy %s:0x%lx n=%%di:s32",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	snprintf(expect, sizeof(expect), "p:uprobes/dy %s:0x%016lx n=%%di:s32\n",
-		 self->path, self->count.foff);
-	ASSERT_TRUE(file_is(self, "uprobe_events", expect)) {
-		TH_LOG("uprobe_events:\n%s", self->buf);
+		 self->s.path, self->s.count.foff);
+	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
+		TH_LOG("uprobe_events:\n%s", self->s.buf);
 	}
 	ASSERT_TRUE(uev_has_event("uprobes", "dy"));
 	ASSERT_EQ(0, uev_write("uprobe_events", "-:dy"));
-	ASSERT_TRUE(file_is(self, "dynamic_events", ""));
+	ASSERT_TRUE(file_is(&self->s, "dynamic_events", ""));
 }
 
 TEST_F(ev, truncate_clears)
 {
 	int i;
 
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 5; i++) {
 		ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/t%d %s:0x%lx",
-					i, self->path, self->count.foff));
+					i, self->s.path, self->s.count.foff));
+	}
 	ASSERT_TRUE(uev_has_event("uprobes", "t4"));
 	ASSERT_EQ(0, uev_write_trunc("uprobe_events", ""));
-	ASSERT_TRUE(file_is(self, "uprobe_events", ""));
+	ASSERT_TRUE(file_is(&self->s, "uprobe_events", ""));
 	ASSERT_FALSE(uev_has_event("uprobes", "t0"));
 	ASSERT_FALSE(uev_has_event("uprobes", "t4"));
 	/* Truncate and define in one go: only the new one remains. */
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/old %s:0x%lx",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	ASSERT_EQ(0, uev_write_trunc("uprobe_events", ""));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/new %s:0x%lx",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	ASSERT_FALSE(uev_has_event("uprobes", "old"));
 	ASSERT_TRUE(uev_has_event("uprobes", "new"));
 }
@@ -213,8 +236,8 @@ TEST_F(ev, enable_disable_while_running)
 	struct uev_proc p;
 
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->path, self->count.foff));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
+				self->s.path, self->s.count.foff));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
 	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 5));
@@ -226,17 +249,17 @@ TEST_F(ev, enable_disable_while_running)
 	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_write("set_event", "uprobes:cnt"));
-	ASSERT_TRUE(file_is(self, "events/uprobes/cnt/enable", "1\n"));
+	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/enable", "1\n"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_write("set_event", "!uprobes:cnt"));
-	ASSERT_TRUE(file_is(self, "events/uprobes/cnt/enable", "0\n"));
+	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/enable", "0\n"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_TRUE(trace_ns(self, "cnt", ns, sizeof(ns) / sizeof(ns[0]))) {
+	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, ARRAY_SIZE(ns))) {
 		int i;
 
-		for (i = 0; i < self->t.nr; i++)
-			TH_LOG("trace: %s", self->t.line[i]);
+		for (i = 0; i < self->s.t.nr; i++)
+			TH_LOG("trace: %s", self->s.t.line[i]);
 	}
 }
 
@@ -247,17 +270,17 @@ TEST_F(ev, enabled_before_exec)
 	struct uev_proc p, q;
 
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_spawn(&q, self->path));
+	ASSERT_EQ(0, uev_spawn(&q, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&q, 'c', 2));
 	ASSERT_EQ(0, uev_finish(&q));
 	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
 	/* Two processes, each counting from 0. */
-	ASSERT_TRUE(trace_ns(self, "cnt", ns, 4));
+	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 4));
 }
 
 TEST_F(ev, filter_on_argument)
@@ -266,24 +289,24 @@ TEST_F(ev, filter_on_argument)
 	struct uev_proc p;
 
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	ASSERT_EQ(0, uev_write_trunc("events/uprobes/cnt/filter", "n >= 3 && n < 6"));
-	ASSERT_TRUE(file_is(self, "events/uprobes/cnt/filter", "n >= 3 && n < 6\n"));
+	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/filter", "n >= 3 && n < 6\n"));
 	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 8));
 	/* "0" clears the filter. */
 	ASSERT_EQ(0, uev_write_trunc("events/uprobes/cnt/filter", "0"));
-	ASSERT_TRUE(file_is(self, "events/uprobes/cnt/filter", "none\n"));
+	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/filter", "none\n"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
 	/* n = 8 ran with the filter still set: only 3, 4, 5 and then 8. */
-	ASSERT_TRUE(trace_ns(self, "cnt", ns, 4)) {
+	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 4)) {
 		int i;
 
-		for (i = 0; i < self->t.nr; i++)
-			TH_LOG("trace: %s", self->t.line[i]);
+		for (i = 0; i < self->s.t.nr; i++)
+			TH_LOG("trace: %s", self->s.t.line[i]);
 	}
 }
 
@@ -295,9 +318,9 @@ TEST_F(ev, filter_on_pid)
 	char filter[64];
 
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->path, self->count.foff));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
-	ASSERT_EQ(0, uev_spawn(&q, self->path));
+				self->s.path, self->s.count.foff));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	ASSERT_EQ(0, uev_spawn(&q, self->s.path));
 	snprintf(filter, sizeof(filter), "common_pid == %d", q.pid);
 	ASSERT_EQ(0, uev_write_trunc("events/uprobes/cnt/filter", filter));
 	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
@@ -307,28 +330,28 @@ TEST_F(ev, filter_on_pid)
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_finish(&q));
 	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
-	ASSERT_TRUE(trace_ns(self, "cnt", ns, 3));
+	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 3));
 	/* And the pid on the lines is q's. */
-	ASSERT_LT(0, uev_read("trace", self->buf, sizeof(self->buf)));
+	ASSERT_LT(0, uev_read("trace", self->s.buf, sizeof(self->s.buf)));
 	snprintf(filter, sizeof(filter), "-%d ", p.pid);
-	ASSERT_EQ(NULL, strstr(self->buf, filter));
+	ASSERT_EQ(NULL, strstr(self->s.buf, filter));
 	snprintf(filter, sizeof(filter), "-%d ", q.pid);
-	ASSERT_NE(NULL, strstr(self->buf, filter));
+	ASSERT_NE(NULL, strstr(self->s.buf, filter));
 }
 
 /* nhit of uprobe_profile for an event, or -1 when it is not listed. */
-static long profile_hits(FIXTURE_DATA(ev) *self, const char *event)
+static long profile_hits(struct ev_state *s, const char *event)
 {
 	char file[4096], name[128], *line, *save;
 	unsigned long hits;
 
-	if (uev_read("uprobe_profile", self->buf, sizeof(self->buf)) < 0)
+	if (uev_read("uprobe_profile", s->buf, sizeof(s->buf)) < 0)
 		return -1;
-	for (line = strtok_r(self->buf, "\n", &save); line;
+	for (line = strtok_r(s->buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (sscanf(line, " %4095s %127s %lu", file, name, &hits) != 3)
 			continue;
-		if (!strcmp(name, event) && !strcmp(file, self->path))
+		if (!strcmp(name, event) && !strcmp(file, s->path))
 			return hits;
 	}
 	return -1;
@@ -339,35 +362,35 @@ TEST_F(ev, profile_counts)
 	struct uev_proc p, q;
 
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/pc %s:0x%lx",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/pr %s:0x%lx",
-				self->path, self->ret.foff));
+				self->s.path, self->s.ret.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/pa %s:0x%lx",
-				self->path, self->regs.foff));
-	ASSERT_EQ(0, profile_hits(self, "pc"));
-	ASSERT_EQ(0, profile_hits(self, "pr"));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
+				self->s.path, self->s.regs.foff));
+	ASSERT_EQ(0, profile_hits(&self->s, "pc"));
+	ASSERT_EQ(0, profile_hits(&self->s, "pr"));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	/* Not counted while disabled. */
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 7));
 	ASSERT_EQ(0, uev_cmd(&p, 'r', 5));
-	ASSERT_EQ(0, uev_spawn(&q, self->path));
+	ASSERT_EQ(0, uev_spawn(&q, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&q, 'c', 4));
 	ASSERT_EQ(0, uev_cmd(&q, 'r', 1));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_finish(&q));
 	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
-	ASSERT_EQ(11, profile_hits(self, "pc")) {
-		TH_LOG("uprobe_profile:\n%s", self->buf);
+	ASSERT_EQ(11, profile_hits(&self->s, "pc")) {
+		TH_LOG("uprobe_profile:\n%s", self->s.buf);
 	}
-	ASSERT_EQ(6, profile_hits(self, "pr"));
-	ASSERT_EQ(0, profile_hits(self, "pa"));
-	ASSERT_EQ(11, uev_trace_get("pc", &self->t));
-	ASSERT_EQ(6, uev_trace_get("pr", &self->t));
+	ASSERT_EQ(6, profile_hits(&self->s, "pr"));
+	ASSERT_EQ(0, profile_hits(&self->s, "pa"));
+	ASSERT_EQ(11, uev_trace_get("pc", &self->s.t));
+	ASSERT_EQ(6, uev_trace_get("pr", &self->s.t));
 	/* Deleted events leave the profile. */
 	ASSERT_EQ(0, uev_write("uprobe_events", "-:pc"));
-	ASSERT_EQ(-1, profile_hits(self, "pc"));
+	ASSERT_EQ(-1, profile_hits(&self->s, "pc"));
 }
 
 /* @buf holds @pairs times @first followed by @second, and nothing else. */
@@ -395,22 +418,22 @@ TEST_F(ev, entry_and_return)
 	struct uev_proc p;
 
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/fn %s:0x%lx",
-				self->path, self->ret.foff));
+				self->s.path, self->s.ret.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/fn_ret %s:0x%lx rv=$retval:s32",
-				self->path, self->ret.foff));
+				self->s.path, self->s.ret.foff));
 	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'r', 3));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
-	snprintf(entry, sizeof(entry), "fn: (0x%lx)", self->ret.vaddr);
+	snprintf(entry, sizeof(entry), "fn: (0x%lx)", self->s.ret.vaddr);
 	snprintf(ret, sizeof(ret), "fn_ret: (0x%lx <- 0x%lx) rv=-2",
-		 self->retsite.vaddr, self->ret.vaddr);
+		 self->s.retsite.vaddr, self->s.ret.vaddr);
 	/* Both events in one list, in trace order: "EVENT: payload". */
-	ASSERT_EQ(6, uev_trace_get("fn", &self->t) + uev_trace_get("fn_ret", &self->t));
-	ASSERT_LT(0, uev_read("trace", self->buf, sizeof(self->buf)));
-	ASSERT_TRUE(alternate(self->buf, entry, ret, 3)) {
-		TH_LOG("trace:\n%s", self->buf);
+	ASSERT_EQ(6, uev_trace_get("fn", &self->s.t) + uev_trace_get("fn_ret", &self->s.t));
+	ASSERT_LT(0, uev_read("trace", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_TRUE(alternate(self->s.buf, entry, ret, 3)) {
+		TH_LOG("trace:\n%s", self->s.buf);
 	}
 }
 
@@ -421,32 +444,32 @@ TEST_F(ev, multi_probe_event)
 	struct uev_proc p;
 
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%%di",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%%di",
-				self->path, self->regs.foff));
+				self->s.path, self->s.regs.foff));
 	snprintf(expect, sizeof(expect),
 		 "p:uprobes/multi %s:0x%016lx x=%%di\n"
 		 "p:uprobes/multi %s:0x%016lx x=%%di\n",
-		 self->path, self->count.foff, self->path, self->regs.foff);
-	ASSERT_TRUE(file_is(self, "uprobe_events", expect)) {
-		TH_LOG("uprobe_events:\n%s", self->buf);
+		 self->s.path, self->s.count.foff, self->s.path, self->s.regs.foff);
+	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
+		TH_LOG("uprobe_events:\n%s", self->s.buf);
 	}
 	ASSERT_EQ(0, uev_write("events/uprobes/multi/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_write("events/uprobes/multi/enable", "0"));
-	ASSERT_EQ(3, uev_trace_get("multi", &self->t));
-	snprintf(expect, sizeof(expect), "(0x%lx) x=0x0", self->count.vaddr);
-	ASSERT_STREQ(expect, self->t.line[0]);
-	snprintf(expect, sizeof(expect), "(0x%lx) x=0x1", self->count.vaddr);
-	ASSERT_STREQ(expect, self->t.line[1]);
-	snprintf(expect, sizeof(expect), "(0x%lx) x=0x2a", self->regs.vaddr);
-	ASSERT_STREQ(expect, self->t.line[2]);
+	ASSERT_EQ(3, uev_trace_get("multi", &self->s.t));
+	snprintf(expect, sizeof(expect), "(0x%lx) x=0x0", self->s.count.vaddr);
+	ASSERT_STREQ(expect, self->s.t.line[0]);
+	snprintf(expect, sizeof(expect), "(0x%lx) x=0x1", self->s.count.vaddr);
+	ASSERT_STREQ(expect, self->s.t.line[1]);
+	snprintf(expect, sizeof(expect), "(0x%lx) x=0x2a", self->s.regs.vaddr);
+	ASSERT_STREQ(expect, self->s.t.line[2]);
 	/* Deleting the event removes both probes. */
 	ASSERT_EQ(0, uev_write("uprobe_events", "-:multi"));
-	ASSERT_TRUE(file_is(self, "uprobe_events", ""));
+	ASSERT_TRUE(file_is(&self->s, "uprobe_events", ""));
 }
 
 /* Two events on one address each see every hit; disabling one keeps the other. */
@@ -456,20 +479,20 @@ TEST_F(ev, two_events_one_address)
 	struct uev_proc p;
 
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ea %s:0x%lx n=%%di:s64",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/eb %s:0x%lx n=%%di:s64",
-				self->path, self->count.foff));
+				self->s.path, self->s.count.foff));
 	ASSERT_EQ(0, uev_write("events/uprobes/ea/enable", "1"));
 	ASSERT_EQ(0, uev_write("events/uprobes/eb/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
 	ASSERT_EQ(0, uev_write("events/uprobes/eb/enable", "0"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_write("events/uprobes/ea/enable", "0"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_TRUE(trace_ns(self, "ea", a, 5));
-	ASSERT_TRUE(trace_ns(self, "eb", b, 3));
+	ASSERT_TRUE(trace_ns(&self->s, "ea", a, 5));
+	ASSERT_TRUE(trace_ns(&self->s, "eb", b, 3));
 }
 
 TEST_HARNESS_MAIN

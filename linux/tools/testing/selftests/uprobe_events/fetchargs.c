@@ -50,13 +50,13 @@ static void expand(const struct addrs *a, const char *in, char *out,
 	size_t len = 0, i, n;
 
 	while (*in && len + 1 < size) {
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(names); i++) {
 			n = strlen(names[i]);
 			if (in[0] == '{' && !strncmp(in + 1, names[i], n) &&
 			    in[n + 1] == '}')
 				break;
 		}
-		if (i < sizeof(names) / sizeof(names[0])) {
+		if (i < ARRAY_SIZE(names)) {
 			len += snprintf(out + len, size - len,
 					!strcmp(names[i], "DDATA") ? "%lu" : "%lx",
 					vals[i]);
@@ -100,17 +100,15 @@ FIXTURE_TEARDOWN(fetch)
 FIXTURE_VARIANT_ADD(fetch, regs_legacy) {
 	.kind = "p",
 	.args = "a=%ax b=%bx c=%cx d=%dx si=%si di=%di bp=%bp",
-	.expect = "(0x{PROBE}) a=0xfedcba9876543210 b=0x{DATA} "
-		  "c=0xffffffffffffff85 d=0x8000000000000001 si=0x{STRING} "
-		  "di=0x2a bp=0x{DATA16}",
+	.expect =
+		"(0x{PROBE}) a=0xfedcba9876543210 b=0x{DATA} c=0xffffffffffffff85 d=0x8000000000000001 si=0x{STRING} di=0x2a bp=0x{DATA16}",
 };
 
 FIXTURE_VARIANT_ADD(fetch, regs_r8_r15) {
 	.kind = "p",
 	.args = "r8=%r8 r9=%r9 r10=%r10 r11=%r11 r12=%r12 r13=%r13 r14=%r14 r15=%r15",
-	.expect = "(0x{PROBE}) r8=0x102030405060708 r9=0x10 r10=0x1010 "
-		  "r11=0xb0b0 r12=0xffffffffffffffff r13=0x7fffffff "
-		  "r14=0xe0e0e0e0 r15=0xf",
+	.expect =
+		"(0x{PROBE}) r8=0x102030405060708 r9=0x10 r10=0x1010 r11=0xb0b0 r12=0xffffffffffffffff r13=0x7fffffff r14=0xe0e0e0e0 r15=0xf",
 };
 
 FIXTURE_VARIANT_ADD(fetch, reg_ip) {
@@ -122,23 +120,18 @@ FIXTURE_VARIANT_ADD(fetch, reg_ip) {
 /* Every integer type, on a negative value (-123 in %cx). */
 FIXTURE_VARIANT_ADD(fetch, types_negative) {
 	.kind = "p",
-	.args = "u8=%cx:u8 u16=%cx:u16 u32=%cx:u32 u64=%cx:u64 "
-		"s8=%cx:s8 s16=%cx:s16 s32=%cx:s32 s64=%cx:s64 "
-		"x8=%cx:x8 x16=%cx:x16 x32=%cx:x32 x64=%cx:x64",
-	.expect = "(0x{PROBE}) u8=133 u16=65413 u32=4294967173 "
-		  "u64=18446744073709551493 s8=-123 s16=-123 s32=-123 "
-		  "s64=-123 x8=0x85 x16=0xff85 x32=0xffffff85 "
-		  "x64=0xffffffffffffff85",
+	.args =
+		"u8=%cx:u8 u16=%cx:u16 u32=%cx:u32 u64=%cx:u64 s8=%cx:s8 s16=%cx:s16 s32=%cx:s32 s64=%cx:s64 x8=%cx:x8 x16=%cx:x16 x32=%cx:x32 x64=%cx:x64",
+	.expect =
+		"(0x{PROBE}) u8=133 u16=65413 u32=4294967173 u64=18446744073709551493 s8=-123 s16=-123 s32=-123 s64=-123 x8=0x85 x16=0xff85 x32=0xffffff85 x64=0xffffffffffffff85",
 };
 
 /* Truncation of a wide value (%ax = 0xfedcba9876543210). */
 FIXTURE_VARIANT_ADD(fetch, types_truncate) {
 	.kind = "p",
-	.args = "u8=%ax:u8 u16=%ax:u16 s32=%ax:s32 u64=%ax:u64 s64=%ax:s64 "
-		"x16=%ax:x16",
-	.expect = "(0x{PROBE}) u8=16 u16=12816 s32=1985229328 "
-		  "u64=18364758544493064720 s64=-81985529216486896 "
-		  "x16=0x3210",
+	.args = "u8=%ax:u8 u16=%ax:u16 s32=%ax:s32 u64=%ax:u64 s64=%ax:s64 x16=%ax:x16",
+	.expect =
+		"(0x{PROBE}) u8=16 u16=12816 s32=1985229328 u64=18364758544493064720 s64=-81985529216486896 x16=0x3210",
 };
 
 FIXTURE_VARIANT_ADD(fetch, type_char) {
@@ -197,10 +190,8 @@ FIXTURE_VARIANT_ADD(fetch, file_offset) {
 
 FIXTURE_VARIANT_ADD(fetch, deref) {
 	.kind = "p",
-	.args = "q=+0(%bx) d=+8(%bx):x32 w=+12(%bx):u16 b=+14(%bx):s8 "
-		"p=+0x28(%bx)",
-	.expect = "(0x{PROBE}) q=0x1122334455667788 d=0xdeadbeef w=51966 "
-		  "b=-5 p=0x{STRING}",
+	.args = "q=+0(%bx) d=+8(%bx):x32 w=+12(%bx):u16 b=+14(%bx):s8 p=+0x28(%bx)",
+	.expect = "(0x{PROBE}) q=0x1122334455667788 d=0xdeadbeef w=51966 b=-5 p=0x{STRING}",
 };
 
 FIXTURE_VARIANT_ADD(fetch, deref_negative) {
@@ -211,23 +202,20 @@ FIXTURE_VARIANT_ADD(fetch, deref_negative) {
 
 FIXTURE_VARIANT_ADD(fetch, deref_nested) {
 	.kind = "p",
-	.args = "self=+48(+48(%bx)) d=+8(+48(+48(+48(%bx)))):x32 "
-		"s=+0(+40(+48(%bx))):string",
+	.args = "self=+48(+48(%bx)) d=+8(+48(+48(+48(%bx)))):x32 s=+0(+40(+48(%bx))):string",
 	.expect = "(0x{PROBE}) self=0x{DATA} d=0xdeadbeef s=\"hello, uprobe\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, string) {
 	.kind = "p",
 	.args = "s=+0(%si):string t=+16(%bx):string u=+0(%bp):string",
-	.expect = "(0x{PROBE}) s=\"hello, uprobe\" t=\"fetch-me\" "
-		  "u=\"fetch-me\"",
+	.expect = "(0x{PROBE}) s=\"hello, uprobe\" t=\"fetch-me\" u=\"fetch-me\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, ustring) {
 	.kind = "p",
 	.args = "s=+0(%si):ustring t=+u16(%bx):string u=+u0(%si):ustring",
-	.expect = "(0x{PROBE}) s=\"hello, uprobe\" t=\"fetch-me\" "
-		  "u=\"hello, uprobe\"",
+	.expect = "(0x{PROBE}) s=\"hello, uprobe\" t=\"fetch-me\" u=\"hello, uprobe\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, string_at_addr) {
@@ -263,17 +251,16 @@ FIXTURE_VARIANT_ADD(fetch, unnamed) {
 /* 0xb5 = 1011 0101 at +15 */
 FIXTURE_VARIANT_ADD(fetch, bitfield) {
 	.kind = "p",
-	.args = "hi=+15(%bx):b4@4/8 lo=+15(%bx):b3@0/8 top=+15(%bx):b1@7/8 "
-		"mid=+15(%bx):b2@1/8 w=%cx:b8@8/16 q=%ax:b16@48/64",
+	.args =
+		"hi=+15(%bx):b4@4/8 lo=+15(%bx):b3@0/8 top=+15(%bx):b1@7/8 mid=+15(%bx):b2@1/8 w=%cx:b8@8/16 q=%ax:b16@48/64",
 	.expect = "(0x{PROBE}) hi=11 lo=5 top=1 mid=2 w=255 q=65244",
 };
 
 FIXTURE_VARIANT_ADD(fetch, array) {
 	.kind = "p",
-	.args = "u=+32(%bx):u16[4] x=+32(%bx):x16[3] c=+16(%bx):char[5] "
-		"one=+0(%bx):x64[1]",
-	.expect = "(0x{PROBE}) u={1,2,65534,4} x={0x1,0x2,0xfffe} "
-		  "c={'f','e','t','c','h'} one={0x1122334455667788}",
+	.args = "u=+32(%bx):u16[4] x=+32(%bx):x16[3] c=+16(%bx):char[5] one=+0(%bx):x64[1]",
+	.expect =
+		"(0x{PROBE}) u={1,2,65534,4} x={0x1,0x2,0xfffe} c={'f','e','t','c','h'} one={0x1122334455667788}",
 };
 
 FIXTURE_VARIANT_ADD(fetch, array_of_strings) {
@@ -298,8 +285,7 @@ FIXTURE_VARIANT_ADD(fetch, fault_nested) {
 FIXTURE_VARIANT_ADD(fetch, retval) {
 	.kind = "r",
 	.args = "rv=$retval s=$retval:s64 b=$retval:s8 x=$retval:x32",
-	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) rv=0xfffffffffffffffe s=-2 b=-2 "
-		  "x=0xfffffffe",
+	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) rv=0xfffffffffffffffe s=-2 b=-2 x=0xfffffffe",
 };
 
 FIXTURE_VARIANT_ADD(fetch, retval_suffix) {
@@ -309,26 +295,27 @@ FIXTURE_VARIANT_ADD(fetch, retval_suffix) {
 };
 
 /*
- * Run the probe once and return its single trace line; the value tests
- * that need the run-time value of a register compare fields themselves.
+ * Define the probe (@kind "p" on uev_regs_probe, "r" or "p%return" on
+ * uev_ret_func), let the target run it once and return its trace line.
  */
-static int run_probe(struct __test_metadata *_metadata, FIXTURE_DATA(fetch) *self,
-		     const FIXTURE_VARIANT(fetch) *variant, char *line, size_t size)
+static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
+		     const char *kind, const char *fetchargs, char *line,
+		     size_t size)
 {
 	static struct uev_trace t;
 	char def[1024], args[768];
 	const struct uev_sym *at;
 	struct uev_proc p;
-	bool ret = strcmp(variant->kind, "p");
+	bool ret = strcmp(kind, "p");
 	const char *suffix = "";
 	int err;
 
-	if (!strcmp(variant->kind, "p%return"))
+	if (!strcmp(kind, "p%return"))
 		suffix = "%return";
-	at = ret ? &self->a.retfunc : &self->a.probe;
-	expand(&self->a, variant->args, args, sizeof(args));
+	at = ret ? &a->retfunc : &a->probe;
+	expand(a, fetchargs, args, sizeof(args));
 	snprintf(def, sizeof(def), "%c:uprobes/fa %s:0x%lx%s %s",
-		 suffix[0] ? 'p' : variant->kind[0],
+		 suffix[0] ? 'p' : kind[0],
 		 uev_path("bin", UEV_TARGET), at->foff, suffix, args);
 	err = uev_write("uprobe_events", def);
 	if (err) {
@@ -392,7 +379,8 @@ TEST_F(fetch, value)
 {
 	char line[UEV_LINE_LEN], expect[UEV_LINE_LEN];
 
-	ASSERT_EQ(0, run_probe(_metadata, self, variant, line, sizeof(line)));
+	ASSERT_EQ(0, run_probe(_metadata, &self->a, variant->kind,
+			       variant->args, line, sizeof(line)));
 	if (variant->alt) {
 		expand(&self->a, variant->alt, expect, sizeof(expect));
 		if (match(expect, line))

@@ -125,7 +125,7 @@ static void random_def(struct fuzz *f, char *buf)
 			append(buf, &len, f->path);
 			break;
 		default:
-			append(buf, &len, tokens[pick(f, sizeof(tokens) / sizeof(tokens[0]))]);
+			append(buf, &len, tokens[pick(f, ARRAY_SIZE(tokens))]);
 		}
 	}
 }
@@ -137,7 +137,7 @@ static void mutated_def(struct fuzz *f, char *buf)
 	unsigned int i, n = 1 + pick(f, 3);
 	size_t len, at, cut;
 
-	expand_seed(f, seeds[pick(f, sizeof(seeds) / sizeof(seeds[0]))], buf);
+	expand_seed(f, seeds[pick(f, ARRAY_SIZE(seeds))], buf);
 	for (i = 0; i < n; i++) {
 		len = strlen(buf);
 		at = len ? pick(f, len + 1) : 0;
@@ -150,7 +150,7 @@ static void mutated_def(struct fuzz *f, char *buf)
 			break;
 		case 1:		/* insert a token */
 			snprintf(tmp, sizeof(tmp), "%s%s",
-				 tokens[pick(f, sizeof(tokens) / sizeof(tokens[0]))],
+				 tokens[pick(f, ARRAY_SIZE(tokens))],
 				 buf + at);
 			buf[at] = '\0';
 			len = at;
@@ -250,7 +250,7 @@ static int kernel_complaints(void)
 			break;
 		}
 		rec[len] = '\0';
-		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(bad); i++)
 			if (strstr(rec, bad[i]))
 				n++;
 	}

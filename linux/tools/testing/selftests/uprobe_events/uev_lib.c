@@ -2,7 +2,6 @@
 /*
  * Helpers shared by the uprobe_events tests.
  */
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/elf.h>
 
 #include "uev_lib.h"
 
@@ -174,9 +174,9 @@ int uev_reset(void)
 static int elf_lookup(const unsigned char *img, size_t size, const char *name,
 		      struct uev_sym *sym)
 {
-	const Elf64_Ehdr *eh = (const void *)img;
-	const Elf64_Shdr *sh;
-	const Elf64_Phdr *ph;
+	const struct elf64_hdr *eh = (const void *)img;
+	const struct elf64_shdr *sh;
+	const struct elf64_phdr *ph;
 	int i, j;
 
 	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
@@ -188,7 +188,7 @@ static int elf_lookup(const unsigned char *img, size_t size, const char *name,
 	ph = (const void *)(img + eh->e_phoff);
 	sym->vaddr = 0;
 	for (i = 0; i < eh->e_shnum && !sym->vaddr; i++) {
-		const Elf64_Sym *st = (const void *)(img + sh[i].sh_offset);
+		const struct elf64_sym *st = (const void *)(img + sh[i].sh_offset);
 		const char *str;
 		size_t nsyms;
 
@@ -438,4 +438,35 @@ bool uev_has_event(const char *group, const char *event)
 	snprintf(path, sizeof(path), "%s/events/%s/%s", UEV_TRACEFS, group,
 		 event);
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/**
+ * uev_kmsg_has() - is there a kernel log record containing both strings
+ * @a: first string
+ * @b: second string
+ *
+ * Return: true when one record of /dev/kmsg contains @a and @b.
+ */
+bool uev_kmsg_has(const char *a, const char *b)
+{
+	char rec[8192];
+	bool found = false;
+	ssize_t len;
+	int fd;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	while (!found && (len = read(fd, rec, sizeof(rec) - 1)) != 0) {
+		if (len < 0) {
+			/* EPIPE: overwritten records were skipped */
+			if (errno == EPIPE)
+				continue;
+			break;
+		}
+		rec[len] = '\0';
+		found = strstr(rec, a) && strstr(rec, b);
+	}
+	close(fd);
+	return found;
 }

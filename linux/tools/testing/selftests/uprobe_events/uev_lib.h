@@ -56,8 +56,7 @@ struct uev_trace {
 
 const char *uev_path(const char *dir, const char *name);
 int uev_write(const char *file, const char *text);
-int uev_writef(const char *file, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int uev_writef(const char *file, const char *fmt, ...);
 int uev_write_trunc(const char *file, const char *text);
 ssize_t uev_read(const char *file, char *buf, size_t size);
 int uev_reset(void);
@@ -69,5 +68,11 @@ int uev_finish(struct uev_proc *p);
 int uev_trace_get(const char *event, struct uev_trace *t);
 int uev_errlog_last(char *msg, size_t msize, char *cmd, size_t csize);
 bool uev_has_event(const char *group, const char *event);
+bool uev_kmsg_has(const char *a, const char *b);
+
+/* The probed functions of the target (uev_target_asm.S). */
+void uev_regs_func(void);
+void uev_ret_caller(void);
+long uev_count_func(long n);
 
 #endif

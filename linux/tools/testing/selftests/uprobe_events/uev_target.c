@@ -11,9 +11,7 @@
  */
 #include <unistd.h>
 
-void uev_regs_func(void);
-void uev_ret_caller(void);
-long uev_count_func(long n);
+#include "uev_lib.h"
 
 int main(void)
 {
