@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptrace coexistence: a tracer single-steps through a function with a
+ * probed instruction, and plants its own int3 next to or on the probed
+ * instruction.  The tracer must see the same stops (addresses, register
+ * values) as without the probe, the probe must count its hits, and the
+ * traced program must compute the right result.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sites.h"
+#include "upng.h"
+
+#define ARG 7
+
+static char *const step_sites[] = {
+	site_step0, site_step1, site_step2, site_step3, site_step4,
+};
+
+/* Child: stop for the tracer, then run site_steps(ARG). */
+static pid_t start_tracee(struct __test_metadata *_metadata)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (!pid) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(10);
+		raise(SIGSTOP);
+		_exit(site_steps(ARG) == SITE_STEPS(ARG) ? 0 : 1);
+	}
+	EXPECT_LT(0, pid);
+	EXPECT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP)
+		TH_LOG("status %#x", status);
+	EXPECT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, NULL,
+			    (void *)PTRACE_O_EXITKILL));
+	return pid;
+}
+
+/* Plant int3 at ADDR (read-modify-write of one byte), return old byte. */
+static int set_bp(pid_t pid, unsigned long addr)
+{
+	long word;
+
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)addr, NULL);
+	if (errno)
+		return -errno;
+	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr,
+		   (void *)((word & ~0xffL) | 0xcc)))
+		return -errno;
+	return word & 0xff;
+}
+
+static int clear_bp(pid_t pid, unsigned long addr, int old)
+{
+	long word;
+
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)addr, NULL);
+	if (errno)
+		return -errno;
+	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr,
+		   (void *)((word & ~0xffL) | old)))
+		return -errno;
+	return 0;
+}
+
+/* Resume with REQ and wait for the next stop; the stop signal or -1. */
+static int resume(pid_t pid, int req, struct user_regs_struct *regs)
+{
+	int status;
+
+	if (ptrace(req, pid, NULL, NULL))
+		return -1;
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+		return -1;
+	if (ptrace(PTRACE_GETREGS, pid, NULL, regs))
+		return -1;
+	return WSTOPSIG(status);
+}
+
+/* Let the tracee run to its exit; its exit code, or -1. */
+static int run_to_exit(pid_t pid)
+{
+	int status;
+
+	if (ptrace(PTRACE_CONT, pid, NULL, NULL))
+		return -1;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* Run the tracee up to site_step0 with a temporary breakpoint there. */
+static void run_to_entry(struct __test_metadata *_metadata, pid_t pid)
+{
+	unsigned long entry = (unsigned long)site_step0;
+	struct user_regs_struct regs;
+	int old;
+
+	old = set_bp(pid, entry);
+	ASSERT_LE(0, old);
+	ASSERT_EQ(SIGTRAP, resume(pid, PTRACE_CONT, &regs));
+	ASSERT_EQ(entry + 1, regs.rip);
+	ASSERT_EQ(0, clear_bp(pid, entry, old));
+	regs.rip = entry;
+	ASSERT_EQ(0, ptrace(PTRACE_SETREGS, pid, NULL, &regs));
+}
+
+FIXTURE(ptrace) {
+	char ev[64];
+	pid_t pid;
+};
+
+FIXTURE_VARIANT(ptrace) {
+	int probe;	/* index into step_sites of the probed instruction */
+	int bp;		/* index of the tracer's own breakpoint */
+};
+
+FIXTURE_VARIANT_ADD(ptrace, probe_add_bp_after) { .probe = 1, .bp = 2 };
+FIXTURE_VARIANT_ADD(ptrace, probe_imul_bp_before) { .probe = 2, .bp = 1 };
+FIXTURE_VARIANT_ADD(ptrace, probe_xor_bp_after) { .probe = 3, .bp = 4 };
+FIXTURE_VARIANT_ADD(ptrace, probe_ret_bp_before) { .probe = 4, .bp = 3 };
+
+FIXTURE_SETUP(ptrace)
+{
+	unsigned long addr = (unsigned long)step_sites[variant->probe];
+	struct upng_sym sym;
+	char name[32];
+
+	self->pid = 0;
+	snprintf(name, sizeof(name), "site_step%d", variant->probe);
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &sym));
+	ASSERT_EQ(addr, sym.value);
+	upng_evname(self->ev, sizeof(self->ev), "ptrace");
+	ASSERT_EQ(0, upng_trace_reset());
+	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(), sym.offset,
+				    "ax=%ax:x64"));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+}
+
+FIXTURE_TEARDOWN(ptrace)
+{
+	if (self->pid > 0) {
+		kill(self->pid, SIGKILL);
+		waitpid(self->pid, NULL, 0);
+	}
+	upng_probe_del(self->ev);
+}
+
+/* rax after site_step[i] ran (rip at site_step[i + 1]). */
+static unsigned long rax_after(int i)
+{
+	switch (i) {
+	case 0:
+		return ARG;
+	case 1:
+		return ARG + 5;
+	case 2:
+		return (ARG + 5) * 3;
+	default:
+		return SITE_STEPS(ARG);
+	}
+}
+
+TEST_F_TIMEOUT(ptrace, singlestep_through_probe, 120)
+{
+	struct user_regs_struct regs;
+	unsigned long ret_addr, expect;
+	int i;
+
+	self->pid = start_tracee(_metadata);
+	run_to_entry(_metadata, self->pid);
+	ASSERT_EQ(0, ptrace(PTRACE_GETREGS, self->pid, NULL, &regs));
+	errno = 0;
+	ret_addr = ptrace(PTRACE_PEEKDATA, self->pid, (void *)regs.rsp, NULL);
+	ASSERT_EQ(0, errno);
+
+	/* One stop after each instruction, probed or not. */
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(SIGTRAP, resume(self->pid, PTRACE_SINGLESTEP, &regs))
+			TH_LOG("step %d", i);
+		expect = i < 4 ? (unsigned long)step_sites[i + 1] : ret_addr;
+		ASSERT_EQ(expect, regs.rip) TH_LOG("step %d", i);
+		ASSERT_EQ(rax_after(i), regs.rax) TH_LOG("step %d", i);
+	}
+	ASSERT_EQ(0, run_to_exit(self->pid));
+	self->pid = 0;
+	ASSERT_EQ(1, upng_probe_hits(self->ev));
+}
+
+TEST_F_TIMEOUT(ptrace, breakpoint_beside_probe, 120)
+{
+	unsigned long bp = (unsigned long)step_sites[variant->bp];
+	struct user_regs_struct regs;
+	int old;
+
+	self->pid = start_tracee(_metadata);
+	old = set_bp(self->pid, bp);
+	ASSERT_LE(0, old);
+	ASSERT_NE(0xcc, old);
+	ASSERT_EQ(SIGTRAP, resume(self->pid, PTRACE_CONT, &regs));
+	ASSERT_EQ(bp + 1, regs.rip);
+	ASSERT_EQ(variant->bp ? rax_after(variant->bp - 1) : ARG, regs.rax);
+	ASSERT_EQ(0, clear_bp(self->pid, bp, old));
+	regs.rip = bp;
+	ASSERT_EQ(0, ptrace(PTRACE_SETREGS, self->pid, NULL, &regs));
+	ASSERT_EQ(0, run_to_exit(self->pid));
+	self->pid = 0;
+	ASSERT_EQ(1, upng_probe_hits(self->ev));
+}
+
+/*
+ * The tracer plants its int3 on the probed instruction while the probe is
+ * active (reading back the probe's own int3 as the "original" byte, as a
+ * debugger would).  Neither may break the other: the program computes the
+ * right result, the probe hits once, and if the tracer gets a stop it is
+ * a SIGTRAP right after the probed address with the state from before the
+ * instruction.  (The 6.12 engine consumes the tracer's trap: no stop.)
+ */
+TEST_F_TIMEOUT(ptrace, breakpoint_on_probe, 120)
+{
+	unsigned long addr = (unsigned long)step_sites[variant->probe];
+	struct user_regs_struct regs;
+	int old, status;
+
+	self->pid = start_tracee(_metadata);
+	old = set_bp(self->pid, addr);
+	ASSERT_LE(0, old);
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, self->pid, NULL, NULL));
+	ASSERT_EQ(self->pid, waitpid(self->pid, &status, 0));
+	if (WIFSTOPPED(status)) {
+		ASSERT_EQ(SIGTRAP, WSTOPSIG(status));
+		ASSERT_EQ(0, ptrace(PTRACE_GETREGS, self->pid, NULL, &regs));
+		ASSERT_EQ(addr + 1, regs.rip);
+		ASSERT_EQ(rax_after(variant->probe - 1), regs.rax);
+		ASSERT_EQ(0, clear_bp(self->pid, addr, old));
+		regs.rip = addr;
+		ASSERT_EQ(0, ptrace(PTRACE_SETREGS, self->pid, NULL, &regs));
+		ASSERT_EQ(0, run_to_exit(self->pid));
+		TH_LOG("the tracer got its stop");
+	} else {
+		ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+		ASSERT_EQ(0, WEXITSTATUS(status));
+		TH_LOG("the tracer's trap was taken by the probe");
+	}
+	self->pid = 0;
+	ASSERT_EQ(1, upng_probe_hits(self->ev));
+}
+
+TEST_HARNESS_MAIN
