@@ -49,9 +49,9 @@ kvm_works() {
 	if [ "$(sed -n 1p "$stamp" 2>/dev/null)" != "$key" ]; then
 		plog=$(mktemp)
 		log "probing KVM with a short boot (result is remembered in $stamp)"
-		timeout -k 5 45 qemu-system-x86_64 -accel kvm -cpu host "${qargs[@]}" \
+		(timeout -k 5 45 qemu-system-x86_64 -accel kvm -cpu host "${qargs[@]}" \
 			-serial "file:$plog" -append "console=ttyS0 panic=-1 uprobes_ng.mode=probe" \
-			</dev/null >/dev/null 2>&1 || true
+			</dev/null) >/dev/null 2>&1 || true
 		if grep -q 'UPROBES-NG-PROBE: ok' "$plog"; then r=yes; else r=no; fi
 		printf '%s\n%s\n' "$key" "$r" > "$stamp"
 		rm -f "$plog"
@@ -106,7 +106,7 @@ while kill -0 $qpid 2>/dev/null; do
 	if [ -n "$why" ]; then
 		kill $qpid 2>/dev/null || true
 		wait $qpid 2>/dev/null || true
-		echo "UPROBES-NG-HOST: TIMEOUT: $why, guest killed" >> "$logf"
+		printf '\nUPROBES-NG-HOST: TIMEOUT: %s, guest killed\n' "$why" >> "$logf"
 		rc=124
 		break
 	fi
