@@ -18,7 +18,15 @@ fi
 log "building $build ($KPKG $(kpkg_version), $FLAVOR, -j$JOBS)"
 start=$(date +%s)
 blog=$build/build.log
-if ! make -s -C "$src" O="$build" CC="ccache gcc" -j"$JOBS" bzImage >"$blog" 2>&1; then
+make -C "$src" O="$build" CC="ccache gcc" -j"$JOBS" bzImage >"$blog" 2>&1 &
+mpid=$!
+ticks=0
+while kill -0 $mpid 2>/dev/null; do
+	sleep 1
+	ticks=$((ticks + 1))
+	[ $((ticks % 60)) != 0 ] || log "still building: $(grep -c '^  CC ' "$blog") files compiled so far"
+done
+if ! wait $mpid; then
 	grep -E 'error|Error' "$blog" | head -40 >&2
 	tail -20 "$blog" >&2
 	die "kernel build failed (full log: $blog)"

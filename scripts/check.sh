@@ -17,8 +17,16 @@ only=${ONLY:-}
 if [ "$FLAVOR" = debug ]; then
 	export PROG_TIMEOUT=${PROG_TIMEOUT:-600} TIMEOUT=${TIMEOUT:-5400}
 fi
-kernel=$("$ROOT/scripts/build.sh")
-initrd=$("$ROOT/scripts/initramfs.sh")
+if ! kernel=$("$ROOT/scripts/build.sh"); then
+	echo "FAIL build/kernel"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+if ! initrd=$("$ROOT/scripts/initramfs.sh"); then
+	echo "FAIL build/initramfs"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 res=$OUT/results
 logf=$OUT/console-check.log
 : > "$res"
