@@ -14,6 +14,13 @@ if [ "${STOCK:-0}" = 1 ]; then
 	src=$PRISTINE build=$STOCK_BUILD
 	[ "$FLAVOR" = debug ] && build=$STOCK_BUILD-debug
 fi
+mkdir -p "$build"
+# Two makes in one build directory corrupt each other's objects.
+exec 9>"$build.lock"
+if ! flock -n 9; then
+	log "waiting for another build of $build to finish"
+	flock 9
+fi
 "$ROOT/scripts/kconfig.sh" "$src" "$build" "$FLAVOR"
 log "building $build ($KPKG $(kpkg_version), $FLAVOR, -j$JOBS)"
 start=$(date +%s)
