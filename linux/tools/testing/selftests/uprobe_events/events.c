@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -54,14 +55,14 @@ static bool file_is(struct ev_state *s, const char *file,
 	return !strcmp(s->buf, expect);
 }
 
-/* The trace holds exactly the "n=" values in @ns, in order, for @event. */
-static bool trace_ns(struct ev_state *s, const char *event,
-		     const int *ns, int nr)
+/* @file holds exactly the "n=" values in @ns, in order, for @event. */
+static bool trace_file_ns(struct ev_state *s, const char *file,
+			  const char *event, const int *ns, int nr)
 {
 	char want[UEV_LINE_LEN];
 	int i;
 
-	if (uev_trace_get(event, &s->t) != nr)
+	if (uev_trace_file_get(file, event, &s->t) != nr)
 		return false;
 	for (i = 0; i < nr; i++) {
 		snprintf(want, sizeof(want), "(0x%lx) n=%d",
@@ -70,6 +71,13 @@ static bool trace_ns(struct ev_state *s, const char *event,
 			return false;
 	}
 	return true;
+}
+
+/* The same for the top-level trace. */
+static bool trace_ns(struct ev_state *s, const char *event, const int *ns,
+		     int nr)
+{
+	return trace_file_ns(s, "trace", event, ns, nr);
 }
 
 TEST_F(ev, readback_canonical)
@@ -493,6 +501,174 @@ TEST_F(ev, two_events_one_address)
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_TRUE(trace_ns(&self->s, "ea", a, 5));
 	ASSERT_TRUE(trace_ns(&self->s, "eb", b, 3));
+}
+
+/* A reference counter (USDT semaphore) is raised while the event is enabled. */
+TEST_F(ev, ref_ctr_semaphore)
+{
+	static const int ns[] = { 0, 1 };
+	struct uev_proc a, b;
+	struct uev_sym sem;
+	unsigned long v;
+
+	ASSERT_EQ(0, uev_target_sym("uev_semaphore", &sem));
+	ASSERT_EQ(0, uev_spawn(&a, self->s.path));
+	ASSERT_EQ(0, uev_query(&a, 's', &v));
+	ASSERT_EQ(0UL, v);
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/sem %s:0x%lx(0x%lx) n=%%di:s64",
+				self->s.path, self->s.count.foff, sem.foff));
+	ASSERT_EQ(0, uev_query(&a, 's', &v));
+	ASSERT_EQ(0UL, v);
+	ASSERT_EQ(0, uev_write("events/uprobes/sem/enable", "1"));
+	ASSERT_EQ(0, uev_query(&a, 's', &v));
+	ASSERT_EQ(1UL, v);
+	/* A process started now gets it raised when it maps the file. */
+	ASSERT_EQ(0, uev_spawn(&b, self->s.path));
+	ASSERT_EQ(0, uev_query(&b, 's', &v));
+	ASSERT_EQ(1UL, v);
+	ASSERT_EQ(0, uev_cmd(&a, 'c', 2));
+	ASSERT_EQ(0, uev_write("events/uprobes/sem/enable", "0"));
+	ASSERT_EQ(0, uev_query(&a, 's', &v));
+	ASSERT_EQ(0UL, v);
+	ASSERT_EQ(0, uev_query(&b, 's', &v));
+	ASSERT_EQ(0UL, v);
+	ASSERT_EQ(0, uev_finish(&a));
+	ASSERT_EQ(0, uev_finish(&b));
+	ASSERT_TRUE(trace_ns(&self->s, "sem", ns, 2));
+}
+
+/*
+ * A position independent target: the trace shows the run-time address and
+ * @+OFFSET is resolved against where the probed file offset is mapped.
+ */
+TEST_F(ev, pie_runtime_address)
+{
+	struct uev_sym count, tconst;
+	char pie[256], want[UEV_LINE_LEN];
+	struct uev_proc p;
+	unsigned long at;
+
+	snprintf(pie, sizeof(pie), "%s", uev_path("bin", UEV_TARGET_PIE));
+	ASSERT_EQ(0, uev_sym(pie, "uev_count_func", &count));
+	ASSERT_EQ(0, uev_sym(pie, "uev_text_const", &tconst));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/pie %s:0x%lx ip=%%ip k=@+0x%lx",
+				pie, count.foff,
+				tconst.vaddr - (count.vaddr - count.foff)));
+	ASSERT_EQ(0, uev_write("events/uprobes/pie/enable", "1"));
+	ASSERT_EQ(0, uev_spawn(&p, pie));
+	ASSERT_EQ(0, uev_query(&p, 'i', &at));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, uev_write("events/uprobes/pie/enable", "0"));
+	ASSERT_EQ(1, uev_trace_get("pie", &self->s.t));
+	snprintf(want, sizeof(want), "(0x%lx) ip=0x%lx k=0xbadc0ffee0ddf00", at, at);
+	ASSERT_STREQ(want, self->s.t.line[0]);
+}
+
+/* A child forked by the target inherits the probe. */
+TEST_F(ev, fork_child_hit)
+{
+	static const int ns[] = { 0, 1000, 1 };
+	struct uev_proc p;
+	char key[32];
+
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+				self->s.path, self->s.count.foff));
+	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
+	ASSERT_EQ(0, uev_cmd(&p, 'f', 1));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 3));
+	/* Two of the hits are the parent's. */
+	ASSERT_LT(0, uev_read("trace", self->s.buf, sizeof(self->s.buf)));
+	snprintf(key, sizeof(key), "-%d ", p.pid);
+	ASSERT_NE(NULL, strstr(strstr(self->s.buf, key) + 1, key));
+}
+
+TEST_F(ev, trigger_traceoff)
+{
+	struct uev_proc p;
+
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+				self->s.path, self->s.count.foff));
+	ASSERT_EQ(0, uev_write("events/uprobes/cnt/trigger", "traceoff:1"));
+	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
+	ASSERT_TRUE(file_is(&self->s, "tracing_on", "1\n"));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
+	ASSERT_TRUE(file_is(&self->s, "tracing_on", "0\n"));
+	ASSERT_EQ(0, uev_write("tracing_on", "1"));
+	/* The count is used up: the next hit leaves tracing on. */
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
+	ASSERT_TRUE(file_is(&self->s, "tracing_on", "1\n"));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_LT(0, uev_read("events/uprobes/cnt/trigger", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_EQ(0, strncmp(self->s.buf, "traceoff:count=0", 16)) {
+		TH_LOG("trigger: %s", self->s.buf);
+	}
+	ASSERT_EQ(0, uev_write("events/uprobes/cnt/trigger", "!traceoff"));
+}
+
+/* A histogram keyed on a fetch argument counts the hits per value. */
+TEST_F(ev, hist_trigger)
+{
+	static const unsigned long want[] = { 1, 1, 1, 1, 1 };
+	unsigned long key, hits, seen[5] = { 0 };
+	struct uev_proc p;
+	char *line, *save;
+	int total = 0;
+
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:u64",
+				self->s.path, self->s.count.foff));
+	if (access(UEV_TRACEFS "/events/uprobes/cnt/hist", R_OK))
+		SKIP(return, "no hist triggers (CONFIG_HIST_TRIGGERS)");
+	ASSERT_EQ(0, uev_write("events/uprobes/cnt/trigger", "hist:keys=n"));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 5));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_LT(0, uev_read("events/uprobes/cnt/hist", self->s.buf, sizeof(self->s.buf)));
+	for (line = strtok_r(self->s.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "{ n: %lu } hitcount: %lu", &key, &hits) != 2)
+			continue;
+		ASSERT_GT(5UL, key);
+		seen[key] = hits;
+		total += hits;
+	}
+	ASSERT_EQ(5, total);
+	ASSERT_EQ(0, memcmp(want, seen, sizeof(want)));
+	ASSERT_EQ(0, uev_write("events/uprobes/cnt/trigger", "!hist:keys=n"));
+}
+
+/* An event enabled in a tracing instance records there only. */
+TEST_F(ev, instance)
+{
+	static const int ns[] = { 1, 2 };
+	struct uev_proc p;
+
+	rmdir(UEV_TRACEFS "/instances/uevtest");
+	ASSERT_EQ(0, mkdir(UEV_TRACEFS "/instances/uevtest", 0755));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+				self->s.path, self->s.count.foff));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
+	ASSERT_EQ(0, uev_write("instances/uevtest/events/uprobes/cnt/enable", "1"));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
+	/* Enabled in an instance: busy too. */
+	ASSERT_EQ(-EBUSY, uev_write("uprobe_events", "-:cnt"));
+	ASSERT_EQ(0, uev_write("instances/uevtest/events/uprobes/cnt/enable", "0"));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_TRUE(trace_file_ns(&self->s, "instances/uevtest/trace", "cnt", ns, 2));
+	ASSERT_EQ(0, uev_trace_get("cnt", &self->s.t));
+	ASSERT_EQ(0, rmdir(UEV_TRACEFS "/instances/uevtest"));
+	ASSERT_EQ(0, uev_write("uprobe_events", "-:cnt"));
 }
 
 TEST_HARNESS_MAIN

@@ -325,6 +325,37 @@ int uev_cmd(struct uev_proc *p, char c, int times)
 }
 
 /**
+ * uev_query() - run a command of the target that replies with a number
+ * @p: the target
+ * @c: command byte (see uev_target.c)
+ * @value: receives the reply
+ *
+ * Return: 0, or -errno (-EPIPE when the target died).
+ */
+int uev_query(struct uev_proc *p, char c, unsigned long *value)
+{
+	char buf[18];
+	size_t len = 0;
+	ssize_t n;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (write(p->to, &c, 1) != 1)
+		return -EPIPE;
+	while (len < 17) {
+		n = read(p->from, buf + len, 17 - len);
+		if (n <= 0)
+			return -EPIPE;
+		len += n;
+	}
+	buf[17] = '\0';
+	if (buf[16] != c)
+		return -EPROTO;
+	buf[16] = '\0';
+	*value = strtoul(buf, NULL, 16);
+	return 0;
+}
+
+/**
  * uev_finish() - tell the target to exit and reap it
  * @p: the target
  *
@@ -351,6 +382,19 @@ int uev_finish(struct uev_proc *p)
  */
 int uev_trace_get(const char *event, struct uev_trace *t)
 {
+	return uev_trace_file_get("trace", event, t);
+}
+
+/**
+ * uev_trace_file_get() - collect the lines of one event from a trace file
+ * @file: the trace file, relative to the tracefs mount
+ * @event: event name (without group)
+ * @t: filled with the text following "EVENT: " of each line, in order
+ *
+ * Return: number of lines, or -errno.
+ */
+int uev_trace_file_get(const char *file, const char *event, struct uev_trace *t)
+{
 	size_t size = 1 << 20;
 	char key[128], *buf, *line, *save, *hit;
 	ssize_t n;
@@ -358,7 +402,7 @@ int uev_trace_get(const char *event, struct uev_trace *t)
 	buf = malloc(size);
 	if (!buf)
 		return -ENOMEM;
-	n = uev_read("trace", buf, size);
+	n = uev_read(file, buf, size);
 	if (n < 0) {
 		free(buf);
 		return n;

@@ -12,6 +12,7 @@
 
 #define UEV_TRACEFS	"/sys/kernel/tracing"
 #define UEV_TARGET	"uev_target"
+#define UEV_TARGET_PIE	"uev_target_pie"
 #define UEV_MAX_LINES	256
 #define UEV_LINE_LEN	512
 
@@ -64,8 +65,10 @@ int uev_sym(const char *path, const char *name, struct uev_sym *sym);
 int uev_target_sym(const char *name, struct uev_sym *sym);
 int uev_spawn(struct uev_proc *p, const char *path);
 int uev_cmd(struct uev_proc *p, char c, int times);
+int uev_query(struct uev_proc *p, char c, unsigned long *value);
 int uev_finish(struct uev_proc *p);
 int uev_trace_get(const char *event, struct uev_trace *t);
+int uev_trace_file_get(const char *file, const char *event, struct uev_trace *t);
 int uev_errlog_last(char *msg, size_t msize, char *cmd, size_t csize);
 bool uev_has_event(const char *group, const char *event);
 bool uev_kmsg_has(const char *a, const char *b);
@@ -74,5 +77,6 @@ bool uev_kmsg_has(const char *a, const char *b);
 void uev_regs_func(void);
 void uev_ret_caller(void);
 long uev_count_func(long n);
+extern unsigned short uev_semaphore;
 
 #endif

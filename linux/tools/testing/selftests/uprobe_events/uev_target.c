@@ -7,11 +7,42 @@
  *   a  call uev_regs_func (known registers, stack and memory)
  *   r  call uev_ret_caller (return probe on uev_ret_func)
  *   c  call uev_count_func(n), n = 0, 1, 2, ... for successive calls
+ *   f  fork a child that calls uev_count_func(1000) and exits; wait for it
+ *   i  reply with the run-time address of uev_count_func
+ *   s  reply with the value of uev_semaphore
  *   q  exit 0 (so does end of file)
+ * A reply is 16 hex digits written before the acknowledging byte.
  */
+#include <stdio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "uev_lib.h"
+
+static int reply(unsigned long value)
+{
+	char buf[17];
+
+	snprintf(buf, sizeof(buf), "%016lx", value);
+	return write(STDOUT_FILENO, buf, 16) == 16 ? 0 : -1;
+}
+
+static int fork_and_call(void)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		uev_count_func(1000);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status) ? -1 : 0;
+}
 
 int main(void)
 {
@@ -28,6 +59,18 @@ int main(void)
 			break;
 		case 'c':
 			uev_count_func(n++);
+			break;
+		case 'f':
+			if (fork_and_call())
+				return 4;
+			break;
+		case 'i':
+			if (reply((unsigned long)uev_count_func))
+				return 3;
+			break;
+		case 's':
+			if (reply(uev_semaphore))
+				return 3;
 			break;
 		case 'q':
 			return 0;

@@ -21,6 +21,16 @@ uev_data:
 	.quad	uev_data			/* +48: pointer to itself */
 	.size	uev_data, . - uev_data
 
+/* A USDT-style semaphore: probes defined with it as reference counter
+ * increment it while they are enabled.
+ */
+	.balign 8
+	.globl uev_semaphore
+	.type uev_semaphore, @object
+uev_semaphore:
+	.short	0
+	.size	uev_semaphore, . - uev_semaphore
+
 	.globl uev_string
 	.type uev_string, @object
 uev_string:
