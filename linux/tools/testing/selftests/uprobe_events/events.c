@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -669,6 +670,58 @@ TEST_F(ev, instance)
 	ASSERT_EQ(0, uev_trace_get("cnt", &self->s.t));
 	ASSERT_EQ(0, rmdir(UEV_TRACEFS "/instances/uevtest"));
 	ASSERT_EQ(0, uev_write("uprobe_events", "-:cnt"));
+}
+
+/*
+ * Toggle the event while the target calls the probed function in a tight
+ * loop: the target must survive (no stray breakpoint left behind), every
+ * hit is traced at most once and in order, and no more lines than the hits
+ * uprobe_profile counted (a hit racing with disabling is counted without
+ * being traced).
+ */
+TEST_F_TIMEOUT(ev, toggle_under_load, 120)
+{
+	static char trace[1 << 24];
+	long hits, lines = 0, last = -1, n;
+	char ack, *pos, size_kb[32];
+	struct pollfd pfd;
+	struct uev_proc p;
+	int toggles = 0;
+
+	ASSERT_LT(0, uev_read("buffer_size_kb", size_kb, sizeof(size_kb)));
+	ASSERT_EQ(0, uev_write("buffer_size_kb", "8192"));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/tog %s:0x%lx n=%%di:s64",
+				self->s.path, self->s.count.foff));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	ASSERT_EQ(0, uev_write("events/uprobes/tog/enable", "1"));
+	ASSERT_EQ(1, write(p.to, "l", 1));
+	pfd.fd = p.from;
+	pfd.events = POLLIN;
+	while (!poll(&pfd, 1, 2)) {
+		toggles++;
+		ASSERT_EQ(0, uev_write("events/uprobes/tog/enable", toggles % 2 ? "0" : "1"));
+	}
+	ASSERT_EQ(0, uev_write("events/uprobes/tog/enable", "0"));
+	ASSERT_EQ(1, read(p.from, &ack, 1));
+	ASSERT_EQ('l', ack);
+	ASSERT_EQ(0, uev_finish(&p));
+	TH_LOG("%d toggles", toggles);
+	hits = profile_hits(&self->s, "tog");
+	ASSERT_LE(0, uev_read("trace", trace, sizeof(trace)));
+	for (pos = strstr(trace, " tog: "); pos; pos = strstr(pos + 1, " tog: ")) {
+		pos = strstr(pos, " n=");
+		ASSERT_NE(NULL, pos);
+		n = strtol(pos + 3, NULL, 10);
+		ASSERT_LT(last, n);
+		last = n;
+		lines++;
+	}
+	TH_LOG("%ld hits, %ld lines", hits, lines);
+	ASSERT_GE(hits, lines);
+	/* It was enabled when the loop started, and toggled a few times. */
+	ASSERT_LT(0, lines);
+	ASSERT_LT(4, toggles);
+	ASSERT_EQ(0, uev_write("buffer_size_kb", size_kb));
 }
 
 TEST_HARNESS_MAIN

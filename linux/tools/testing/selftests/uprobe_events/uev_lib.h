@@ -14,6 +14,7 @@
 #define UEV_TARGET	"uev_target"
 #define UEV_TARGET_PIE	"uev_target_pie"
 #define UEV_MAX_LINES	256
+#define UEV_LOOP_MS	3000
 #define UEV_LINE_LEN	512
 
 /* Register values at uev_regs_probe (see uev_target_asm.S). */

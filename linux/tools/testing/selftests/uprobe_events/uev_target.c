@@ -8,6 +8,7 @@
  *   r  call uev_ret_caller (return probe on uev_ret_func)
  *   c  call uev_count_func(n), n = 0, 1, 2, ... for successive calls
  *   f  fork a child that calls uev_count_func(1000) and exits; wait for it
+ *   l  call uev_count_func(n) in a loop for UEV_LOOP_MS milliseconds
  *   i  reply with the run-time address of uev_count_func
  *   s  reply with the value of uev_semaphore
  *   q  exit 0 (so does end of file)
@@ -15,6 +16,7 @@
  */
 #include <stdio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "uev_lib.h"
@@ -44,6 +46,23 @@ static int fork_and_call(void)
 	return WEXITSTATUS(status) ? -1 : 0;
 }
 
+static long busy_loop(long n)
+{
+	struct timespec start, now;
+	long ms;
+	int i;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		for (i = 0; i < 64; i++)
+			uev_count_func(n++);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (now.tv_sec - start.tv_sec) * 1000 +
+		     (now.tv_nsec - start.tv_nsec) / 1000000;
+	} while (ms < UEV_LOOP_MS);
+	return n;
+}
+
 int main(void)
 {
 	long n = 0;
@@ -59,6 +78,9 @@ int main(void)
 			break;
 		case 'c':
 			uev_count_func(n++);
+			break;
+		case 'l':
+			n = busy_loop(n);
 			break;
 		case 'f':
 			if (fork_and_call())
