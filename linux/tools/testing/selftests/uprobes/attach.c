@@ -52,10 +52,9 @@ static void add_probe(struct __test_metadata *_metadata, const char *ev,
 static void spawn(struct __test_metadata *_metadata, struct upng_child *c,
 		  const char *bin)
 {
-	char *argv[] = { (char *)bin, NULL };
 	char line[128];
 
-	ASSERT_EQ(0, upng_spawn(c, argv));
+	ASSERT_EQ(0, upng_spawn(c, bin, NULL, NULL));
 	ASSERT_LT(0, upng_recv(c, line, sizeof(line), RECV_MS));
 	ASSERT_EQ(0, strncmp(line, "ready", 5)) TH_LOG("got '%s'", line);
 }
@@ -66,11 +65,13 @@ static long long ask(struct __test_metadata *_metadata, struct upng_child *c,
 {
 	char line[256], got[32];
 	long long v = -1;
+	int n;
 
 	if (*cmd)
 		EXPECT_EQ(0, upng_send(c, cmd));
 	EXPECT_LT(0, upng_recv(c, line, sizeof(line), RECV_MS)) TH_LOG("%s", cmd);
-	EXPECT_EQ(2, sscanf(line, "%31s %lld", got, &v)) TH_LOG("'%s'", line);
+	n = sscanf(line, "%31s %lld", got, &v);
+	EXPECT_EQ(2, n) TH_LOG("'%s'", line);
 	EXPECT_STREQ(word, got) TH_LOG("'%s' -> '%s'", cmd, line);
 	return v;
 }

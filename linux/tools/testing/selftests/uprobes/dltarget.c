@@ -19,10 +19,10 @@ int main(void)
 
 	printf("ready\n");
 	fflush(stdout);
-	while (fgets(line, sizeof(line), stdin)) {
+	while (fgets(line, sizeof(line), stdin) && strncmp(line, "quit", 4)) {
 		if (sscanf(line, "load %399s", path) == 1) {
 			handle = dlopen(path, RTLD_NOW);
-			func = handle ? (long (*)(long))dlsym(handle, "lib_func") : NULL;
+			func = handle ? dlsym(handle, "lib_func") : NULL;
 			if (func)
 				printf("loaded %lx\n", (unsigned long)func);
 			else
@@ -38,8 +38,6 @@ int main(void)
 			handle = NULL;
 			func = NULL;
 			printf("unloaded\n");
-		} else if (!strncmp(line, "quit", 4)) {
-			return 0;
 		} else {
 			printf("error bad command\n");
 		}

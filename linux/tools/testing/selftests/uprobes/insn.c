@@ -18,13 +18,17 @@
 
 #define LOOPS 3
 
-FIXTURE(insn) {
+struct insn_probes {
 	struct upng_sym sym[INSN_MAX];
 	char ev[INSN_MAX][64];
 	int nsym;
+	struct insn_results base, probed;
+};
+
+FIXTURE(insn) {
+	struct insn_probes p;
 	const char *path;
 	struct upng_child child;
-	struct insn_results base, probed;
 };
 
 FIXTURE_VARIANT(insn) {
@@ -70,9 +74,7 @@ static bool is_pushf(const char *line)
 static void spawn(struct __test_metadata *_metadata, struct upng_child *c,
 		  const char *path, const char *mode, const char *arg)
 {
-	char *argv[] = { (char *)path, (char *)mode, (char *)arg, NULL };
-
-	ASSERT_EQ(0, upng_spawn(c, argv));
+	ASSERT_EQ(0, upng_spawn(c, path, mode, arg));
 }
 
 FIXTURE_SETUP(insn)
@@ -87,25 +89,25 @@ FIXTURE_SETUP(insn)
 	/* Unprobed reference run: stable, and no branch went the bad way. */
 	snprintf(loops, sizeof(loops), "%d", LOOPS);
 	spawn(_metadata, &self->child, self->path, "run", loops);
-	ASSERT_EQ(0, insn_read_results(&self->child, &self->base));
+	ASSERT_EQ(0, insn_read_results(&self->child, &self->p.base));
 	ASSERT_EQ(0, upng_finish(&self->child, INSN_RECV_MS));
-	ASSERT_LT(30, self->base.n);
-	for (i = 0; i < self->base.n; i++) {
-		EXPECT_EQ(NULL, strstr(self->base.line[i], "unstable"))
-			TH_LOG("%s", self->base.line[i]);
-		EXPECT_EQ(NULL, strstr(self->base.line[i], " 0xbad"))
-			TH_LOG("%s", self->base.line[i]);
+	ASSERT_LT(30, self->p.base.n);
+	for (i = 0; i < self->p.base.n; i++) {
+		EXPECT_EQ(NULL, strstr(self->p.base.line[i], "unstable"))
+			TH_LOG("%s", self->p.base.line[i]);
+		EXPECT_EQ(NULL, strstr(self->p.base.line[i], " 0xbad"))
+			TH_LOG("%s", self->p.base.line[i]);
 	}
 
-	self->nsym = upng_elf_syms(self->path, "insn_p_", self->sym, INSN_MAX);
-	ASSERT_LT(30, self->nsym);
-	ASSERT_GE(INSN_MAX, self->nsym);
-	for (i = 0; i < self->nsym; i++) {
-		snprintf(self->ev[i], sizeof(self->ev[i]), "upng_%s_%s",
-			 variant->tag, self->sym[i].name + strlen("insn_p_"));
-		ASSERT_EQ(0, upng_probe_add(self->ev[i], self->path,
-					    self->sym[i].offset, NULL))
-			TH_LOG("%s", self->ev[i]);
+	self->p.nsym = upng_elf_syms(self->path, "insn_p_", self->p.sym, INSN_MAX);
+	ASSERT_LT(30, self->p.nsym);
+	ASSERT_GE(INSN_MAX, self->p.nsym);
+	for (i = 0; i < self->p.nsym; i++) {
+		snprintf(self->p.ev[i], sizeof(self->p.ev[i]), "upng_%s_%s",
+			 variant->tag, self->p.sym[i].name + strlen("insn_p_"));
+		ASSERT_EQ(0, upng_probe_add(self->p.ev[i], self->path,
+					    self->p.sym[i].offset, NULL))
+			TH_LOG("%s", self->p.ev[i]);
 	}
 }
 
@@ -115,36 +117,36 @@ FIXTURE_TEARDOWN(insn)
 
 	if (self->child.pid > 0)
 		upng_finish(&self->child, 1000);
-	for (i = 0; i < self->nsym; i++)
-		upng_probe_del(self->ev[i]);
+	for (i = 0; i < self->p.nsym; i++)
+		upng_probe_del(self->p.ev[i]);
 }
 
 static void enable_all(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(insn) *self)
+		       struct insn_probes *p)
 {
 	int i;
 
-	for (i = 0; i < self->nsym; i++)
-		ASSERT_EQ(0, upng_probe_enable(self->ev[i], true))
-			TH_LOG("%s", self->ev[i]);
+	for (i = 0; i < p->nsym; i++)
+		ASSERT_EQ(0, upng_probe_enable(p->ev[i], true))
+			TH_LOG("%s", p->ev[i]);
 }
 
 static void check_results(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(insn) *self, long runs)
+			  struct insn_probes *p, long runs)
 {
 	long hits;
 	int i;
 
-	ASSERT_EQ(self->base.n, self->probed.n);
-	for (i = 0; i < self->base.n; i++) {
-		if (!is_pushf(self->base.line[i]))
-			EXPECT_STREQ(self->base.line[i], self->probed.line[i]);
+	ASSERT_EQ(p->base.n, p->probed.n);
+	for (i = 0; i < p->base.n; i++) {
+		if (!is_pushf(p->base.line[i]))
+			EXPECT_STREQ(p->base.line[i], p->probed.line[i]);
 	}
-	for (i = 0; i < self->nsym; i++) {
-		ASSERT_EQ(0, upng_probe_enable(self->ev[i], false));
-		hits = upng_probe_hits(self->ev[i]);
-		EXPECT_TRUE(hits_ok(self->sym[i].name, runs, hits))
-			TH_LOG("%s: %ld hits after %ld calls", self->sym[i].name,
+	for (i = 0; i < p->nsym; i++) {
+		ASSERT_EQ(0, upng_probe_enable(p->ev[i], false));
+		hits = upng_probe_hits(p->ev[i]);
+		EXPECT_TRUE(hits_ok(p->sym[i].name, runs, hits))
+			TH_LOG("%s: %ld hits after %ld calls", p->sym[i].name,
 			       hits, runs * LOOPS);
 	}
 }
@@ -154,12 +156,12 @@ TEST_F_TIMEOUT(insn, registered_before_exec, 300)
 	uint64_t hash = upng_file_hash(self->path);
 	char loops[16];
 
-	enable_all(_metadata, self);
+	enable_all(_metadata, &self->p);
 	snprintf(loops, sizeof(loops), "%d", LOOPS);
 	spawn(_metadata, &self->child, self->path, "run", loops);
-	ASSERT_EQ(0, insn_read_results(&self->child, &self->probed));
+	ASSERT_EQ(0, insn_read_results(&self->child, &self->p.probed));
 	ASSERT_EQ(0, upng_finish(&self->child, INSN_RECV_MS));
-	check_results(_metadata, self, 1);
+	check_results(_metadata, &self->p, 1);
 	ASSERT_EQ(hash, upng_file_hash(self->path));
 }
 
@@ -171,14 +173,14 @@ TEST_F_TIMEOUT(insn, registered_while_running, 300)
 	spawn(_metadata, &self->child, self->path, "serve", NULL);
 	ASSERT_LT(0, upng_recv(&self->child, line, sizeof(line), INSN_RECV_MS));
 	ASSERT_EQ(0, strncmp(line, "ready ", 6));
-	enable_all(_metadata, self);
+	enable_all(_metadata, &self->p);
 	ASSERT_EQ(0, upng_send(&self->child, cmd));
-	ASSERT_EQ(0, insn_read_results(&self->child, &self->probed));
-	check_results(_metadata, self, 1);
+	ASSERT_EQ(0, insn_read_results(&self->child, &self->p.probed));
+	check_results(_metadata, &self->p, 1);
 	/* All disabled again: the same results, no more hits. */
 	ASSERT_EQ(0, upng_send(&self->child, cmd));
-	ASSERT_EQ(0, insn_read_results(&self->child, &self->probed));
-	check_results(_metadata, self, 1);
+	ASSERT_EQ(0, insn_read_results(&self->child, &self->p.probed));
+	check_results(_metadata, &self->p, 1);
 	ASSERT_EQ(0, upng_send(&self->child, "quit"));
 	ASSERT_EQ(0, upng_finish(&self->child, INSN_RECV_MS));
 }
@@ -193,23 +195,23 @@ TEST_F_TIMEOUT(insn, pushf_hides_trap_flag, 300)
 	char loops[16];
 	int i;
 
-	for (i = 0; i < self->nsym; i++) {
-		if (!strcmp(self->sym[i].name, "insn_p_pushf"))
+	for (i = 0; i < self->p.nsym; i++) {
+		if (!strcmp(self->p.sym[i].name, "insn_p_pushf"))
 			break;
 	}
-	ASSERT_GT(self->nsym, i);
-	ASSERT_EQ(0, upng_probe_enable(self->ev[i], true));
+	ASSERT_GT(self->p.nsym, i);
+	ASSERT_EQ(0, upng_probe_enable(self->p.ev[i], true));
 	snprintf(loops, sizeof(loops), "%d", LOOPS);
 	spawn(_metadata, &self->child, self->path, "run", loops);
-	ASSERT_EQ(0, insn_read_results(&self->child, &self->probed));
+	ASSERT_EQ(0, insn_read_results(&self->child, &self->p.probed));
 	ASSERT_EQ(0, upng_finish(&self->child, INSN_RECV_MS));
-	ASSERT_EQ(0, upng_probe_enable(self->ev[i], false));
-	EXPECT_EQ(LOOPS, upng_probe_hits(self->ev[i]));
-	for (i = 0; i < self->base.n; i++) {
-		if (is_pushf(self->base.line[i]))
-			base = self->base.line[i];
-		if (is_pushf(self->probed.line[i]))
-			probed = self->probed.line[i];
+	ASSERT_EQ(0, upng_probe_enable(self->p.ev[i], false));
+	EXPECT_EQ(LOOPS, upng_probe_hits(self->p.ev[i]));
+	for (i = 0; i < self->p.base.n; i++) {
+		if (is_pushf(self->p.base.line[i]))
+			base = self->p.base.line[i];
+		if (is_pushf(self->p.probed.line[i]))
+			probed = self->p.probed.line[i];
 	}
 	ASSERT_NE(NULL, base);
 	ASSERT_NE(NULL, probed);

@@ -6,12 +6,17 @@
 #ifndef INSN_COMMON_H
 #define INSN_COMMON_H
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "upng.h"
 
 #define INSN_MAX 160
 #define INSN_RECV_MS 120000
+
+/* Global function of both tables, the anchor for run-time addresses. */
+void refused_insns(void);
 
 struct insn_results {
 	int n;

@@ -6,38 +6,38 @@
  * label insn_p_NAME, executed exactly once per call of insn_t_NAME.
  *
  *   insn64 run N    call every insn_t_* N times, print "NAME VALUE" each, "end"
- *   insn64 serve    print "ready MAIN", then run "run N" commands from
+ *   insn64 serve    print "ready ANCHOR" (refused_insns), then run "run N" commands from
  *                   stdin until "quit"
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "upng.h"
+#include "insn_common.h"
 
 #define MAX_TESTS 256
-
-int main(int argc, char **argv);
 
 static void run_all(long loops)
 {
 	static struct upng_sym syms[MAX_TESTS];
 	const char *self = upng_self_path();
-	struct upng_sym mainsym;
+	struct upng_sym anchor;
 	unsigned long delta;
 	long i, j, v;
 	int n;
 
 	n = upng_elf_syms(self, "insn_t_", syms, MAX_TESTS);
-	if (n <= 0 || n > MAX_TESTS || upng_elf_sym(self, "main", &mainsym)) {
+	if (n <= 0 || n > MAX_TESTS ||
+	    upng_elf_sym(self, "refused_insns", &anchor)) {
 		printf("error symbols\n");
 		return;
 	}
-	delta = (unsigned long)main - mainsym.value;
+	delta = (unsigned long)refused_insns - anchor.value;
 	for (i = 0; i < n; i++) {
-		long (*fn)(void) = (long (*)(void))(syms[i].value + delta);
 		bool stable = true;
+		long (*fn)(void);
 
+		fn = (void *)(syms[i].value + delta);
 		v = fn();
 		for (j = 1; j < loops; j++)
 			stable &= fn() == v;
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	}
 	if (argc != 2 || strcmp(argv[1], "serve"))
 		return 2;
-	printf("ready %lx\n", (unsigned long)main);
+	printf("ready %lx\n", (unsigned long)refused_insns);
 	fflush(stdout);
 	while (fgets(line, sizeof(line), stdin)) {
 		if (sscanf(line, "run %ld", &n) == 1)

@@ -30,50 +30,175 @@ FIXTURE_VARIANT(refuse) {
 	const char *sym;
 };
 
-#define REFUSED64(name) \
-	FIXTURE_VARIANT_ADD(refuse, x86_64_##name) { \
-		.bin = "bin/insn64", .sym = "insn_r_" #name, \
-	}
-#define REFUSED32(name) \
-	FIXTURE_VARIANT_ADD(refuse, i386_##name) { \
-		.bin = "bin/insn32", .sym = "insn_r_" #name, \
-	}
+FIXTURE_VARIANT_ADD(refuse, x86_64_int3) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_int3",
+};
 
-REFUSED64(int3);
-REFUSED64(int80);
-REFUSED64(int1);
-REFUSED64(iret);
-REFUSED64(in);
-REFUSED64(out);
-REFUSED64(in_dx);
-REFUSED64(hlt);
-REFUSED64(cli);
-REFUSED64(sti);
-REFUSED64(syscall);
-REFUSED64(sysenter);
-REFUSED64(ud2);
-REFUSED64(lock_inc);
-REFUSED64(lock_cmpxchg);
-REFUSED64(seg_ds);
-REFUSED64(seg_es);
-REFUSED64(seg_cs);
-REFUSED64(seg_ss);
-REFUSED64(invalid_06);
+FIXTURE_VARIANT_ADD(refuse, x86_64_int80) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_int80",
+};
 
-REFUSED32(int3);
-REFUSED32(int80);
-REFUSED32(iret);
-REFUSED32(in);
-REFUSED32(out);
-REFUSED32(hlt);
-REFUSED32(cli);
-REFUSED32(sysenter);
-REFUSED32(ud2);
-REFUSED32(lock_inc);
-REFUSED32(seg_ds);
-REFUSED32(seg_es);
-REFUSED32(pop_ds);
-REFUSED32(mov_ss);
+FIXTURE_VARIANT_ADD(refuse, x86_64_int1) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_int1",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_iret) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_iret",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_in) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_in",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_out) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_out",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_in_dx) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_in_dx",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_hlt) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_hlt",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_cli) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_cli",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_sti) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_sti",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_syscall) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_syscall",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_sysenter) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_sysenter",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_ud2) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_ud2",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_lock_inc) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_lock_inc",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_lock_cmpxchg) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_lock_cmpxchg",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_seg_ds) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_seg_ds",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_seg_es) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_seg_es",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_seg_cs) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_seg_cs",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_seg_ss) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_seg_ss",
+};
+
+FIXTURE_VARIANT_ADD(refuse, x86_64_invalid_06) {
+	.bin = "bin/insn64",
+	.sym = "insn_r_invalid_06",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_int3) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_int3",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_int80) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_int80",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_iret) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_iret",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_in) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_in",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_out) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_out",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_hlt) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_hlt",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_cli) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_cli",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_sysenter) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_sysenter",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_ud2) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_ud2",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_lock_inc) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_lock_inc",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_seg_ds) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_seg_ds",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_seg_es) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_seg_es",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_pop_ds) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_pop_ds",
+};
+
+FIXTURE_VARIANT_ADD(refuse, i386_mov_ss) {
+	.bin = "bin/insn32",
+	.sym = "insn_r_mov_ss",
+};
 
 FIXTURE_SETUP(refuse)
 {
@@ -99,22 +224,22 @@ static void run_once(struct __test_metadata *_metadata, struct upng_child *c,
 TEST_F_TIMEOUT(refuse, refused_and_intact, 120)
 {
 	const char *path = upng_path(variant->bin);
-	char *argv[] = { (char *)path, "serve", NULL };
-	struct upng_sym mainsym, good, bad;
+	struct upng_sym anchor, good, bad;
 	unsigned char file[16], mem[16];
 	uint64_t hash = upng_file_hash(path);
-	unsigned long mainaddr, delta;
+	unsigned long anchoraddr, delta;
 	char line[128], ev[80];
-	int i, err;
+	int i, n, err;
 
-	ASSERT_EQ(0, upng_elf_sym(path, "main", &mainsym));
+	ASSERT_EQ(0, upng_elf_sym(path, "refused_insns", &anchor));
 	ASSERT_EQ(0, upng_elf_sym(path, "insn_p_nop5", &good));
 	ASSERT_EQ(0, upng_elf_sym(path, variant->sym, &bad));
 
-	ASSERT_EQ(0, upng_spawn(&self->child, argv));
+	ASSERT_EQ(0, upng_spawn(&self->child, path, "serve", NULL));
 	ASSERT_LT(0, upng_recv(&self->child, line, sizeof(line), INSN_RECV_MS));
-	ASSERT_EQ(1, sscanf(line, "ready %lx", &mainaddr));
-	delta = mainaddr - mainsym.value;
+	n = sscanf(line, "ready %lx", &anchoraddr);
+	ASSERT_EQ(1, n);
+	delta = anchoraddr - anchor.value;
 	run_once(_metadata, &self->child, &self->base);
 
 	snprintf(ev, sizeof(ev), "%s_bad", self->ev);
@@ -147,7 +272,7 @@ TEST_F_TIMEOUT(refuse, refused_and_intact, 120)
 /* Every insn_r_ site of both tables has a variant above. */
 TEST(refused_sites_listed)
 {
-	const char *bins[] = { "bin/insn64", "bin/insn32" };
+	static const char * const bins[] = { "bin/insn64", "bin/insn32" };
 	static struct upng_sym sym[64];
 	int b, n;
 

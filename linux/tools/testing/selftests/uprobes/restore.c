@@ -21,7 +21,7 @@
 #define INT3 0xcc
 #define RECV_MS 60000
 
-__attribute__((noinline)) long restore_func(long x)
+__attribute__((noipa)) long restore_func(long x)
 {
 	asm volatile("" : "+r" (x) : : "memory");
 	return x * 11 + 4;
@@ -87,15 +87,16 @@ FIXTURE_TEARDOWN(restore)
 	upng_probe_del(self->ev2);
 }
 
-static void check_file(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(restore) *self)
+/* The file still has ORIG at OFF and the hash HASH. */
+static void check_file(struct __test_metadata *_metadata, const char *path,
+		       unsigned long off, const unsigned char *orig,
+		       uint64_t hash)
 {
 	unsigned char file[16];
 
-	ASSERT_EQ(0, upng_file_read(self->path, self->sym.offset, file,
-				    sizeof(file)));
-	ASSERT_EQ(0, memcmp(file, self->orig, sizeof(file)));
-	ASSERT_EQ(self->hash, upng_file_hash(self->path));
+	ASSERT_EQ(0, upng_file_read(path, off, file, sizeof(file)));
+	ASSERT_EQ(0, memcmp(file, orig, sizeof(file)));
+	ASSERT_EQ(hash, upng_file_hash(path));
 }
 
 TEST_F_TIMEOUT(restore, self_and_file, 120)
@@ -105,16 +106,19 @@ TEST_F_TIMEOUT(restore, self_and_file, 120)
 
 	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
 	check_armed(_metadata, getpid(), addr, self->orig);
-	check_file(_metadata, self);
+	check_file(_metadata, self->path, self->sym.offset, self->orig,
+		   self->hash);
 	for (i = 0; i < 3; i++)
 		sum += restore_func(i);
 	ASSERT_EQ(11 * 3 + 12, sum);
 	ASSERT_EQ(3, upng_probe_hits(self->ev));
-	check_file(_metadata, self);
+	check_file(_metadata, self->path, self->sym.offset, self->orig,
+		   self->hash);
 
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	check_page(_metadata, getpid(), addr, self->path, self->sym.offset);
-	check_file(_metadata, self);
+	check_file(_metadata, self->path, self->sym.offset, self->orig,
+		   self->hash);
 	ASSERT_EQ(15, restore_func(1));
 	ASSERT_EQ(3, upng_probe_hits(self->ev));
 
@@ -125,7 +129,8 @@ TEST_F_TIMEOUT(restore, self_and_file, 120)
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	ASSERT_EQ(4, upng_probe_hits(self->ev));
 	check_page(_metadata, getpid(), addr, self->path, self->sym.offset);
-	check_file(_metadata, self);
+	check_file(_metadata, self->path, self->sym.offset, self->orig,
+		   self->hash);
 }
 
 TEST_F_TIMEOUT(restore, forked_child, 120)
@@ -156,7 +161,8 @@ TEST_F_TIMEOUT(restore, forked_child, 120)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(0, upng_probe_hits(self->ev));
-	check_file(_metadata, self);
+	check_file(_metadata, self->path, self->sym.offset, self->orig,
+		   self->hash);
 }
 
 TEST_F_TIMEOUT(restore, other_processes, 120)
@@ -168,17 +174,16 @@ TEST_F_TIMEOUT(restore, other_processes, 120)
 	struct upng_sym fs;
 	char line[128];
 	uint64_t hash;
-	int i;
+	int i, n;
 
 	ASSERT_EQ(0, upng_elf_sym(bin, "target_func", &fs));
 	ASSERT_EQ(0, upng_file_read(bin, fs.offset, orig, sizeof(orig)));
 	hash = upng_file_hash(bin);
 	for (i = 0; i < 2; i++) {
-		char *argv[] = { (char *)bin, NULL };
-
-		ASSERT_EQ(0, upng_spawn(&c[i], argv));
+		ASSERT_EQ(0, upng_spawn(&c[i], bin, NULL, NULL));
 		ASSERT_LT(0, upng_recv(&c[i], line, sizeof(line), RECV_MS));
-		ASSERT_EQ(2, sscanf(line, "ready %lx %lx", &mainaddr, &addr[i]));
+		n = sscanf(line, "ready %lx %lx", &mainaddr, &addr[i]);
+		ASSERT_EQ(2, n);
 	}
 	ASSERT_EQ(0, upng_probe_add(self->ev2, bin, fs.offset, NULL));
 	ASSERT_EQ(0, upng_probe_enable(self->ev2, true));
@@ -221,7 +226,8 @@ TEST_F_TIMEOUT(restore, two_events_one_address, 120)
 	ASSERT_EQ(37, restore_func(3));
 	ASSERT_EQ(1, upng_probe_hits(self->ev));
 	ASSERT_EQ(2, upng_probe_hits(self->ev2));
-	check_file(_metadata, self);
+	check_file(_metadata, self->path, self->sym.offset, self->orig,
+		   self->hash);
 }
 
 TEST_HARNESS_MAIN

@@ -27,18 +27,22 @@
 #define LOOPS 3000
 #define MAX_IN_FLIGHT 8
 
-static volatile long received, traps;
-static volatile long handler_sum;
+/* Shared with signal handlers: accessed with atomics only. */
+static long received, traps, handler_sum;
+
+#define LOAD(v) __atomic_load_n(&(v), __ATOMIC_SEQ_CST)
+#define STORE(v, x) __atomic_store_n(&(v), (x), __ATOMIC_SEQ_CST)
 
 static void count_handler(int sig)
 {
-	received++;
-	handler_sum += site_work(received);
+	long n = __atomic_add_fetch(&received, 1, __ATOMIC_SEQ_CST);
+
+	STORE(handler_sum, LOAD(handler_sum) + site_work(n));
 }
 
 static void trap_handler(int sig)
 {
-	traps++;
+	STORE(traps, LOAD(traps) + 1);
 }
 
 static void set_handler(int sig, void (*fn)(int))
@@ -65,9 +69,9 @@ FIXTURE(signals) {
 
 FIXTURE_SETUP(signals)
 {
-	received = 0;
-	traps = 0;
-	handler_sum = 0;
+	STORE(received, 0);
+	STORE(traps, 0);
+	STORE(handler_sum, 0);
 	upng_evname(self->ev, sizeof(self->ev), "signals");
 	ASSERT_EQ(0, upng_trace_reset());
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_work_probe",
@@ -103,7 +107,7 @@ static void *sender_main(void *arg)
 		 * the middle of single-steps, few enough that the worker is
 		 * not kept in its handler for ever.
 		 */
-		if (st->sent - received < MAX_IN_FLIGHT) {
+		if (st->sent - LOAD(received) < MAX_IN_FLIGHT) {
 			if (!syscall(SYS_tgkill, pid, st->worker_tid, SIGRTMIN))
 				st->sent++;
 			else if (errno == EAGAIN)
@@ -128,7 +132,7 @@ static void *worker_main(void *arg)
 	/* Stay until every queued signal has been handled here. */
 	while (!__atomic_load_n(&st->sender_done, __ATOMIC_ACQUIRE))
 		sched_yield();
-	for (spins = 0; received < st->sent && spins < 1000000; spins++)
+	for (spins = 0; LOAD(received) < st->sent && spins < 1000000; spins++)
 		sched_yield();
 	return NULL;
 }
@@ -148,11 +152,11 @@ TEST_F_TIMEOUT(signals, storm_at_thread, 300)
 
 	TH_LOG("%ld signals sent, %ld EAGAIN", st.sent, st.eagain);
 	ASSERT_LT(50, st.sent);
-	ASSERT_EQ(st.sent, received);
+	ASSERT_EQ(st.sent, LOAD(received));
 	ASSERT_EQ(3 * ((long)LOOPS * (LOOPS - 1) / 2) + LOOPS, st.sum);
-	ASSERT_EQ(handler_expect(received), handler_sum);
-	ASSERT_EQ(LOOPS + received, upng_probe_hits(self->ev));
-	ASSERT_EQ(0, traps);
+	ASSERT_EQ(handler_expect(LOAD(received)), LOAD(handler_sum));
+	ASSERT_EQ(LOOPS + LOAD(received), upng_probe_hits(self->ev));
+	ASSERT_EQ(0, LOAD(traps));
 }
 
 TEST_F_TIMEOUT(signals, storm_from_process, 300)
@@ -189,23 +193,23 @@ TEST_F_TIMEOUT(signals, storm_from_process, 300)
 	usleep(1000);
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 
-	TH_LOG("%ld signals handled", received);
-	ASSERT_LT(0, received);
+	TH_LOG("%ld signals handled", LOAD(received));
+	ASSERT_LT(0, LOAD(received));
 	ASSERT_EQ(3 * ((long)LOOPS * (LOOPS - 1) / 2) + LOOPS, sum);
-	ASSERT_EQ(handler_expect(received), handler_sum);
-	ASSERT_EQ(LOOPS + received, upng_probe_hits(self->ev));
-	ASSERT_EQ(0, traps);
+	ASSERT_EQ(handler_expect(LOAD(received)), LOAD(handler_sum));
+	ASSERT_EQ(LOOPS + LOAD(received), upng_probe_hits(self->ev));
+	ASSERT_EQ(0, LOAD(traps));
 }
 
 static sigjmp_buf fault_jmp;
-static volatile unsigned long fault_ip, fault_addr;
+static unsigned long fault_ip, fault_addr;
 
 static void segv_handler(int sig, siginfo_t *si, void *uc)
 {
 	ucontext_t *ctx = uc;
 
-	fault_ip = ctx->uc_mcontext.gregs[REG_RIP];
-	fault_addr = (unsigned long)si->si_addr;
+	STORE(fault_ip, ctx->uc_mcontext.gregs[REG_RIP]);
+	STORE(fault_addr, (unsigned long)si->si_addr);
 	siglongjmp(fault_jmp, 1);
 }
 
@@ -235,9 +239,9 @@ TEST_F_TIMEOUT(signals, fault_in_probed_insn, 120)
 	ASSERT_EQ(0, upng_probe_enable(ev, false));
 	EXPECT_EQ(3, upng_probe_hits(ev));
 	EXPECT_EQ(0, upng_probe_del(ev));
-	ASSERT_EQ((unsigned long)site_load_probe, fault_ip);
-	ASSERT_EQ(16, fault_addr);
-	ASSERT_EQ(0, traps);
+	ASSERT_EQ((unsigned long)site_load_probe, LOAD(fault_ip));
+	ASSERT_EQ(16UL, LOAD(fault_addr));
+	ASSERT_EQ(0, LOAD(traps));
 }
 
 TEST_HARNESS_MAIN

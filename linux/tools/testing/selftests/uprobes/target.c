@@ -25,10 +25,10 @@ struct worker {
 	long base, count;
 	long long sum;
 	int done;
-	char stack[65536] __attribute__((aligned(16)));
+	char stack[65536];
 };
 
-__attribute__((noinline)) long target_func(long x)
+__attribute__((noipa)) long target_func(long x)
 {
 	asm volatile("" : "+r" (x) : : "memory");
 	return x * 7 + 3;
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
 	printf("ready %lx %lx\n", (unsigned long)main,
 	       (unsigned long)target_func);
 	fflush(stdout);
-	while (fgets(line, sizeof(line), stdin)) {
+	while (fgets(line, sizeof(line), stdin) && strncmp(line, "quit", 4)) {
 		if (sscanf(line, "call %ld", &a) == 1) {
 			printf("sum %lld\n", call_n(0, a));
 		} else if (sscanf(line, "threads %ld %ld", &a, &b) == 2) {
@@ -146,8 +146,6 @@ int main(int argc, char **argv)
 			fflush(stdout);
 			execl(path, path, "--run", num, (char *)NULL);
 			printf("error exec\n");
-		} else if (!strncmp(line, "quit", 4)) {
-			return 0;
 		} else {
 			printf("error unknown command\n");
 		}

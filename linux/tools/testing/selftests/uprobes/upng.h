@@ -72,8 +72,12 @@ struct upng_child {
 const char *upng_path(const char *name);
 /* Resolved path of the running executable. */
 const char *upng_self_path(void);
-/* Start ARGV[0] with pipes on stdin/stdout; 0 or -errno. */
-int upng_spawn(struct upng_child *c, char *const argv[]);
+/*
+ * Start PATH with up to two arguments (NULL ends them), with pipes on
+ * its stdin/stdout; 0 or -errno.
+ */
+int upng_spawn(struct upng_child *c, const char *path, const char *arg1,
+	       const char *arg2);
 /* Send the line CMD (without newline) to the child; 0 or -errno. */
 int upng_send(struct upng_child *c, const char *cmd);
 /* Read one line (without newline) within TIMEOUT_MS; length or -errno. */

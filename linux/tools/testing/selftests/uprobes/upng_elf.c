@@ -4,7 +4,7 @@
  * 64-bit x86 ELF files and converts their addresses to file offsets
  * through the PT_LOAD program headers (what uprobe_events wants).
  */
-#include <elf.h>
+#include <linux/elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,9 +21,36 @@ struct elf_view {
 	bool is32;
 };
 
-/* Generic accessors so one walker handles both ELF classes. */
-#define EHDR_FIELD(v, f) ((v)->is32 ? \
-	((const Elf32_Ehdr *)(v)->base)->f : ((const Elf64_Ehdr *)(v)->base)->f)
+/* ELF header fields, for either class. */
+static unsigned long ehdr_shoff(const struct elf_view *v)
+{
+	if (v->is32)
+		return ((const struct elf32_hdr *)v->base)->e_shoff;
+	return ((const struct elf64_hdr *)v->base)->e_shoff;
+}
+
+static unsigned long ehdr_phoff(const struct elf_view *v)
+{
+	if (v->is32)
+		return ((const struct elf32_hdr *)v->base)->e_phoff;
+	return ((const struct elf64_hdr *)v->base)->e_phoff;
+}
+
+/* Entry size and count of the section (SH) or program (PH) headers. */
+static void ehdr_tables(const struct elf_view *v, bool sh,
+			unsigned int *entsize, unsigned int *num)
+{
+	const struct elf32_hdr *h32 = (const void *)v->base;
+	const struct elf64_hdr *h64 = (const void *)v->base;
+
+	if (v->is32) {
+		*entsize = sh ? h32->e_shentsize : h32->e_phentsize;
+		*num = sh ? h32->e_shnum : h32->e_phnum;
+	} else {
+		*entsize = sh ? h64->e_shentsize : h64->e_phentsize;
+		*num = sh ? h64->e_shnum : h64->e_phnum;
+	}
+}
 
 static int elf_open(const char *path, struct elf_view *v)
 {
@@ -34,7 +61,7 @@ static int elf_open(const char *path, struct elf_view *v)
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(struct elf64_hdr)) {
 		close(fd);
 		return -EINVAL;
 	}
@@ -64,15 +91,18 @@ static void elf_close(struct elf_view *v)
 }
 
 static bool shdr_get(const struct elf_view *v, unsigned int i,
-		     Elf64_Shdr *out)
+		     struct elf64_shdr *out)
 {
-	size_t off = EHDR_FIELD(v, e_shoff) +
-		     (size_t)i * EHDR_FIELD(v, e_shentsize);
+	unsigned int entsize, num;
+	size_t off;
 
-	if (off + (v->is32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr)) > v->size)
+	ehdr_tables(v, true, &entsize, &num);
+	off = ehdr_shoff(v) + (size_t)i * entsize;
+
+	if (off + (v->is32 ? sizeof(struct elf32_shdr) : sizeof(struct elf64_shdr)) > v->size)
 		return false;
 	if (v->is32) {
-		const Elf32_Shdr *s = (const void *)(v->base + off);
+		const struct elf32_shdr *s = (const void *)(v->base + off);
 
 		out->sh_type = s->sh_type;
 		out->sh_offset = s->sh_offset;
@@ -80,7 +110,7 @@ static bool shdr_get(const struct elf_view *v, unsigned int i,
 		out->sh_link = s->sh_link;
 		out->sh_entsize = s->sh_entsize;
 	} else {
-		*out = *(const Elf64_Shdr *)(v->base + off);
+		*out = *(const struct elf64_shdr *)(v->base + off);
 	}
 	return out->sh_offset + out->sh_size <= v->size;
 }
@@ -89,23 +119,23 @@ static bool shdr_get(const struct elf_view *v, unsigned int i,
 static bool vaddr_to_off(const struct elf_view *v, unsigned long addr,
 			 unsigned long *off)
 {
-	unsigned int i, n = EHDR_FIELD(v, e_phnum);
+	unsigned int i, n, entsize;
 	unsigned long vaddr, filesz, poff;
 	unsigned int type;
 
+	ehdr_tables(v, false, &entsize, &n);
 	for (i = 0; i < n; i++) {
-		size_t at = EHDR_FIELD(v, e_phoff) +
-			    (size_t)i * EHDR_FIELD(v, e_phentsize);
+		size_t at = ehdr_phoff(v) + (size_t)i * entsize;
 
 		if (v->is32) {
-			const Elf32_Phdr *p = (const void *)(v->base + at);
+			const struct elf32_phdr *p = (const void *)(v->base + at);
 
 			type = p->p_type;
 			vaddr = p->p_vaddr;
 			filesz = p->p_filesz;
 			poff = p->p_offset;
 		} else {
-			const Elf64_Phdr *p = (const void *)(v->base + at);
+			const struct elf64_phdr *p = (const void *)(v->base + at);
 
 			type = p->p_type;
 			vaddr = p->p_vaddr;
@@ -127,10 +157,11 @@ static bool vaddr_to_off(const struct elf_view *v, unsigned long addr,
 static int elf_walk(const struct elf_view *v, const char *name, bool exact,
 		    struct upng_sym *out, int max)
 {
-	unsigned int i, j, nsec = EHDR_FIELD(v, e_shnum);
-	Elf64_Shdr sh, strsh;
+	unsigned int i, j, nsec, entsize;
+	struct elf64_shdr sh, strsh;
 	int want, found = 0;
 
+	ehdr_tables(v, true, &entsize, &nsec);
 	for (want = SHT_SYMTAB; ; want = SHT_DYNSYM) {
 		for (i = 0; i < nsec; i++) {
 			if (shdr_get(v, i, &sh) && sh.sh_type == (unsigned int)want)
@@ -150,13 +181,13 @@ static int elf_walk(const struct elf_view *v, const char *name, bool exact,
 		const char *sname;
 
 		if (v->is32) {
-			nameoff = ((const Elf32_Sym *)p)->st_name;
-			value = ((const Elf32_Sym *)p)->st_value;
-			shndx = ((const Elf32_Sym *)p)->st_shndx;
+			nameoff = ((const struct elf32_sym *)p)->st_name;
+			value = ((const struct elf32_sym *)p)->st_value;
+			shndx = ((const struct elf32_sym *)p)->st_shndx;
 		} else {
-			nameoff = ((const Elf64_Sym *)p)->st_name;
-			value = ((const Elf64_Sym *)p)->st_value;
-			shndx = ((const Elf64_Sym *)p)->st_shndx;
+			nameoff = ((const struct elf64_sym *)p)->st_name;
+			value = ((const struct elf64_sym *)p)->st_value;
+			shndx = ((const struct elf64_sym *)p)->st_shndx;
 		}
 		if (shndx == SHN_UNDEF || nameoff >= strsh.sh_size)
 			continue;

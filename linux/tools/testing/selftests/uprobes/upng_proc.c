@@ -55,7 +55,8 @@ const char *upng_self_path(void)
 	return path;
 }
 
-int upng_spawn(struct upng_child *c, char *const argv[])
+int upng_spawn(struct upng_child *c, const char *path, const char *arg1,
+	       const char *arg2)
 {
 	int to[2], from[2];
 	pid_t pid;
@@ -78,7 +79,7 @@ int upng_spawn(struct upng_child *c, char *const argv[])
 	if (!pid) {
 		dup2(to[0], 0);
 		dup2(from[1], 1);
-		execv(argv[0], argv);
+		execl(path, path, arg1, arg2, (char *)NULL);
 		_exit(127);
 	}
 	close(to[0]);
