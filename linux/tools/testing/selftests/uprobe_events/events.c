@@ -672,6 +672,41 @@ TEST_F(ev, instance)
 	ASSERT_EQ(0, uev_write("uprobe_events", "-:cnt"));
 }
 
+/* Entry and return probes on a function of a 32-bit process. */
+TEST_F(ev, ia32_entry_and_return)
+{
+	char t32[256], want[UEV_LINE_LEN];
+	struct uev_sym count;
+	struct uev_proc p;
+	int i;
+
+	snprintf(t32, sizeof(t32), "%s", uev_path("bin", UEV_TARGET32));
+	ASSERT_EQ(0, uev_sym(t32, "uev_count_func", &count));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/c32 %s:0x%lx n=+4($stack):s32",
+				t32, count.foff));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/c32_ret %s:0x%lx rv=$retval:s32",
+				t32, count.foff));
+	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
+	ASSERT_EQ(0, uev_spawn(&p, t32));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 4));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(4, uev_trace_get("c32", &self->s.t));
+	for (i = 0; i < 4; i++) {
+		snprintf(want, sizeof(want), "(0x%lx) n=%d", count.vaddr, i);
+		ASSERT_STREQ(want, self->s.t.line[i]);
+	}
+	/* The return address is in main(): check the rest. */
+	ASSERT_EQ(4, uev_trace_get("c32_ret", &self->s.t));
+	for (i = 0; i < 4; i++) {
+		snprintf(want, sizeof(want), " <- 0x%lx) rv=%d", count.vaddr, i);
+		ASSERT_EQ(0, strncmp(self->s.t.line[i], "(0x", 3));
+		ASSERT_NE(NULL, strstr(self->s.t.line[i], want)) {
+			TH_LOG("line %d: %s", i, self->s.t.line[i]);
+		}
+	}
+}
+
 /*
  * Toggle the event while the target calls the probed function in a tight
  * loop: the target must survive (no stray breakpoint left behind), every

@@ -17,18 +17,21 @@
 #include "kselftest_harness.h"
 #include "uev_lib.h"
 
+/* The target program and the addresses of its symbols. */
 struct addrs {
+	char path[256];
 	struct uev_sym probe, data, string, tconst, retfunc, retsite;
 };
 
-static int get_addrs(struct addrs *a)
+static int get_addrs(const char *target, struct addrs *a)
 {
-	return uev_target_sym("uev_regs_probe", &a->probe) ?:
-	       uev_target_sym("uev_data", &a->data) ?:
-	       uev_target_sym("uev_string", &a->string) ?:
-	       uev_target_sym("uev_text_const", &a->tconst) ?:
-	       uev_target_sym("uev_ret_func", &a->retfunc) ?:
-	       uev_target_sym("uev_ret_site", &a->retsite);
+	snprintf(a->path, sizeof(a->path), "%s", uev_path("bin", target));
+	return uev_sym(a->path, "uev_regs_probe", &a->probe) ?:
+	       uev_sym(a->path, "uev_data", &a->data) ?:
+	       uev_sym(a->path, "uev_string", &a->string) ?:
+	       uev_sym(a->path, "uev_text_const", &a->tconst) ?:
+	       uev_sym(a->path, "uev_ret_func", &a->retfunc) ?:
+	       uev_sym(a->path, "uev_ret_site", &a->retsite);
 }
 
 /* Expand the {TOKENS} of @in into @out. */
@@ -73,6 +76,8 @@ FIXTURE(fetch) {
 };
 
 FIXTURE_VARIANT(fetch) {
+	/* the target program, uev_target when NULL */
+	const char *target;
 	/* 'p' on uev_regs_probe or 'r' on uev_ret_func */
 	const char *kind;
 	const char *args;
@@ -87,7 +92,7 @@ FIXTURE_SETUP(fetch)
 		SKIP(return, "must be run as root");
 	if (access(UEV_TRACEFS "/uprobe_events", W_OK))
 		SKIP(return, "no " UEV_TRACEFS "/uprobe_events");
-	ASSERT_EQ(0, get_addrs(&self->a));
+	ASSERT_EQ(0, get_addrs(variant->target ?: UEV_TARGET, &self->a));
 	ASSERT_EQ(0, uev_reset());
 }
 
@@ -295,6 +300,68 @@ FIXTURE_VARIANT_ADD(fetch, retval_suffix) {
 };
 
 /*
+ * The same through a 32-bit process: registers are the 64-bit pt_regs
+ * slots (upper halves zero), $stackN and dereferences load 64-bit words.
+ */
+FIXTURE_VARIANT_ADD(fetch, ia32_regs) {
+	.target = UEV_TARGET32,
+	.kind = "p",
+	.args = "a=%ax b=%bx:x32 c=%cx:s32 d=%dx:x32 si=%si:x32 di=%di:u32 bp=%bp:x32",
+	.expect =
+		"(0x{PROBE}) a=0x76543210 b=0x{DATA} c=-123 d=0x80000001 si=0x{STRING} di=42 bp=0x{DATA16}",
+};
+
+FIXTURE_VARIANT_ADD(fetch, ia32_ip_types) {
+	.target = UEV_TARGET32,
+	.kind = "p",
+	.args = "ip=%ip u8=%cx:u8 s16=%cx:s16 x32=%cx:x32 c=%di:char",
+	.expect = "(0x{PROBE}) ip=0x{PROBE} u8=133 s16=-123 x32=0xffffff85 c='*'",
+};
+
+FIXTURE_VARIANT_ADD(fetch, ia32_stack) {
+	.target = UEV_TARGET32,
+	.kind = "p",
+	.args = "s0=$stack0:x32 t1=+4($stack):x32 w=$stack0",
+	.expect = "(0x{PROBE}) s0=0x6666 t1=0x5555 w=0x555500006666",
+};
+
+FIXTURE_VARIANT_ADD(fetch, ia32_memory) {
+	.target = UEV_TARGET32,
+	.kind = "p",
+	.args = "q=@0x{DATA}:x64 d=+8(%bx):x32 s=+0(%si):string n=+0(+40(%bx)):ustring",
+	.expect =
+		"(0x{PROBE}) q=0x1122334455667788 d=0xdeadbeef s=\"hello, uprobe\" n=\"hello, uprobe\"",
+};
+
+FIXTURE_VARIANT_ADD(fetch, ia32_deref_nested) {
+	.target = UEV_TARGET32,
+	.kind = "p",
+	.args = "d=+8(+48(+48(%bx))):x32 b=-2(%bp):s8 a=+32(%bx):u16[4] f=+15(%bx):b4@4/8",
+	.expect = "(0x{PROBE}) d=0xdeadbeef b=-5 a={1,2,65534,4} f=11",
+};
+
+FIXTURE_VARIANT_ADD(fetch, ia32_file_offset_comm) {
+	.target = UEV_TARGET32,
+	.kind = "p",
+	.args = "k=@+0x{TCFOFF} c=$comm f=+0(%bx):x8 u=@0x10:ustring",
+	.expect = "(0x{PROBE}) k=0xbadc0ffee0ddf00 c=\"uev_target32\" f=0x88 u=(fault)",
+};
+
+FIXTURE_VARIANT_ADD(fetch, ia32_retval) {
+	.target = UEV_TARGET32,
+	.kind = "r",
+	.args = "rv=$retval:s32 x=$retval:x32",
+	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) rv=-2 x=0xfffffffe",
+};
+
+FIXTURE_VARIANT_ADD(fetch, ia32_retval_suffix) {
+	.target = UEV_TARGET32,
+	.kind = "p%return",
+	.args = "rv=$retval:s16 ip=%ip:x32",
+	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) rv=-2 ip=0x{RETSITE}",
+};
+
+/*
  * Define the probe (@kind "p" on uev_regs_probe, "r" or "p%return" on
  * uev_ret_func), let the target run it once and return its trace line.
  */
@@ -316,7 +383,7 @@ static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 	expand(a, fetchargs, args, sizeof(args));
 	snprintf(def, sizeof(def), "%c:uprobes/fa %s:0x%lx%s %s",
 		 suffix[0] ? 'p' : kind[0],
-		 uev_path("bin", UEV_TARGET), at->foff, suffix, args);
+		 a->path, at->foff, suffix, args);
 	err = uev_write("uprobe_events", def);
 	if (err) {
 		char msg[256], cmd[1024];
@@ -329,7 +396,7 @@ static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 	err = uev_write("events/uprobes/fa/enable", "1");
 	if (err)
 		return err;
-	err = uev_spawn(&p, uev_path("bin", UEV_TARGET));
+	err = uev_spawn(&p, a->path);
 	if (err)
 		return err;
 	err = uev_cmd(&p, ret ? 'r' : 'a', 1);

@@ -13,6 +13,7 @@
 #define UEV_TRACEFS	"/sys/kernel/tracing"
 #define UEV_TARGET	"uev_target"
 #define UEV_TARGET_PIE	"uev_target_pie"
+#define UEV_TARGET32	"uev_target32"
 #define UEV_MAX_LINES	256
 #define UEV_LOOP_MS	3000
 #define UEV_LINE_LEN	512
