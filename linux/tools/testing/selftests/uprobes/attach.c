@@ -292,4 +292,32 @@ TEST_F_TIMEOUT(attach, four_threads_32bit, 600)
 	EXPECT_EQ(THREADS * 200, upng_probe_hits(self->ev));
 }
 
+/* More threads than a page of XOL slots: none may block for ever or miss. */
+#define MANY 48
+
+TEST_F_TIMEOUT(attach, many_threads, 600)
+{
+	static const char * const bins[] = { "bin/target", "bin/target32" };
+	long long sum = 0;
+	char cmd[64];
+	int b, t;
+
+	for (t = 0; t < MANY; t++)
+		sum += expect_sum(t * 1000000L, 40);
+	snprintf(cmd, sizeof(cmd), "threads %d 40", MANY);
+	for (b = 0; b < 2; b++) {
+		const char *bin = upng_path(bins[b]);
+		char ev[80];
+
+		snprintf(ev, sizeof(ev), "%s_%d", self->ev, b);
+		spawn(_metadata, &self->child, bin);
+		add_probe(_metadata, ev, bin, "target_func", NULL);
+		ASSERT_EQ(0, upng_probe_enable(ev, true));
+		EXPECT_EQ(sum, ask(_metadata, &self->child, cmd, "sum"));
+		quit(_metadata, &self->child);
+		EXPECT_EQ(MANY * 40, upng_probe_hits(ev)) TH_LOG("%s", bins[b]);
+		EXPECT_EQ(0, upng_probe_del(ev));
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -9,11 +9,15 @@
  *   fork N         a forked child runs "call N" and prints "child S",
  *                  the parent prints "waited STATUS"
  *   exec PATH N    execv(PATH, PATH --run N)
+ *   rec N          print "sum S", S = target_rec(N) (recursion depth N)
+ *   longjmp N      N times: target_lj() leaves by longjmp(), never
+ *                  returning; print "jumps N"
  *   quit           exit(0)
  * "target --run N" runs "call N" once, prints the sum and exits.
  */
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +32,44 @@ struct worker {
 	char stack[65536];
 };
 
+static jmp_buf lj_env;
+static long lj_count;
+static long (*volatile rec_ptr)(long);
+
 __attribute__((noipa)) long target_func(long x)
 {
 	asm volatile("" : "+r" (x) : : "memory");
 	return x * 7 + 3;
+}
+
+/* rec(0) = 1, rec(n) = 2 * rec(n - 1) + n; called through a pointer. */
+__attribute__((noipa)) long target_rec(long n)
+{
+	long r;
+
+	if (!n)
+		return 1;
+	r = rec_ptr(n - 1);
+	return r * 2 + n;
+}
+
+/* Never returns: jumps back to the caller's setjmp(). */
+__attribute__((noipa)) long target_lj(long x)
+{
+	asm volatile("" : "+r" (x) : : "memory");
+	lj_count++;
+	longjmp(lj_env, 1);
+}
+
+static long run_longjmp(long n)
+{
+	long i, start = lj_count;
+
+	for (i = 0; i < n; i++) {
+		if (!setjmp(lj_env))
+			target_lj(i);
+	}
+	return lj_count - start;
 }
 
 static long long call_n(long base, long n)
@@ -75,12 +113,12 @@ static int start_worker(struct worker *w)
 
 static void run_threads(int nthreads, long n)
 {
-	static struct worker w[16];
+	static struct worker w[64];
 	long long sum = 0;
 	int t;
 
-	if (nthreads > 16)
-		nthreads = 16;
+	if (nthreads > 64)
+		nthreads = 64;
 	for (t = 0; t < nthreads; t++) {
 		w[t].base = t * 1000000L;
 		w[t].count = n;
@@ -129,6 +167,7 @@ int main(int argc, char **argv)
 		printf("sum %lld\n", call_n(0, atol(argv[2])));
 		return 0;
 	}
+	rec_ptr = target_rec;
 	printf("ready %lx %lx\n", (unsigned long)main,
 	       (unsigned long)target_func);
 	fflush(stdout);
@@ -139,6 +178,10 @@ int main(int argc, char **argv)
 			run_threads(a, b);
 		} else if (sscanf(line, "fork %ld", &a) == 1) {
 			run_fork(a);
+		} else if (sscanf(line, "rec %ld", &a) == 1) {
+			printf("sum %ld\n", target_rec(a));
+		} else if (sscanf(line, "longjmp %ld", &a) == 1) {
+			printf("jumps %ld\n", run_longjmp(a));
 		} else if (sscanf(line, "exec %255s %ld", path, &a) == 2) {
 			char num[32];
 

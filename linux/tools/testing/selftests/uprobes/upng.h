@@ -18,6 +18,9 @@
 /* Append "p:uprobes/EV PATH:0xOFF ARGS" to uprobe_events; 0 or -errno. */
 int upng_probe_add(const char *ev, const char *path, unsigned long off,
 		   const char *args);
+/* The same for a return probe ("r:uprobes/EV ..."). */
+int upng_retprobe_add(const char *ev, const char *path, unsigned long off,
+		      const char *args);
 /* Write 1/0 to events/uprobes/EV/enable; 0 or -errno of the write. */
 int upng_probe_enable(const char *ev, bool on);
 /* Current content of events/uprobes/EV/enable: 1, 0, or -errno. */

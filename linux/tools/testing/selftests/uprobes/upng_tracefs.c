@@ -57,14 +57,26 @@ int upng_tracefs_read(const char *rel, char *buf, size_t len)
 	return 0;
 }
 
-int upng_probe_add(const char *ev, const char *path, unsigned long off,
-		   const char *args)
+static int event_add(char kind, const char *ev, const char *path,
+		     unsigned long off, const char *args)
 {
 	char cmd[1024];
 
-	snprintf(cmd, sizeof(cmd), "p:uprobes/%s %s:0x%lx%s%s\n", ev, path,
-		 off, args ? " " : "", args ? args : "");
+	snprintf(cmd, sizeof(cmd), "%c:uprobes/%s %s:0x%lx%s%s\n", kind, ev,
+		 path, off, args ? " " : "", args ? args : "");
 	return tracefs_write("uprobe_events", cmd, O_APPEND);
+}
+
+int upng_probe_add(const char *ev, const char *path, unsigned long off,
+		   const char *args)
+{
+	return event_add('p', ev, path, off, args);
+}
+
+int upng_retprobe_add(const char *ev, const char *path, unsigned long off,
+		      const char *args)
+{
+	return event_add('r', ev, path, off, args);
 }
 
 int upng_probe_enable(const char *ev, bool on)
