@@ -759,4 +759,73 @@ TEST_F_TIMEOUT(ev, toggle_under_load, 120)
 	ASSERT_EQ(0, uev_write("buffer_size_kb", size_kb));
 }
 
+/* Several definitions, a comment and blank lines in one write. */
+TEST_F(ev, multiline_write)
+{
+	char def[2048];
+
+	snprintf(def, sizeof(def),
+		 "p:uprobes/m1 %s:0x%lx\n# a comment\n\np:uprobes/m2 %s:0x%lx n=%%di # trailing\n"
+		 "-:m1\np:uprobes/m3 %s:0x%lx\n",
+		 self->s.path, self->s.count.foff, self->s.path, self->s.count.foff,
+		 self->s.path, self->s.regs.foff);
+	ASSERT_EQ(0, uev_write("uprobe_events", def));
+	ASSERT_FALSE(uev_has_event("uprobes", "m1"));
+	ASSERT_TRUE(uev_has_event("uprobes", "m2"));
+	ASSERT_TRUE(uev_has_event("uprobes", "m3"));
+	snprintf(def, sizeof(def), "p:uprobes/m2 %s:0x%016lx n=%%di\np:uprobes/m3 %s:0x%016lx\n",
+		 self->s.path, self->s.count.foff, self->s.path, self->s.regs.foff);
+	ASSERT_TRUE(file_is(&self->s, "uprobe_events", def)) {
+		TH_LOG("uprobe_events:\n%s", self->s.buf);
+	}
+	/* A bad line stops the write: what came before it stays. */
+	snprintf(def, sizeof(def),
+		 "p:uprobes/m4 %s:0x%lx\np:uprobes/m5 %s:0x%lx %%bad\np:uprobes/m6 %s:0x%lx\n",
+		 self->s.path, self->s.count.foff, self->s.path, self->s.count.foff,
+		 self->s.path, self->s.count.foff);
+	ASSERT_EQ(-EINVAL, uev_write("uprobe_events", def));
+	ASSERT_TRUE(uev_has_event("uprobes", "m4"));
+	ASSERT_FALSE(uev_has_event("uprobes", "m5"));
+	ASSERT_FALSE(uev_has_event("uprobes", "m6"));
+}
+
+/*
+ * A string longer than a record can hold is cut (uprobes-ng) or recorded as
+ * (fault) (6.12); either way the arguments after it stay intact.
+ */
+TEST_F(ev, long_string)
+{
+	struct uev_sym ls;
+	struct uev_proc p;
+	size_t n;
+	char *v;
+
+	ASSERT_EQ(0, uev_target_sym("uev_long_string", &ls));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ls %s:0x%lx s=@0x%lx:string di=%%di",
+				self->s.path, self->s.regs.foff, ls.vaddr));
+	ASSERT_EQ(0, uev_write("events/uprobes/ls/enable", "1"));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, uev_write("events/uprobes/ls/enable", "0"));
+	ASSERT_LT(0, uev_read("trace", self->s.buf, sizeof(self->s.buf)));
+	v = strstr(self->s.buf, " ls: ");
+	ASSERT_NE(NULL, v);
+	v = strstr(v, " s=");
+	ASSERT_NE(NULL, v);
+	v += 3;
+	if (!strncmp(v, "(fault)", 7)) {
+		v += 7;
+	} else {
+		ASSERT_EQ('"', *v);
+		n = strspn(++v, "A");
+		TH_LOG("%zu characters of the string recorded", n);
+		ASSERT_LE(64UL, n);
+		ASSERT_GT(6000UL, n);
+		ASSERT_EQ('"', v[n]);
+		v += n + 1;
+	}
+	ASSERT_EQ(0, strncmp(v, " di=0x2a\n", 9));
+}
+
 TEST_HARNESS_MAIN
