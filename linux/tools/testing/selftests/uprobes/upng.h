@@ -71,7 +71,10 @@ struct upng_child {
 	int out;	/* read end: the child's stdout */
 };
 
-/* Full path of helper NAME ("bin/target"), from UPROBES_NG_DIR or argv0. */
+/*
+ * Full path of helper NAME ("bin/target"): under UPROBES_NG_DIR, else
+ * (or if it is not there) under the OUTPUT directory holding this test.
+ */
 const char *upng_path(const char *name);
 /* Resolved path of the running executable. */
 const char *upng_self_path(void);

@@ -27,9 +27,12 @@ const char *upng_path(const char *name)
 
 	if (dir && *dir) {
 		snprintf(out, PATH_MAX, "%s/%s", dir, name);
-		return out;
+		if (!access(out, F_OK))
+			return out;
+		fprintf(stderr, "# UPROBES_NG_DIR=%s has no %s, using OUTPUT\n",
+			dir, name);
 	}
-	/* Not in the guest: the tests live in OUTPUT/tests, helpers beside. */
+	/* The tests live in OUTPUT/tests, the helpers beside them. */
 	snprintf(self, sizeof(self), "%s", upng_self_path());
 	p = strrchr(self, '/');
 	if (p)
