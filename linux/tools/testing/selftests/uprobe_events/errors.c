@@ -572,7 +572,7 @@ static void unprobeable(struct __test_metadata *_metadata, const char *path,
 		TH_LOG("0x%lx: %d (%s)", off, err, strerror(-err));
 	}
 	if (err == -EOPNOTSUPP)
-		ASSERT_TRUE(uev_kmsg_has("cannot probe", UEV_TARGET));
+		ASSERT_LT(0, uev_kmsg_count("cannot probe", UEV_TARGET));
 }
 
 TEST_F(misc, unprobeable_int3)

@@ -11,7 +11,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,33 +227,21 @@ static void list_groups(char *out, size_t size)
 		free(names);
 }
 
-/* Count kernel log lines that tell of a kernel problem. */
+/* Count kernel log records that tell of a kernel problem. */
 static int kernel_complaints(void)
 {
 	static const char * const bad[] = {
 		"WARNING:", "BUG:", "Oops", "general protection", "kmemleak:",
 		"UBSAN:", "KASAN:", "list_add corruption", "lockdep",
 	};
-	char rec[8192];
-	int fd, n = 0;
-	ssize_t len;
+	int n = 0, c;
 	size_t i;
 
-	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	while ((len = read(fd, rec, sizeof(rec) - 1)) != 0) {
-		if (len < 0) {
-			if (errno == EPIPE)
-				continue;
-			break;
-		}
-		rec[len] = '\0';
-		for (i = 0; i < ARRAY_SIZE(bad); i++)
-			if (strstr(rec, bad[i]))
-				n++;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		c = uev_kmsg_count(bad[i], NULL);
+		if (c > 0)
+			n += c;
 	}
-	close(fd);
 	return n;
 }
 

@@ -57,23 +57,30 @@ struct uev_trace {
 	char line[UEV_MAX_LINES][UEV_LINE_LEN];
 };
 
-const char *uev_path(const char *dir, const char *name);
+/* uev_tracefs.c */
 int uev_write(const char *file, const char *text);
 int uev_writef(const char *file, const char *fmt, ...);
 int uev_write_trunc(const char *file, const char *text);
 ssize_t uev_read(const char *file, char *buf, size_t size);
 int uev_reset(void);
-int uev_sym(const char *path, const char *name, struct uev_sym *sym);
-int uev_target_sym(const char *name, struct uev_sym *sym);
-int uev_spawn(struct uev_proc *p, const char *path);
-int uev_cmd(struct uev_proc *p, char c, int times);
-int uev_query(struct uev_proc *p, char c, unsigned long *value);
-int uev_finish(struct uev_proc *p);
 int uev_trace_get(const char *event, struct uev_trace *t);
 int uev_trace_file_get(const char *file, const char *event, struct uev_trace *t);
 int uev_errlog_last(char *msg, size_t msize, char *cmd, size_t csize);
 bool uev_has_event(const char *group, const char *event);
-bool uev_kmsg_has(const char *a, const char *b);
+
+/* uev_elf.c */
+int uev_sym(const char *path, const char *name, struct uev_sym *sym);
+int uev_target_sym(const char *name, struct uev_sym *sym);
+
+/* uev_proc.c */
+const char *uev_path(const char *dir, const char *name);
+int uev_spawn(struct uev_proc *p, const char *path);
+int uev_cmd(struct uev_proc *p, char c, int times);
+int uev_query(struct uev_proc *p, char c, unsigned long *value);
+int uev_finish(struct uev_proc *p);
+
+/* uev_kmsg.c */
+int uev_kmsg_count(const char *a, const char *b);
 
 /* The probed functions of the target (uev_target_asm.S). */
 void uev_regs_func(void);

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uprobe_events test helpers: finding the suite's programs and driving a
+ * probe target through its command pipe.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "uev_lib.h"
+
+/**
+ * uev_path() - path of a program of the suite
+ * @dir: "bin" or "tests"
+ * @name: file name
+ *
+ * The suite lives in $UPROBES_NG_DIR; without it, next to the directory of
+ * the running test program.
+ *
+ * Return: a static buffer, overwritten by the next call.
+ */
+const char *uev_path(const char *dir, const char *name)
+{
+	static char path[PATH_MAX];
+	char self[PATH_MAX];
+	const char *top = getenv("UPROBES_NG_DIR");
+	ssize_t n;
+
+	if (top && *top) {
+		snprintf(path, sizeof(path), "%s/%s/%s", top, dir, name);
+		return path;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		n = 0;
+	self[n] = '\0';
+	snprintf(path, sizeof(path), "%s/../%s/%s", dirname(self), dir, name);
+	return path;
+}
+
+/**
+ * uev_spawn() - start a probe target with its stdin and stdout on pipes
+ * @p: filled with the pid and the pipe ends
+ * @path: the program
+ *
+ * Return: 0, or -errno.
+ */
+int uev_spawn(struct uev_proc *p, const char *path)
+{
+	int in[2], out[2];
+
+	if (pipe(in))
+		return -errno;
+	if (pipe(out)) {
+		close(in[0]);
+		close(in[1]);
+		return -errno;
+	}
+	p->pid = fork();
+	if (p->pid < 0)
+		return -errno;
+	if (!p->pid) {
+		dup2(in[0], STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		execl(path, path, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	p->to = in[1];
+	p->from = out[0];
+	return 0;
+}
+
+/**
+ * uev_cmd() - run a command of the target several times, one at a time
+ * @p: the target
+ * @c: command byte (see uev_target.c)
+ * @times: how many times
+ *
+ * Return: 0 once the target has acknowledged every command, or -errno
+ * (-EPIPE when it died).
+ */
+int uev_cmd(struct uev_proc *p, char c, int times)
+{
+	char ack;
+
+	signal(SIGPIPE, SIG_IGN);
+	while (times-- > 0) {
+		if (write(p->to, &c, 1) != 1)
+			return -EPIPE;
+		if (read(p->from, &ack, 1) != 1 || ack != c)
+			return -EPIPE;
+	}
+	return 0;
+}
+
+/**
+ * uev_query() - run a command of the target that replies with a number
+ * @p: the target
+ * @c: command byte (see uev_target.c)
+ * @value: receives the reply
+ *
+ * Return: 0, or -errno (-EPIPE when the target died).
+ */
+int uev_query(struct uev_proc *p, char c, unsigned long *value)
+{
+	char buf[18];
+	size_t len = 0;
+	ssize_t n;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (write(p->to, &c, 1) != 1)
+		return -EPIPE;
+	while (len < 17) {
+		n = read(p->from, buf + len, 17 - len);
+		if (n <= 0)
+			return -EPIPE;
+		len += n;
+	}
+	buf[17] = '\0';
+	if (buf[16] != c)
+		return -EPROTO;
+	buf[16] = '\0';
+	*value = strtoul(buf, NULL, 16);
+	return 0;
+}
+
+/**
+ * uev_finish() - tell the target to exit and reap it
+ * @p: the target
+ *
+ * Return: its wait status.
+ */
+int uev_finish(struct uev_proc *p)
+{
+	int status = -1;
+
+	if (write(p->to, "q", 1) != 1)
+		kill(p->pid, SIGKILL);
+	close(p->to);
+	close(p->from);
+	waitpid(p->pid, &status, 0);
+	return status;
+}
