@@ -5,12 +5,15 @@
  * In each process the breakpoint is visible through /proc/PID/mem while
  * the probe is active, and after it goes the whole page reads back as the
  * file's page again, in the process, in a forked child and in others.
- * A second event on the same address shares the breakpoint.
+ * A second event on the same address shares the breakpoint, and every
+ * executable mapping of the file gets it, made before or after.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -226,6 +229,47 @@ TEST_F_TIMEOUT(restore, two_events_one_address, 120)
 	ASSERT_EQ(37, restore_func(3));
 	ASSERT_EQ(1, upng_probe_hits(self->ev));
 	ASSERT_EQ(2, upng_probe_hits(self->ev2));
+	check_file(_metadata, self->path, self->sym.offset, self->orig,
+		   self->hash);
+}
+
+/* Map the file's page holding OFF executable; the address of OFF in it. */
+static unsigned long map_exec(const char *path, unsigned long off)
+{
+	void *p;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd,
+		 off & ~(PAGE - 1));
+	close(fd);
+	if (p == MAP_FAILED)
+		return 0;
+	return (unsigned long)p + (off & (PAGE - 1));
+}
+
+TEST_F_TIMEOUT(restore, extra_mappings, 120)
+{
+	unsigned long m1, m2;
+
+	m1 = map_exec(self->path, self->sym.offset);
+	ASSERT_NE(0UL, m1);
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	check_armed(_metadata, getpid(), self->sym.value, self->orig);
+	check_armed(_metadata, getpid(), m1, self->orig);
+	/* Mapped while the probe is registered. */
+	m2 = map_exec(self->path, self->sym.offset);
+	ASSERT_NE(0UL, m2);
+	check_armed(_metadata, getpid(), m2, self->orig);
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	check_page(_metadata, getpid(), self->sym.value, self->path,
+		   self->sym.offset);
+	check_page(_metadata, getpid(), m1, self->path, self->sym.offset);
+	check_page(_metadata, getpid(), m2, self->path, self->sym.offset);
+	ASSERT_EQ(0, munmap((void *)(m1 & ~(PAGE - 1)), PAGE));
+	ASSERT_EQ(0, munmap((void *)(m2 & ~(PAGE - 1)), PAGE));
 	check_file(_metadata, self->path, self->sym.offset, self->orig,
 		   self->hash);
 }
