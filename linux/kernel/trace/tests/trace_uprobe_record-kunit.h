@@ -9,7 +9,7 @@
 
 static const char * const fetch_test_args[] = {
 	"a=%di", "b=%si:s32", "f=@+0x10", "i=\\123", "c=$comm",
-	"s=\"imm\":string", "u=+0(%dx):u32", "us=+0(%dx):string",
+	"s=\\\"imm\":string", "u=+0(%dx):u32", "us=+0(%dx):string",
 	"sp=$stack", "st=$stack1", "bf=%ax:b4@4/32",
 };
 
@@ -47,12 +47,11 @@ static void fetch_test_args_run(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, trace_probe_init(tp, "ev", "kunit", false, nr), 0);
 	for (i = 0; i < nr; i++) {
 		struct traceprobe_parse_context pctx = { .flags = TPARG_FL_USER };
+		int ret;
 
-		int ret = traceprobe_parse_probe_arg(tp, i, fetch_test_args[i],
-						     &pctx);
-
-		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s", fetch_test_args[i]);
+		ret = traceprobe_parse_probe_arg(tp, i, fetch_test_args[i], &pctx);
 		traceprobe_finish_parse(&pctx);
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s", fetch_test_args[i]);
 		tp->nr_args++;
 	}
 
