@@ -5,6 +5,7 @@
  * filters, uprobe_profile hit counts, return probes and multi-probe events.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -826,6 +827,71 @@ TEST_F(ev, long_string)
 		v += n + 1;
 	}
 	ASSERT_EQ(0, strncmp(v, " di=0x2a\n", 9));
+}
+
+/* Copy the target to @to, executable. */
+static int copy_target(const char *from, const char *to)
+{
+	char buf[65536];
+	int in, out, err = 0;
+	ssize_t n;
+
+	in = open(from, O_RDONLY);
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	if (out < 0) {
+		err = -errno;
+		close(in);
+		return err;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		if (write(out, buf, n) != n) {
+			err = -EIO;
+			break;
+		}
+	}
+	if (n < 0)
+		err = -errno;
+	close(in);
+	close(out);
+	return err;
+}
+
+/*
+ * A probe belongs to the file it was defined on, not to its name: after the
+ * name is given to a new file, the running old one is still probed and the
+ * new one is not.
+ */
+TEST_F(ev, inode_not_name)
+{
+	static const int ns[] = { 0, 1 };
+	char dir[200], name[256], old[264];
+	struct uev_proc a, b;
+
+	ASSERT_NE(NULL, getcwd(dir, sizeof(dir)));
+	snprintf(name, sizeof(name), "%s/copy", dir);
+	snprintf(old, sizeof(old), "%s.old", name);
+	unlink(name);
+	unlink(old);
+	ASSERT_EQ(0, copy_target(self->s.path, name));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ino %s:0x%lx n=%%di:s64",
+				name, self->s.count.foff));
+	ASSERT_EQ(0, uev_write("events/uprobes/ino/enable", "1"));
+	ASSERT_EQ(0, uev_spawn(&a, name));
+	ASSERT_EQ(0, uev_cmd(&a, 'c', 1));
+	ASSERT_EQ(0, rename(name, old));
+	ASSERT_EQ(0, copy_target(self->s.path, name));
+	ASSERT_EQ(0, uev_spawn(&b, name));
+	ASSERT_EQ(0, uev_cmd(&b, 'c', 3));
+	ASSERT_EQ(0, uev_cmd(&a, 'c', 1));
+	ASSERT_EQ(0, uev_finish(&a));
+	ASSERT_EQ(0, uev_finish(&b));
+	ASSERT_EQ(0, uev_write("events/uprobes/ino/enable", "0"));
+	ASSERT_TRUE(trace_ns(&self->s, "ino", ns, 2));
+	ASSERT_EQ(0, uev_write("uprobe_events", "-:ino"));
+	unlink(name);
+	unlink(old);
 }
 
 TEST_HARNESS_MAIN

@@ -4,13 +4,14 @@
  * written to uprobe_events and dynamic_events while a sentinel probe is
  * enabled. Afterwards the kernel must be healthy: every write was accepted
  * or refused with an ordinary errno, the sentinel still counts every hit,
- * nothing the fuzz created survives the cleanup and the kernel log shows
- * no warning.
+ * nothing the fuzz created survives the cleanup, the kernel log shows no
+ * warning and (on kernels with kmemleak) nothing leaked.
  *
  * UEV_FUZZ_SEED and UEV_FUZZ_ITERS (environment) override the defaults.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,11 +246,67 @@ static int kernel_complaints(void)
 	return n;
 }
 
+#define KMEMLEAK	"/sys/kernel/debug/kmemleak"
+
+/*
+ * With kmemleak (debug kernels), forget what it has found so far; returns
+ * whether it is there.
+ */
+static bool kmemleak_clear(void)
+{
+	int fd = open(KMEMLEAK, O_WRONLY);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, "clear", 5) == 5;
+	close(fd);
+	return ok;
+}
+
+/* Objects kmemleak reports since kmemleak_clear(), 0 without kmemleak. */
+static int new_leaks(bool kmemleak)
+{
+	static char report[1 << 16];
+	size_t len = 0;
+	char *p = report;
+	int fd, n = 0;
+	ssize_t r;
+
+	if (!kmemleak)
+		return 0;
+	/* Only objects older than 5 s are reported. */
+	sleep(6);
+	fd = open(KMEMLEAK, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	r = write(fd, "scan", 4);
+	close(fd);
+	if (r != 4)
+		return -EIO;
+	fd = open(KMEMLEAK, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while (len < sizeof(report) - 1 &&
+	       (r = read(fd, report + len, sizeof(report) - 1 - len)) > 0)
+		len += r;
+	close(fd);
+	report[len] = '\0';
+	while ((p = strstr(p, "unreferenced object"))) {
+		n++;
+		p++;
+	}
+	if (n)
+		fprintf(stderr, "# %s", report);
+	return n;
+}
+
 FIXTURE(fuzz) {
 	struct fuzz f;
 	struct uev_sym count;
 	char groups[8192];
 	int complaints;
+	bool kmemleak;
 };
 
 FIXTURE_SETUP(fuzz)
@@ -269,6 +326,7 @@ FIXTURE_SETUP(fuzz)
 	ASSERT_EQ(0, uev_reset());
 	list_groups(self->groups, sizeof(self->groups));
 	self->complaints = kernel_complaints();
+	self->kmemleak = kmemleak_clear();
 }
 
 FIXTURE_TEARDOWN(fuzz)
@@ -336,6 +394,7 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 	list_groups(groups, sizeof(groups));
 	ASSERT_STREQ(self->groups, groups);
 	ASSERT_EQ(self->complaints, kernel_complaints());
+	ASSERT_EQ(0, new_leaks(self->kmemleak));
 }
 
 TEST_HARNESS_MAIN
