@@ -6,12 +6,15 @@
  * probe on one fails with an errno while the file is mapped by a running
  * process, the event stays disabled, no byte of the process changes, and
  * the process keeps running correctly (same results as before, and a
- * probe on a good instruction still works in it).
+ * probe on a good instruction still works in it).  A probe beyond the end
+ * of the file is refused too; one in a data section (mapped, but not
+ * executable) changes nothing in the process.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kselftest_harness.h"
 #include "insn_common.h"
@@ -267,6 +270,88 @@ TEST_F_TIMEOUT(refuse, refused_and_intact, 120)
 	ASSERT_EQ(0, upng_send(&self->child, "quit"));
 	ASSERT_EQ(0, upng_finish(&self->child, INSN_RECV_MS));
 	ASSERT_EQ(hash, upng_file_hash(path));
+}
+
+FIXTURE(edge) {
+	struct upng_child child;
+	struct insn_results base, after;
+	char ev[64];
+	const char *path;
+	unsigned long delta;
+};
+
+FIXTURE_SETUP(edge)
+{
+	struct upng_sym anchor;
+	unsigned long addr;
+	char line[128];
+	int n;
+
+	upng_evname(self->ev, sizeof(self->ev), "edge");
+	self->path = upng_path("bin/insn64");
+	ASSERT_EQ(0, upng_trace_reset());
+	ASSERT_EQ(0, upng_elf_sym(self->path, "refused_insns", &anchor));
+	ASSERT_EQ(0, upng_spawn(&self->child, self->path, "serve", NULL));
+	ASSERT_LT(0, upng_recv(&self->child, line, sizeof(line), INSN_RECV_MS));
+	n = sscanf(line, "ready %lx", &addr);
+	ASSERT_EQ(1, n);
+	self->delta = addr - anchor.value;
+	run_once(_metadata, &self->child, &self->base);
+}
+
+FIXTURE_TEARDOWN(edge)
+{
+	if (self->child.pid > 0)
+		upng_finish(&self->child, 1000);
+	upng_probe_del(self->ev);
+}
+
+static void check_intact(struct __test_metadata *_metadata,
+			 struct upng_child *c, const struct insn_results *base,
+			 struct insn_results *after)
+{
+	int i;
+
+	run_once(_metadata, c, after);
+	ASSERT_EQ(base->n, after->n);
+	for (i = 0; i < base->n; i++)
+		EXPECT_STREQ(base->line[i], after->line[i]);
+	ASSERT_EQ(0, upng_send(c, "quit"));
+	ASSERT_EQ(0, upng_finish(c, INSN_RECV_MS));
+}
+
+TEST_F_TIMEOUT(edge, beyond_end_of_file, 120)
+{
+	struct stat st;
+	int err;
+
+	ASSERT_EQ(0, stat(self->path, &st));
+	ASSERT_EQ(0, upng_probe_add(self->ev, self->path, st.st_size + 4096,
+				    NULL));
+	err = upng_probe_enable(self->ev, true);
+	EXPECT_NE(0, err);
+	EXPECT_EQ(0, upng_probe_enabled(self->ev));
+	check_intact(_metadata, &self->child, &self->base, &self->after);
+}
+
+TEST_F_TIMEOUT(edge, data_section, 120)
+{
+	unsigned char file[8], mem[8];
+	struct upng_sym data;
+	int err;
+
+	/* v64 (.data): the value the load tests read, never written. */
+	ASSERT_EQ(0, upng_elf_sym(self->path, "v64", &data));
+	ASSERT_EQ(0, upng_probe_add(self->ev, self->path, data.offset, NULL));
+	err = upng_probe_enable(self->ev, true);
+	TH_LOG("enable on .data returned %d", err);
+	ASSERT_EQ(0, upng_file_read(self->path, data.offset, file,
+				    sizeof(file)));
+	ASSERT_EQ(0, upng_mem_read(self->child.pid, data.value + self->delta,
+				   mem, sizeof(mem)));
+	EXPECT_EQ(0, memcmp(file, mem, sizeof(mem)));
+	check_intact(_metadata, &self->child, &self->base, &self->after);
+	EXPECT_EQ(0, upng_probe_hits(self->ev));
 }
 
 /* Every insn_r_ site of both tables has a variant above. */

@@ -92,13 +92,12 @@ static void add(struct __test_metadata *_metadata, bool ret, const char *ev,
 		const char *bin, const char *sym, const char *args)
 {
 	struct upng_sym s;
+	int err;
 
 	ASSERT_EQ(0, upng_elf_sym(bin, sym, &s)) TH_LOG("%s", sym);
-	if (ret) {
-		ASSERT_EQ(0, upng_retprobe_add(ev, bin, s.offset, args));
-	} else {
-		ASSERT_EQ(0, upng_probe_add(ev, bin, s.offset, args));
-	}
+	err = ret ? upng_retprobe_add(ev, bin, s.offset, args) :
+		    upng_probe_add(ev, bin, s.offset, args);
+	ASSERT_EQ(0, err);
 	ASSERT_EQ(0, upng_probe_enable(ev, true));
 }
 

@@ -34,7 +34,8 @@ struct worker {
 
 static jmp_buf lj_env;
 static long lj_count;
-static long (*volatile rec_ptr)(long);
+/* Global, so the compiler cannot turn the recursion into a loop. */
+long (*target_rec_ptr)(long n);
 
 __attribute__((noipa)) long target_func(long x)
 {
@@ -49,7 +50,7 @@ __attribute__((noipa)) long target_rec(long n)
 
 	if (!n)
 		return 1;
-	r = rec_ptr(n - 1);
+	r = target_rec_ptr(n - 1);
 	return r * 2 + n;
 }
 
@@ -167,7 +168,7 @@ int main(int argc, char **argv)
 		printf("sum %lld\n", call_n(0, atol(argv[2])));
 		return 0;
 	}
-	rec_ptr = target_rec;
+	target_rec_ptr = target_rec;
 	printf("ready %lx %lx\n", (unsigned long)main,
 	       (unsigned long)target_func);
 	fflush(stdout);
