@@ -193,8 +193,11 @@ static void uprobe_step_out_of_line(struct uprobe_task *utask,
 	if (!uprobe_tryget(uprobe))
 		return;
 	slot = xol_get_slot(utask);
-	if (!slot)
+	if (!slot) {
+		pr_warn_ratelimited("pid %d: no XOL slot, retrying\n",
+				    current->pid);
 		goto put;
+	}
 	xol_write_slot(slot, uprobe->arch.ixol, sizeof(uprobe->arch.ixol));
 	utask->active_uprobe = uprobe;
 	utask->state = UTASK_SSTEP;
