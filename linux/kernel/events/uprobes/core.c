@@ -239,18 +239,27 @@ bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm)
 	return wanted;
 }
 
+static int uprobe_analyze(struct arch_uprobe *arch, struct inode *inode,
+			  loff_t offset, const char **reason)
+{
+	int err;
+
+	*reason = "cannot read the instruction";
+	err = uprobe_read_insn(inode, offset, arch->insn, sizeof(arch->insn));
+	if (err)
+		return err;
+	*reason = "undecodable instruction";
+	return arch_uprobe_analyze(arch, uprobe_file_is_64bit(inode), reason);
+}
+
 /* Reads and analyses the probed instruction: done once per probe. */
 static int uprobe_prepare(struct uprobe *uprobe)
 {
-	const char *reason = "undecodable instruction";
+	const char *reason;
 	int err;
 
-	err = uprobe_read_insn(uprobe->inode, uprobe->offset,
-			       uprobe->arch.insn, sizeof(uprobe->arch.insn));
-	if (err)
-		return err;
-	err = arch_uprobe_analyze(&uprobe->arch,
-				  uprobe_file_is_64bit(uprobe->inode), &reason);
+	err = uprobe_analyze(&uprobe->arch, uprobe->inode, uprobe->offset,
+			     &reason);
 	if (err)
 		pr_warn("inode %lu:0x%llx: cannot probe: %s (%pe)\n",
 			uprobe->inode->i_ino, uprobe->offset, reason,
@@ -476,6 +485,38 @@ static int uprobe_check_file(struct inode *inode, loff_t offset,
 		return -EINVAL;
 	return 0;
 }
+
+/**
+ * uprobe_validate() - could a probe be registered at (@inode, @offset)?
+ * @inode: the file
+ * @offset: file offset of the instruction
+ * @ref_ctr_offset: file offset of a USDT semaphore, or 0
+ * @reason: set to a short explanation when the instruction is refused
+ *
+ * Checks the file and analyses the instruction like the first
+ * uprobe_register() would, without registering anything, so that a
+ * definition can be refused when it is made rather than when enabled.
+ *
+ * Return: 0, or the error uprobe_register() would return.
+ */
+int uprobe_validate(struct inode *inode, loff_t offset, loff_t ref_ctr_offset,
+		    const char **reason)
+{
+	struct arch_uprobe *arch;
+	int err;
+
+	*reason = "bad file, offset or semaphore offset";
+	err = uprobe_check_file(inode, offset, ref_ctr_offset);
+	if (err)
+		return err;
+	arch = kzalloc(sizeof(*arch), GFP_KERNEL);
+	if (!arch)
+		return -ENOMEM;
+	err = uprobe_analyze(arch, inode, offset, reason);
+	kfree(arch);
+	return err;
+}
+EXPORT_SYMBOL_GPL(uprobe_validate);
 
 /**
  * uprobe_register() - add a consumer to the probe at (@inode, @offset)

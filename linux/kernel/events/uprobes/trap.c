@@ -161,10 +161,21 @@ void uprobe_remove_from_current(struct uprobe *uprobe)
 	mmap_read_unlock(mm);
 }
 
+static struct uprobe *uprobe_vma_lookup(struct vm_area_struct *vma,
+					unsigned long vaddr)
+{
+	if (!uprobe_vma_probeable(vma))
+		return NULL;
+	return uprobe_lookup(file_inode(vma->vm_file),
+			     uprobe_vma_vaddr_offset(vma, vaddr));
+}
+
 /*
  * Finds the probe of the breakpoint at @bp_vaddr in current's address
- * space. When there is none, *@is_trap tells whether a trap instruction
- * is still there (someone else's) or not (a probe removed since the hit).
+ * space: under the vma's own lock when it can be had, so that threads
+ * hitting probes do not contend on the mmap lock. When there is no probe,
+ * *@is_trap tells whether a trap instruction is still there (someone
+ * else's) or not (a probe removed since the hit).
  */
 static struct uprobe *uprobe_find_hit(unsigned long bp_vaddr, bool *is_trap)
 {
@@ -172,11 +183,18 @@ static struct uprobe *uprobe_find_hit(unsigned long bp_vaddr, bool *is_trap)
 	struct uprobe *uprobe = NULL;
 	struct vm_area_struct *vma;
 
+	vma = lock_vma_under_rcu(mm, bp_vaddr);
+	if (vma) {
+		uprobe = uprobe_vma_lookup(vma, bp_vaddr);
+		vma_end_read(vma);
+		if (uprobe)
+			return uprobe;
+	}
+
 	mmap_read_lock(mm);
 	vma = vma_lookup(mm, bp_vaddr);
-	if (vma && uprobe_vma_probeable(vma))
-		uprobe = uprobe_lookup(file_inode(vma->vm_file),
-				       uprobe_vma_vaddr_offset(vma, bp_vaddr));
+	if (vma)
+		uprobe = uprobe_vma_lookup(vma, bp_vaddr);
 	if (!uprobe)
 		*is_trap = uprobe_is_trap_at(mm, bp_vaddr);
 	mmap_read_unlock(mm);
