@@ -501,6 +501,8 @@ FIXTURE_SETUP(misc)
 
 FIXTURE_TEARDOWN(misc)
 {
+	if (!access(UEV_TRACEFS "/kprobe_events", W_OK))
+		uev_write("kprobe_events", "-:uevtest/kp");
 	uev_reset();
 }
 

@@ -46,6 +46,7 @@ FIXTURE_SETUP(ev)
 FIXTURE_TEARDOWN(ev)
 {
 	uev_reset();
+	rmdir(UEV_TRACEFS "/instances/uevtest");
 }
 
 /* Lines of uprobe_events (or another file) must be exactly @expect. */
@@ -572,7 +573,7 @@ TEST_F(ev, fork_child_hit)
 {
 	static const int ns[] = { 0, 1000, 1 };
 	struct uev_proc p;
-	char key[32];
+	char key[32], *first;
 
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
 				self->s.path, self->s.count.foff));
@@ -587,7 +588,9 @@ TEST_F(ev, fork_child_hit)
 	/* Two of the hits are the parent's. */
 	ASSERT_LT(0, uev_read("trace", self->s.buf, sizeof(self->s.buf)));
 	snprintf(key, sizeof(key), "-%d ", p.pid);
-	ASSERT_NE(NULL, strstr(strstr(self->s.buf, key) + 1, key));
+	first = strstr(self->s.buf, key);
+	ASSERT_NE(NULL, first);
+	ASSERT_NE(NULL, strstr(first + 1, key));
 }
 
 TEST_F(ev, trigger_traceoff)
