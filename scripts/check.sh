@@ -49,7 +49,7 @@ kmsg "$logf" | awk '
 			printf "UPROBES-NG-RESULT: FAIL kunit/%s:missing-results-%d-of-%d\n", suite, seen, plan
 		suite = ""; plan = ""; seen = 0
 	}
-	/^    # Subtest: / { close_suite(); suite = $4; next }
+	/^    # Subtest: / { close_suite(); suite = $3; next }
 	suite != "" && /^    1\.\.[0-9]+/ { plan = substr($1, 4) + 0; next }
 	suite != "" && /^    (not )?ok [0-9]+ / {
 		line = $0; sub(/^    /, "", line)
