@@ -170,6 +170,39 @@ static void mutated_def(struct fuzz *f, char *buf)
 	}
 }
 
+/* Bases, dereference offsets and types random fetch arguments are made of. */
+static const char * const fetch_bases[] = {
+	"%ax", "%bx", "%cx", "%dx", "%si", "%di", "%bp", "%sp", "%ip", "%r8",
+	"%r9", "%r12", "%r15", "$stack", "$stack0", "$stack3", "$stack9",
+	"@0x0", "@0x10", "@0xffffffff81000000", "@0xffff888000000000",
+	"@0xffffffffffffffff", "@0x7ffffffff000", "@+0", "@+0x1000",
+	"@+0x7fffffff", "\\0", "\\0x1000", "\\-1",
+};
+
+static const char * const fetch_offsets[] = {
+	"+0(", "+8(", "-8(", "+0x28(", "+4096(", "-4096(", "+0x7fffffff(",
+	"+u0(", "+u16(", "-u1(",
+};
+
+static const char * const fetch_types[] = {
+	"", ":u8", ":s16", ":x32", ":u64", ":s64", ":char", ":string",
+	":ustring", ":b3@2/8", ":b1@63/64", ":u8[4]", ":x16[2]", ":string[1]",
+};
+
+/* A fetch argument from the tables, dereferenced up to three times. */
+static void random_fetcharg(struct fuzz *f, char *buf, size_t size)
+{
+	const char *off[3] = { "", "", "" };
+	unsigned int i, depth = pick(f, 4);
+
+	for (i = 0; i < depth; i++)
+		off[i] = fetch_offsets[pick(f, ARRAY_SIZE(fetch_offsets))];
+	snprintf(buf, size, "%s%s%s%s%s%s", off[0], off[1], off[2],
+		 fetch_bases[pick(f, ARRAY_SIZE(fetch_bases))],
+		 ")))" + 3 - depth,
+		 fetch_types[pick(f, ARRAY_SIZE(fetch_types))]);
+}
+
 static bool ordinary_errno(int err)
 {
 	switch (-err) {
@@ -395,6 +428,67 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 	ASSERT_STREQ(self->groups, groups);
 	ASSERT_EQ(self->complaints, kernel_complaints());
 	ASSERT_EQ(0, new_leaks(self->kmemleak));
+}
+
+/*
+ * Random fetch arguments, mostly on addresses that are not mapped or not
+ * user memory, on an enabled probe that the target then hits: every
+ * accepted definition gives exactly one well-formed trace line and the
+ * target survives.
+ */
+TEST_F_TIMEOUT(fuzz, fetch_paths, 600)
+{
+	int iters = 150, i, j, nargs, accepted = 0, err;
+	char def[2048], arg[256], want[64];
+	static struct uev_trace t;
+	struct uev_sym probe;
+	struct uev_proc p;
+	size_t len;
+
+	if (getenv("UEV_FUZZ_ITERS"))
+		iters = atoi(getenv("UEV_FUZZ_ITERS")) / 100 + 1;
+	TH_LOG("seed 0x%llx, %d definitions", self->f.rng, iters);
+	ASSERT_EQ(0, uev_target_sym("uev_regs_probe", &probe));
+	ASSERT_EQ(0, uev_spawn(&p, self->f.path));
+	snprintf(want, sizeof(want), "(0x%lx) a0=", probe.vaddr);
+	for (i = 0; i < iters; i++) {
+		len = snprintf(def, sizeof(def), "p:uprobes/ff %s:0x%lx",
+			       self->f.path, probe.foff);
+		nargs = 1 + pick(&self->f, 6);
+		for (j = 0; j < nargs; j++) {
+			random_fetcharg(&self->f, arg, sizeof(arg));
+			len += snprintf(def + len, sizeof(def) - len, " a%d=%s", j, arg);
+		}
+		err = uev_write("uprobe_events", def);
+		if (err) {
+			ASSERT_TRUE(err == -EINVAL || err == -E2BIG) {
+				TH_LOG("'%s': %s", def, strerror(-err));
+			}
+			continue;
+		}
+		accepted++;
+		ASSERT_EQ(0, uev_write_trunc("trace", ""));
+		ASSERT_EQ(0, uev_write("events/uprobes/ff/enable", "1"));
+		ASSERT_EQ(0, uev_cmd(&p, 'a', 1)) {
+			TH_LOG("target died on '%s'", def);
+		}
+		ASSERT_EQ(0, uev_write("events/uprobes/ff/enable", "0"));
+		ASSERT_EQ(1, uev_trace_get("ff", &t)) {
+			TH_LOG("'%s'", def);
+		}
+		ASSERT_EQ(0, strncmp(t.line[0], want, strlen(want))) {
+			TH_LOG("'%s': %s", def, t.line[0]);
+		}
+		snprintf(arg, sizeof(arg), " a%d=", nargs - 1);
+		ASSERT_NE(NULL, strstr(t.line[0], arg)) {
+			TH_LOG("'%s': %s", def, t.line[0]);
+		}
+		ASSERT_EQ(0, uev_write("uprobe_events", "-:ff"));
+	}
+	ASSERT_EQ(0, uev_finish(&p));
+	TH_LOG("%d of %d accepted", accepted, iters);
+	ASSERT_LT(iters / 3, accepted);
+	ASSERT_EQ(self->complaints, kernel_complaints());
 }
 
 TEST_HARNESS_MAIN

@@ -14,9 +14,9 @@
 #define UEV_TARGET	"uev_target"
 #define UEV_TARGET_PIE	"uev_target_pie"
 #define UEV_TARGET32	"uev_target32"
-#define UEV_MAX_LINES	256
+#define UEV_MAX_LINES	32
 #define UEV_LOOP_MS	3000
-#define UEV_LINE_LEN	512
+#define UEV_LINE_LEN	10240
 
 /* Register values at uev_regs_probe (see uev_target_asm.S). */
 #define UEV_RAX		0xfedcba9876543210ULL
@@ -51,7 +51,10 @@ struct uev_proc {
 	int from;
 };
 
-/* One trace line of an event, reduced to what follows "EVENT: ". */
+/*
+ * The trace lines of an event, reduced to what follows "EVENT: ": the
+ * number of lines and the first UEV_MAX_LINES of them.
+ */
 struct uev_trace {
 	int nr;
 	char line[UEV_MAX_LINES][UEV_LINE_LEN];

@@ -31,19 +31,24 @@ uev_semaphore:
 	.short	0
 	.size	uev_semaphore, . - uev_semaphore
 
-/* 6000 'A's: longer than any string the tracer records. */
+	.globl uev_string
+	.type uev_string, @object
+uev_string:
+	.asciz	"hello, uprobe"
+	.size	uev_string, . - uev_string
+
+/*
+ * 6000 'A's, longer than any string the tracer records, after 16 KiB of
+ * zeroes so that no short offset from the other data reaches them.
+ */
+	.section .data.uev_far, "aw"
+	.skip	16384
 	.globl uev_long_string
 	.type uev_long_string, @object
 uev_long_string:
 	.fill	6000, 1, 'A'
 	.byte	0
 	.size	uev_long_string, . - uev_long_string
-
-	.globl uev_string
-	.type uev_string, @object
-uev_string:
-	.asciz	"hello, uprobe"
-	.size	uev_string, . - uev_string
 
 	.text
 /*

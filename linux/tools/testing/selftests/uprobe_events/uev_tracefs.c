@@ -157,13 +157,14 @@ int uev_trace_get(const char *event, struct uev_trace *t)
  * @event: event name (without group)
  * @t: filled with the text following "EVENT: " of each line, in order
  *
- * Return: number of lines, or -errno.
+ * Return: number of lines (all of them, even those beyond UEV_MAX_LINES),
+ * or -errno.
  */
 int uev_trace_file_get(const char *file, const char *event, struct uev_trace *t)
 {
 	size_t size = 1 << 20;
 	char key[128], *buf, *line, *save, *hit;
-	ssize_t n;
+	ssize_t n, i;
 
 	buf = malloc(size);
 	if (!buf)
@@ -173,6 +174,10 @@ int uev_trace_file_get(const char *file, const char *event, struct uev_trace *t)
 		free(buf);
 		return n;
 	}
+	/* A char argument may print a NUL: keep the line in one piece. */
+	for (i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = '.';
 	snprintf(key, sizeof(key), " %s: ", event);
 	t->nr = 0;
 	for (line = strtok_r(buf, "\n", &save); line;
@@ -180,10 +185,12 @@ int uev_trace_file_get(const char *file, const char *event, struct uev_trace *t)
 		if (line[0] == '#')
 			continue;
 		hit = strstr(line, key);
-		if (!hit || t->nr == UEV_MAX_LINES)
+		if (!hit)
 			continue;
-		snprintf(t->line[t->nr++], UEV_LINE_LEN, "%s",
-			 hit + strlen(key));
+		if (t->nr < UEV_MAX_LINES)
+			snprintf(t->line[t->nr], UEV_LINE_LEN, "%s",
+				 hit + strlen(key));
+		t->nr++;
 	}
 	free(buf);
 	return t->nr;
