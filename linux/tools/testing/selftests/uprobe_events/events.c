@@ -350,6 +350,59 @@ TEST_F(ev, filter_on_pid)
 	ASSERT_NE(NULL, strstr(self->s.buf, filter));
 }
 
+/* Filters on a string argument (a __data_loc field) and on a bitfield. */
+TEST_F(ev, filter_on_string)
+{
+	struct uev_proc p;
+
+	ASSERT_EQ(0, uev_writef("uprobe_events",
+				"p:uprobes/fs %s:0x%lx s=+0(%%si):string b=+15(%%bx):b4@4/8",
+				self->s.path, self->s.regs.foff));
+	ASSERT_EQ(0, uev_write("events/uprobes/fs/enable", "1"));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	ASSERT_EQ(0, uev_write_trunc("events/uprobes/fs/filter", "s == \"nope\""));
+	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
+	ASSERT_EQ(0, uev_write_trunc("events/uprobes/fs/filter", "s ~ \"hello*\" && b == 11"));
+	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
+	ASSERT_EQ(0, uev_write_trunc("events/uprobes/fs/filter", "b != 11"));
+	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, uev_write("events/uprobes/fs/enable", "0"));
+	ASSERT_EQ(1, uev_trace_get("fs", &self->s.t));
+	ASSERT_NE(NULL, strstr(self->s.t.line[0], " s=\"hello, uprobe\" b=11"));
+	/* A filter naming no field of the event is refused. */
+	ASSERT_EQ(-EINVAL, uev_write_trunc("events/uprobes/fs/filter", "nosuch == 1"));
+}
+
+/* An enable_event trigger turns a soft-disabled event on from another one. */
+TEST_F(ev, enable_event_trigger)
+{
+	static const int ns[] = { 2, 3 };
+	struct uev_proc p;
+
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ta %s:0x%lx",
+				self->s.path, self->s.regs.foff));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+				self->s.path, self->s.count.foff));
+	ASSERT_EQ(0, uev_write("events/uprobes/ta/trigger", "enable_event:uprobes:cnt"));
+	ASSERT_EQ(0, uev_write("events/uprobes/ta/enable", "1"));
+	/* Soft-disabled: armed but not recording. */
+	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/enable", "0*\n"));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
+	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
+	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/enable", "1*\n"));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, uev_write("events/uprobes/ta/enable", "0"));
+	ASSERT_EQ(0, uev_write("events/uprobes/ta/trigger", "!enable_event:uprobes:cnt"));
+	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 2));
+	ASSERT_EQ(1, uev_trace_get("ta", &self->s.t));
+	/* The fired trigger left it enabled; once disabled it can go. */
+	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_EQ(0, uev_write("uprobe_events", "-:cnt"));
+}
+
 /* nhit of uprobe_profile for an event, or -1 when it is not listed. */
 static long profile_hits(struct ev_state *s, const char *event)
 {
