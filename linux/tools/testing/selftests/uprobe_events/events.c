@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uprobe_events life cycle: canonical read-back, deletion, truncation,
- * dynamic_events, enabling and disabling while the target runs, event
- * filters, uprobe_profile hit counts, return probes and multi-probe events.
+ * uprobe events through their whole life: definition and canonical
+ * read-back (uprobe_events, dynamic_events, format, id), deletion and
+ * truncation, enabling and disabling while the target runs (per event, per
+ * group, set_event, instances, triggers), filters, uprobe_profile hit
+ * counts, entry and return probes, multi-probe events, reference counters,
+ * PIE, ia32 and forked targets, long strings, and toggling under load.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,7 +52,7 @@ FIXTURE_TEARDOWN(ev)
 	rmdir(UEV_TRACEFS "/instances/uevtest");
 }
 
-/* Lines of uprobe_events (or another file) must be exactly @expect. */
+/* The content of a tracefs file must be exactly @expect. */
 static bool file_is(struct ev_state *s, const char *file,
 		    const char *expect)
 {
