@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uprobe events through their whole life: definition and canonical
+ * uprobe events through the ftrace interface: definition and canonical
  * read-back (uprobe_events, dynamic_events, format, id), deletion and
  * truncation, enabling and disabling while the target runs (per event, per
  * group, set_event, instances, triggers), filters, uprobe_profile hit
- * counts, entry and return probes, multi-probe events, reference counters,
- * PIE, ia32 and forked targets, long strings, and toggling under load.
+ * counts, entry and return probes, multi-probe events.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -61,29 +58,11 @@ static bool file_is(struct ev_state *s, const char *file,
 	return !strcmp(s->buf, expect);
 }
 
-/* @file holds exactly the "n=" values in @ns, in order, for @event. */
-static bool trace_file_ns(struct ev_state *s, const char *file,
-			  const char *event, const int *ns, int nr)
-{
-	char want[UEV_LINE_LEN];
-	int i;
-
-	if (uev_trace_file_get(file, event, &s->t) != nr)
-		return false;
-	for (i = 0; i < nr; i++) {
-		snprintf(want, sizeof(want), "(0x%lx) n=%d",
-			 s->count.vaddr, ns[i]);
-		if (strcmp(want, s->t.line[i]))
-			return false;
-	}
-	return true;
-}
-
-/* The same for the top-level trace. */
+/* The trace holds exactly the "n=" values @ns of @event at uev_count_func. */
 static bool trace_ns(struct ev_state *s, const char *event, const int *ns,
 		     int nr)
 {
-	return trace_file_ns(s, "trace", event, ns, nr);
+	return uev_trace_ns(&s->t, "trace", event, s->count.vaddr, ns, nr);
 }
 
 TEST_F(ev, readback_canonical)
@@ -406,24 +385,6 @@ TEST_F(ev, enable_event_trigger)
 	ASSERT_EQ(0, uev_write("uprobe_events", "-:cnt"));
 }
 
-/* nhit of uprobe_profile for an event, or -1 when it is not listed. */
-static long profile_hits(struct ev_state *s, const char *event)
-{
-	char file[4096], name[128], *line, *save;
-	unsigned long hits;
-
-	if (uev_read("uprobe_profile", s->buf, sizeof(s->buf)) < 0)
-		return -1;
-	for (line = strtok_r(s->buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, " %4095s %127s %lu", file, name, &hits) != 3)
-			continue;
-		if (!strcmp(name, event) && !strcmp(file, s->path))
-			return hits;
-	}
-	return -1;
-}
-
 TEST_F(ev, profile_counts)
 {
 	struct uev_proc p, q;
@@ -434,8 +395,8 @@ TEST_F(ev, profile_counts)
 				self->s.path, self->s.ret.foff));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/pa %s:0x%lx",
 				self->s.path, self->s.regs.foff));
-	ASSERT_EQ(0, profile_hits(&self->s, "pc"));
-	ASSERT_EQ(0, profile_hits(&self->s, "pr"));
+	ASSERT_EQ(0, uev_profile_hits(self->s.path, "pc"));
+	ASSERT_EQ(0, uev_profile_hits(self->s.path, "pr"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	/* Not counted while disabled. */
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
@@ -448,16 +409,16 @@ TEST_F(ev, profile_counts)
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_finish(&q));
 	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
-	ASSERT_EQ(11, profile_hits(&self->s, "pc")) {
+	ASSERT_EQ(11, uev_profile_hits(self->s.path, "pc")) {
 		TH_LOG("uprobe_profile:\n%s", self->s.buf);
 	}
-	ASSERT_EQ(6, profile_hits(&self->s, "pr"));
-	ASSERT_EQ(0, profile_hits(&self->s, "pa"));
+	ASSERT_EQ(6, uev_profile_hits(self->s.path, "pr"));
+	ASSERT_EQ(0, uev_profile_hits(self->s.path, "pa"));
 	ASSERT_EQ(11, uev_trace_get("pc", &self->s.t));
 	ASSERT_EQ(6, uev_trace_get("pr", &self->s.t));
 	/* Deleted events leave the profile. */
 	ASSERT_EQ(0, uev_write("uprobe_events", "-:pc"));
-	ASSERT_EQ(-1, profile_hits(&self->s, "pc"));
+	ASSERT_EQ(-1, uev_profile_hits(self->s.path, "pc"));
 }
 
 /* @buf holds @pairs times @first followed by @second, and nothing else. */
@@ -562,93 +523,6 @@ TEST_F(ev, two_events_one_address)
 	ASSERT_TRUE(trace_ns(&self->s, "eb", b, 3));
 }
 
-/* A reference counter (USDT semaphore) is raised while the event is enabled. */
-TEST_F(ev, ref_ctr_semaphore)
-{
-	static const int ns[] = { 0, 1 };
-	struct uev_proc a, b;
-	struct uev_sym sem;
-	unsigned long v;
-
-	ASSERT_EQ(0, uev_target_sym("uev_semaphore", &sem));
-	ASSERT_EQ(0, uev_spawn(&a, self->s.path));
-	ASSERT_EQ(0, uev_query(&a, 's', &v));
-	ASSERT_EQ(0UL, v);
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/sem %s:0x%lx(0x%lx) n=%%di:s64",
-				self->s.path, self->s.count.foff, sem.foff));
-	ASSERT_EQ(0, uev_query(&a, 's', &v));
-	ASSERT_EQ(0UL, v);
-	ASSERT_EQ(0, uev_write("events/uprobes/sem/enable", "1"));
-	ASSERT_EQ(0, uev_query(&a, 's', &v));
-	ASSERT_EQ(1UL, v);
-	/* A process started now gets it raised when it maps the file. */
-	ASSERT_EQ(0, uev_spawn(&b, self->s.path));
-	ASSERT_EQ(0, uev_query(&b, 's', &v));
-	ASSERT_EQ(1UL, v);
-	ASSERT_EQ(0, uev_cmd(&a, 'c', 2));
-	ASSERT_EQ(0, uev_write("events/uprobes/sem/enable", "0"));
-	ASSERT_EQ(0, uev_query(&a, 's', &v));
-	ASSERT_EQ(0UL, v);
-	ASSERT_EQ(0, uev_query(&b, 's', &v));
-	ASSERT_EQ(0UL, v);
-	ASSERT_EQ(0, uev_finish(&a));
-	ASSERT_EQ(0, uev_finish(&b));
-	ASSERT_TRUE(trace_ns(&self->s, "sem", ns, 2));
-}
-
-/*
- * A position independent target: the trace shows the run-time address and
- * @+OFFSET is resolved against where the probed file offset is mapped.
- */
-TEST_F(ev, pie_runtime_address)
-{
-	struct uev_sym count, tconst;
-	char pie[256], want[UEV_LINE_LEN];
-	struct uev_proc p;
-	unsigned long at;
-
-	snprintf(pie, sizeof(pie), "%s", uev_path("bin", UEV_TARGET_PIE));
-	ASSERT_EQ(0, uev_sym(pie, "uev_count_func", &count));
-	ASSERT_EQ(0, uev_sym(pie, "uev_text_const", &tconst));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/pie %s:0x%lx ip=%%ip k=@+0x%lx",
-				pie, count.foff,
-				tconst.vaddr - (count.vaddr - count.foff)));
-	ASSERT_EQ(0, uev_write("events/uprobes/pie/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, pie));
-	ASSERT_EQ(0, uev_query(&p, 'i', &at));
-	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/pie/enable", "0"));
-	ASSERT_EQ(1, uev_trace_get("pie", &self->s.t));
-	snprintf(want, sizeof(want), "(0x%lx) ip=0x%lx k=0xbadc0ffee0ddf00", at, at);
-	ASSERT_STREQ(want, self->s.t.line[0]);
-}
-
-/* A child forked by the target inherits the probe. */
-TEST_F(ev, fork_child_hit)
-{
-	static const int ns[] = { 0, 1000, 1 };
-	struct uev_proc p;
-	char key[32], *first;
-
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
-	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
-	ASSERT_EQ(0, uev_cmd(&p, 'f', 1));
-	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
-	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 3));
-	/* Two of the hits are the parent's. */
-	ASSERT_LT(0, uev_read("trace", self->s.buf, sizeof(self->s.buf)));
-	snprintf(key, sizeof(key), "-%d ", p.pid);
-	first = strstr(self->s.buf, key);
-	ASSERT_NE(NULL, first);
-	ASSERT_NE(NULL, strstr(first + 1, key));
-}
-
 TEST_F(ev, trigger_traceoff)
 {
 	struct uev_proc p;
@@ -726,97 +600,11 @@ TEST_F(ev, instance)
 	ASSERT_EQ(0, uev_write("instances/uevtest/events/uprobes/cnt/enable", "0"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_TRUE(trace_file_ns(&self->s, "instances/uevtest/trace", "cnt", ns, 2));
+	ASSERT_TRUE(uev_trace_ns(&self->s.t, "instances/uevtest/trace", "cnt",
+				 self->s.count.vaddr, ns, 2));
 	ASSERT_EQ(0, uev_trace_get("cnt", &self->s.t));
 	ASSERT_EQ(0, rmdir(UEV_TRACEFS "/instances/uevtest"));
 	ASSERT_EQ(0, uev_write("uprobe_events", "-:cnt"));
-}
-
-/* Entry and return probes on a function of a 32-bit process. */
-TEST_F(ev, ia32_entry_and_return)
-{
-	char t32[256], want[UEV_LINE_LEN];
-	struct uev_sym count;
-	struct uev_proc p;
-	int i;
-
-	snprintf(t32, sizeof(t32), "%s", uev_path("bin", UEV_TARGET32));
-	ASSERT_EQ(0, uev_sym(t32, "uev_count_func", &count));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/c32 %s:0x%lx n=+4($stack):s32",
-				t32, count.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/c32_ret %s:0x%lx rv=$retval:s32",
-				t32, count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, t32));
-	ASSERT_EQ(0, uev_cmd(&p, 'c', 4));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
-	ASSERT_EQ(4, uev_trace_get("c32", &self->s.t));
-	for (i = 0; i < 4; i++) {
-		snprintf(want, sizeof(want), "(0x%lx) n=%d", count.vaddr, i);
-		ASSERT_STREQ(want, self->s.t.line[i]);
-	}
-	/* The return address is in main(): check the rest. */
-	ASSERT_EQ(4, uev_trace_get("c32_ret", &self->s.t));
-	for (i = 0; i < 4; i++) {
-		snprintf(want, sizeof(want), " <- 0x%lx) rv=%d", count.vaddr, i);
-		ASSERT_EQ(0, strncmp(self->s.t.line[i], "(0x", 3));
-		ASSERT_NE(NULL, strstr(self->s.t.line[i], want)) {
-			TH_LOG("line %d: %s", i, self->s.t.line[i]);
-		}
-	}
-}
-
-/*
- * Toggle the event while the target calls the probed function in a tight
- * loop: the target must survive (no stray breakpoint left behind), every
- * hit is traced at most once and in order, and no more lines than the hits
- * uprobe_profile counted (a hit racing with disabling is counted without
- * being traced).
- */
-TEST_F_TIMEOUT(ev, toggle_under_load, 120)
-{
-	static char trace[1 << 24];
-	long hits, lines = 0, last = -1, n;
-	char ack, *pos, size_kb[32];
-	struct pollfd pfd;
-	struct uev_proc p;
-	int toggles = 0;
-
-	ASSERT_LT(0, uev_read("buffer_size_kb", size_kb, sizeof(size_kb)));
-	ASSERT_EQ(0, uev_write("buffer_size_kb", "8192"));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/tog %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
-	ASSERT_EQ(0, uev_write("events/uprobes/tog/enable", "1"));
-	ASSERT_EQ(1, write(p.to, "l", 1));
-	pfd.fd = p.from;
-	pfd.events = POLLIN;
-	while (!poll(&pfd, 1, 2)) {
-		toggles++;
-		ASSERT_EQ(0, uev_write("events/uprobes/tog/enable", toggles % 2 ? "0" : "1"));
-	}
-	ASSERT_EQ(0, uev_write("events/uprobes/tog/enable", "0"));
-	ASSERT_EQ(1, read(p.from, &ack, 1));
-	ASSERT_EQ('l', ack);
-	ASSERT_EQ(0, uev_finish(&p));
-	TH_LOG("%d toggles", toggles);
-	hits = profile_hits(&self->s, "tog");
-	ASSERT_LE(0, uev_read("trace", trace, sizeof(trace)));
-	for (pos = strstr(trace, " tog: "); pos; pos = strstr(pos + 1, " tog: ")) {
-		pos = strstr(pos, " n=");
-		ASSERT_NE(NULL, pos);
-		n = strtol(pos + 3, NULL, 10);
-		ASSERT_LT(last, n);
-		last = n;
-		lines++;
-	}
-	TH_LOG("%ld hits, %ld lines", hits, lines);
-	ASSERT_GE(hits, lines);
-	/* It was enabled when the loop started, and toggled a few times. */
-	ASSERT_LT(0, lines);
-	ASSERT_LT(4, toggles);
-	ASSERT_EQ(0, uev_write("buffer_size_kb", size_kb));
 }
 
 /* Several definitions, a comment and blank lines in one write. */
@@ -847,172 +635,6 @@ TEST_F(ev, multiline_write)
 	ASSERT_TRUE(uev_has_event("uprobes", "m4"));
 	ASSERT_FALSE(uev_has_event("uprobes", "m5"));
 	ASSERT_FALSE(uev_has_event("uprobes", "m6"));
-}
-
-/*
- * A string longer than a record can hold is cut (uprobes-ng) or recorded as
- * (fault) (6.12); either way the arguments after it stay intact.
- */
-TEST_F(ev, long_string)
-{
-	struct uev_sym ls;
-	struct uev_proc p;
-	size_t n;
-	char *v;
-
-	ASSERT_EQ(0, uev_target_sym("uev_long_string", &ls));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ls %s:0x%lx s=@0x%lx:string di=%%di",
-				self->s.path, self->s.regs.foff, ls.vaddr));
-	ASSERT_EQ(0, uev_write("events/uprobes/ls/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
-	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/ls/enable", "0"));
-	ASSERT_LT(0, uev_read("trace", self->s.buf, sizeof(self->s.buf)));
-	v = strstr(self->s.buf, " ls: ");
-	ASSERT_NE(NULL, v);
-	v = strstr(v, " s=");
-	ASSERT_NE(NULL, v);
-	v += 3;
-	if (!strncmp(v, "(fault)", 7)) {
-		v += 7;
-	} else {
-		ASSERT_EQ('"', *v);
-		n = strspn(++v, "A");
-		TH_LOG("%zu characters of the string recorded", n);
-		ASSERT_LE(64UL, n);
-		ASSERT_GT(6000UL, n);
-		ASSERT_EQ('"', v[n]);
-		v += n + 1;
-	}
-	ASSERT_EQ(0, strncmp(v, " di=0x2a\n", 9));
-}
-
-/*
- * Check the value of a string argument at @v (after "NAME="): a quoted run
- * of at least 64 and at most @max 'A's, or (fault); returns what follows.
- */
-static const char *skip_a_string(const char *v, size_t max)
-{
-	size_t n;
-
-	if (!strncmp(v, "(fault)", 7))
-		return v + 7;
-	if (*v != '"')
-		return NULL;
-	n = strspn(++v, "A");
-	if (n < 64 || n > max || v[n] != '"')
-		return NULL;
-	return v + n + 1;
-}
-
-/*
- * Strings that fit MAX_STRING_SIZE but together (or with the record
- * header) not in a page: the hit is still recorded, the strings cut as
- * needed, the arguments after them intact, and the kernel does not warn.
- * 6.12 warns (WARN_ON_ONCE in prepare_uprobe_buffer) and drops the hit.
- */
-TEST_F(ev, strings_over_a_page)
-{
-	int warnings = uev_kmsg_count("WARNING:", NULL);
-	struct uev_sym ls;
-	struct uev_proc p;
-	const char *v;
-
-	ASSERT_EQ(0, uev_target_sym("uev_long_string", &ls));
-	/* One string of 4095 characters, then two of 3000. */
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/big1 %s:0x%lx s=@0x%lx:string di=%%di",
-				self->s.path, self->s.regs.foff, ls.vaddr + 6000 - 4095));
-	ASSERT_EQ(0, uev_writef("uprobe_events",
-				"p:uprobes/big2 %s:0x%lx s=@0x%lx:string t=@0x%lx:ustring di=%%di",
-				self->s.path, self->s.regs.foff, ls.vaddr + 3000,
-				ls.vaddr + 3000));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
-	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
-	ASSERT_EQ(warnings, uev_kmsg_count("WARNING:", NULL));
-	ASSERT_EQ(1, uev_trace_get("big1", &self->s.t));
-	v = strstr(self->s.t.line[0], " s=");
-	ASSERT_NE(NULL, v);
-	v = skip_a_string(v + 3, 4095);
-	ASSERT_NE(NULL, v);
-	ASSERT_STREQ(" di=0x2a", v);
-	ASSERT_EQ(1, uev_trace_get("big2", &self->s.t));
-	v = strstr(self->s.t.line[0], " s=");
-	ASSERT_NE(NULL, v);
-	v = skip_a_string(v + 3, 3000);
-	ASSERT_NE(NULL, v);
-	ASSERT_EQ(0, strncmp(v, " t=", 3));
-	v = skip_a_string(v + 3, 3000);
-	ASSERT_NE(NULL, v);
-	ASSERT_STREQ(" di=0x2a", v);
-}
-
-/* Copy the target to @to, executable. */
-static int copy_target(const char *from, const char *to)
-{
-	char buf[65536];
-	int in, out, err = 0;
-	ssize_t n;
-
-	in = open(from, O_RDONLY);
-	if (in < 0)
-		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0755);
-	if (out < 0) {
-		err = -errno;
-		close(in);
-		return err;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0) {
-		if (write(out, buf, n) != n) {
-			err = -EIO;
-			break;
-		}
-	}
-	if (n < 0)
-		err = -errno;
-	close(in);
-	close(out);
-	return err;
-}
-
-/*
- * A probe belongs to the file it was defined on, not to its name: after the
- * name is given to a new file, the running old one is still probed and the
- * new one is not.
- */
-TEST_F(ev, inode_not_name)
-{
-	static const int ns[] = { 0, 1 };
-	char dir[200], name[256], old[264];
-	struct uev_proc a, b;
-
-	ASSERT_NE(NULL, getcwd(dir, sizeof(dir)));
-	snprintf(name, sizeof(name), "%s/copy", dir);
-	snprintf(old, sizeof(old), "%s.old", name);
-	unlink(name);
-	unlink(old);
-	ASSERT_EQ(0, copy_target(self->s.path, name));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ino %s:0x%lx n=%%di:s64",
-				name, self->s.count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/ino/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&a, name));
-	ASSERT_EQ(0, uev_cmd(&a, 'c', 1));
-	ASSERT_EQ(0, rename(name, old));
-	ASSERT_EQ(0, copy_target(self->s.path, name));
-	ASSERT_EQ(0, uev_spawn(&b, name));
-	ASSERT_EQ(0, uev_cmd(&b, 'c', 3));
-	ASSERT_EQ(0, uev_cmd(&a, 'c', 1));
-	ASSERT_EQ(0, uev_finish(&a));
-	ASSERT_EQ(0, uev_finish(&b));
-	ASSERT_EQ(0, uev_write("events/uprobes/ino/enable", "0"));
-	ASSERT_TRUE(trace_ns(&self->s, "ino", ns, 2));
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:ino"));
-	unlink(name);
-	unlink(old);
 }
 
 TEST_HARNESS_MAIN

@@ -7,7 +7,9 @@
  * nothing the fuzz created survives the cleanup, the kernel log shows no
  * warning and (on kernels with kmemleak) nothing leaked.
  *
- * UEV_FUZZ_SEED and UEV_FUZZ_ITERS (environment) override the defaults.
+ * UEV_FUZZ_SEED and UEV_FUZZ_ITERS (environment) override the defaults;
+ * each fuzz stops after TIME_LIMIT seconds if it has done at least a
+ * MIN_SHARE-th of its definitions by then.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,12 +17,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "uev_lib.h"
 
 #define DEF_ITERS	20000
+/* Each fuzz stops early after this many seconds (slow debug kernels)... */
+#define TIME_LIMIT	40
+/* ...but not before it has done this fraction of its definitions. */
+#define MIN_SHARE	10
 #define MAX_DEF		600
 #define MAX_EVENTS	64
 
@@ -203,6 +210,15 @@ static void random_fetcharg(struct fuzz *f, char *buf, size_t size)
 		 fetch_types[pick(f, ARRAY_SIZE(fetch_types))]);
 }
 
+/* Seconds since @start. */
+static long elapsed(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec - start->tv_sec;
+}
+
 static bool ordinary_errno(int err)
 {
 	switch (-err) {
@@ -373,6 +389,7 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 	static const int ns[] = { 0, 1, 2, 3, 4 };
 	static struct uev_trace t;
 	int iters = DEF_ITERS, i, err, accepted = 0, refused = 0;
+	struct timespec start;
 	char def[MAX_DEF], want[UEV_LINE_LEN], groups[8192];
 	struct uev_proc p;
 
@@ -383,7 +400,8 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 				self->f.path, self->count.foff));
 	ASSERT_EQ(0, uev_write("events/uprobes/sentinel/enable", "1"));
 
-	for (i = 0; i < iters; i++) {
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (i = 0; i < iters && elapsed(&start) < TIME_LIMIT; i++) {
 		if (i % 3)
 			mutated_def(&self->f, def);
 		else
@@ -402,10 +420,12 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 			ASSERT_LE(0, delete_fuzz_events());
 		}
 	}
-	TH_LOG("%d accepted, %d refused", accepted, refused);
+	TH_LOG("%d accepted, %d refused in %lds", accepted, refused,
+	       elapsed(&start));
+	ASSERT_LE(iters / MIN_SHARE, i);
 	/* The parser refuses most of it, but not all. */
 	ASSERT_LT(0, accepted);
-	ASSERT_LT(iters / 2, refused);
+	ASSERT_LT(i / 2, refused);
 	ASSERT_LE(0, delete_fuzz_events());
 
 	/* The sentinel still counts exactly. */
@@ -439,6 +459,7 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 TEST_F_TIMEOUT(fuzz, fetch_paths, 600)
 {
 	int iters = 150, i, j, nargs, accepted = 0, err;
+	struct timespec start;
 	char def[2048], arg[256], want[64];
 	static struct uev_trace t;
 	struct uev_sym probe;
@@ -451,7 +472,8 @@ TEST_F_TIMEOUT(fuzz, fetch_paths, 600)
 	ASSERT_EQ(0, uev_target_sym("uev_regs_probe", &probe));
 	ASSERT_EQ(0, uev_spawn(&p, self->f.path));
 	snprintf(want, sizeof(want), "(0x%lx) a0=", probe.vaddr);
-	for (i = 0; i < iters; i++) {
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (i = 0; i < iters && elapsed(&start) < TIME_LIMIT; i++) {
 		len = snprintf(def, sizeof(def), "p:uprobes/ff %s:0x%lx",
 			       self->f.path, probe.foff);
 		nargs = 1 + pick(&self->f, 6);
@@ -486,8 +508,9 @@ TEST_F_TIMEOUT(fuzz, fetch_paths, 600)
 		ASSERT_EQ(0, uev_write("uprobe_events", "-:ff"));
 	}
 	ASSERT_EQ(0, uev_finish(&p));
-	TH_LOG("%d of %d accepted", accepted, iters);
-	ASSERT_LT(iters / 3, accepted);
+	TH_LOG("%d of %d accepted in %lds", accepted, i, elapsed(&start));
+	ASSERT_LE(iters / MIN_SHARE, i);
+	ASSERT_LT(i / 3, accepted);
 	ASSERT_EQ(self->complaints, kernel_complaints());
 }
 

@@ -70,6 +70,9 @@ int uev_trace_get(const char *event, struct uev_trace *t);
 int uev_trace_file_get(const char *file, const char *event, struct uev_trace *t);
 int uev_errlog_last(char *msg, size_t msize, char *cmd, size_t csize);
 bool uev_has_event(const char *group, const char *event);
+bool uev_trace_ns(struct uev_trace *t, const char *file, const char *event,
+		  unsigned long vaddr, const int *ns, int nr);
+long uev_profile_hits(const char *path, const char *event);
 
 /* uev_elf.c */
 int uev_sym(const char *path, const char *name, struct uev_sym *sym);

@@ -256,3 +256,63 @@ bool uev_has_event(const char *group, const char *event)
 		 event);
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
+
+/**
+ * uev_trace_ns() - check the "n=" values an event recorded
+ * @t: receives the event's lines
+ * @file: the trace file, relative to the tracefs mount
+ * @event: event name (without group)
+ * @vaddr: the probed address every line must show
+ * @ns: the values of the argument n, in order
+ * @nr: how many
+ *
+ * Return: true when @file holds exactly @nr lines "(0xVADDR) n=N" of
+ * @event with the values of @ns.
+ */
+bool uev_trace_ns(struct uev_trace *t, const char *file, const char *event,
+		  unsigned long vaddr, const int *ns, int nr)
+{
+	char want[64];
+	int i;
+
+	if (nr > UEV_MAX_LINES || uev_trace_file_get(file, event, t) != nr)
+		return false;
+	for (i = 0; i < nr; i++) {
+		snprintf(want, sizeof(want), "(0x%lx) n=%d", vaddr, ns[i]);
+		if (strcmp(want, t->line[i]))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * uev_profile_hits() - the hit count uprobe_profile shows for an event
+ * @path: the probed file, as the event was defined with it
+ * @event: event name (without group)
+ *
+ * Return: the count, or -1 when the event is not listed.
+ */
+long uev_profile_hits(const char *path, const char *event)
+{
+	char file[4096], name[128], *buf, *line, *save;
+	unsigned long hits;
+	long ret = -1;
+
+	buf = malloc(1 << 20);
+	if (!buf)
+		return -1;
+	if (uev_read("uprobe_profile", buf, 1 << 20) < 0)
+		goto out;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, " %4095s %127s %lu", file, name, &hits) != 3)
+			continue;
+		if (!strcmp(name, event) && !strcmp(file, path)) {
+			ret = hits;
+			break;
+		}
+	}
+out:
+	free(buf);
+	return ret;
+}
