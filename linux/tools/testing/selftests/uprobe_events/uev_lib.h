@@ -15,7 +15,6 @@
 #define UEV_TARGET_PIE	"uev_target_pie"
 #define UEV_TARGET32	"uev_target32"
 #define UEV_MAX_LINES	32
-#define UEV_LOOP_MS	3000
 #define UEV_LINE_LEN	10240
 
 /* Register values at uev_regs_probe (see uev_target_asm.S). */

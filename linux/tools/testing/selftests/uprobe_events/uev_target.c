@@ -8,15 +8,16 @@
  *   r  call uev_ret_caller (return probe on uev_ret_func)
  *   c  call uev_count_func(n), n = 0, 1, 2, ... for successive calls
  *   f  fork a child that calls uev_count_func(1000) and exits; wait for it
- *   l  call uev_count_func(n) in a loop for UEV_LOOP_MS milliseconds
+ *   l  call uev_count_func(n) in a loop until the next byte arrives,
+ *      which is consumed
  *   i  reply with the run-time address of uev_count_func
  *   s  reply with the value of uev_semaphore
  *   q  exit 0 (so does end of file)
  * A reply is 16 hex digits written before the acknowledging byte.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "uev_lib.h"
@@ -48,18 +49,16 @@ static int fork_and_call(void)
 
 static long busy_loop(long n)
 {
-	struct timespec start, now;
-	long ms;
+	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	char stop;
 	int i;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		for (i = 0; i < 64; i++)
 			uev_count_func(n++);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		ms = (now.tv_sec - start.tv_sec) * 1000 +
-		     (now.tv_nsec - start.tv_nsec) / 1000000;
-	} while (ms < UEV_LOOP_MS);
+	} while (!poll(&pfd, 1, 0));
+	if (read(STDIN_FILENO, &stop, 1) != 1)
+		return -1;
 	return n;
 }
 
@@ -81,6 +80,8 @@ int main(void)
 			break;
 		case 'l':
 			n = busy_loop(n);
+			if (n < 0)
+				return 3;
 			break;
 		case 'f':
 			if (fork_and_call())
