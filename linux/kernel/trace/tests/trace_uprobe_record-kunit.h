@@ -32,7 +32,7 @@ static u64 fetch_test_val(struct trace_probe *tp, void *data, int i)
 
 static void fetch_test_args_run(struct kunit *test)
 {
-	int nr = ARRAY_SIZE(fetch_test_args), i, dyn, len, cpu;
+	int nr = ARRAY_SIZE(fetch_test_args), i, dyn, len, cpu, ret;
 	struct pt_regs regs = {};
 	struct uprobe_fetch_ctx ctx = { .regs = &regs, .load_base = 0x400000 };
 	struct uprobe_scratch *s;
@@ -47,12 +47,10 @@ static void fetch_test_args_run(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, trace_probe_init(tp, "ev", "kunit", false, nr), 0);
 	for (i = 0; i < nr; i++) {
 		struct traceprobe_parse_context pctx = { .flags = TPARG_FL_USER };
-		int ret;
 
 		ret = traceprobe_parse_probe_arg(tp, i, fetch_test_args[i], &pctx);
 		traceprobe_finish_parse(&pctx);
 		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s", fetch_test_args[i]);
-		tp->nr_args++;
 	}
 
 	regs.di = 0x1122334455667788UL;
@@ -66,8 +64,9 @@ static void fetch_test_args_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dyn, 4 + (int)strlen(current->comm) + 1);
 
 	mutex_lock(&event_mutex);
-	KUNIT_ASSERT_EQ(test, trace_uprobe_scratch_get(), 0);
+	ret = trace_uprobe_scratch_get();
 	mutex_unlock(&event_mutex);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	/* garbage a fetch that faults must not leave in the record */
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(scratch, cpu)->buf, 0x5a, SCRATCH_SIZE);
@@ -79,7 +78,8 @@ static void fetch_test_args_run(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 0), 0x1122334455667788ULL);
 	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 1), 0xfffffffbULL);
-	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 2), 0x400010ULL);
+	/* @+OFFSET reads user memory too */
+	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 2), 0ULL);
 	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 3), 123ULL);
 
 	loc = data + tp->args[4].offset;
@@ -106,6 +106,22 @@ static void fetch_test_args_run(struct kunit *test)
 	trace_probe_cleanup(tp);
 }
 
+/* @+OFFSET is relative to where the probed file is mapped. */
+static void fetch_test_file_offset(struct kunit *test)
+{
+	struct fetch_insn code[] = {
+		{ .op = FETCH_OP_FOFFS, .immediate = 0x10 },
+		{ .op = FETCH_OP_ST_RAW, .size = sizeof(unsigned long) },
+		{ .op = FETCH_OP_END },
+	};
+	struct pt_regs regs = {};
+	struct uprobe_fetch_ctx ctx = { .regs = &regs, .load_base = 0x400000 };
+	unsigned long val = 0;
+
+	KUNIT_EXPECT_EQ(test, process_fetch_insn(code, &ctx, NULL, &val, NULL), 0);
+	KUNIT_EXPECT_EQ(test, val, 0x400010UL);
+}
+
 /* A kernel string longer than its room is cut and still terminated. */
 static void fetch_test_kernel_string(struct kunit *test)
 {
@@ -126,6 +142,7 @@ static void fetch_test_kernel_string(struct kunit *test)
 
 static struct kunit_case trace_uprobe_fetch_cases[] = {
 	KUNIT_CASE(fetch_test_args_run),
+	KUNIT_CASE(fetch_test_file_offset),
 	KUNIT_CASE(fetch_test_kernel_string),
 	{}
 };
