@@ -14,7 +14,7 @@
 #include "kselftest_harness.h"
 #include "upng.h"
 
-#define RECV_MS 60000
+#define RECV_MS 30000
 
 static long long expect_sum(long base, long n)
 {
@@ -28,6 +28,7 @@ FIXTURE(attach) {
 
 FIXTURE_SETUP(attach)
 {
+	upng_die_with_parent();
 	memset(&self->child, 0, sizeof(self->child));
 	upng_evname(self->ev, sizeof(self->ev), "attach");
 	ASSERT_EQ(0, upng_trace_reset());

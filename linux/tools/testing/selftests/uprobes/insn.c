@@ -82,6 +82,7 @@ FIXTURE_SETUP(insn)
 	char loops[16];
 	int i;
 
+	upng_die_with_parent();
 	memset(&self->child, 0, sizeof(self->child));
 	self->path = upng_path(variant->bin);
 	ASSERT_EQ(0, upng_trace_reset());

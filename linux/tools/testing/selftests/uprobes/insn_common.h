@@ -13,7 +13,7 @@
 #include "upng.h"
 
 #define INSN_MAX 160
-#define INSN_RECV_MS 120000
+#define INSN_RECV_MS 60000
 
 /* Global function of both tables, the anchor for run-time addresses. */
 void refused_insns(void);

@@ -140,6 +140,7 @@ FIXTURE_SETUP(ptrace)
 	struct upng_sym sym;
 	char name[32];
 
+	upng_die_with_parent();
 	self->pid = 0;
 	snprintf(name, sizeof(name), "site_step%d", variant->probe);
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &sym));

@@ -210,6 +210,7 @@ FIXTURE_VARIANT_ADD(refuse, i386_mov_ss) {
 
 FIXTURE_SETUP(refuse)
 {
+	upng_die_with_parent();
 	memset(&self->child, 0, sizeof(self->child));
 	upng_evname(self->ev, sizeof(self->ev), "refuse");
 	ASSERT_EQ(0, upng_trace_reset());
@@ -292,6 +293,7 @@ FIXTURE_SETUP(edge)
 	char line[128];
 	int n;
 
+	upng_die_with_parent();
 	upng_evname(self->ev, sizeof(self->ev), "edge");
 	self->path = upng_path("bin/insn64");
 	ASSERT_EQ(0, upng_trace_reset());
@@ -366,6 +368,7 @@ FIXTURE(unmapped) {
 
 FIXTURE_SETUP(unmapped)
 {
+	upng_die_with_parent();
 	upng_evname(self->ev, sizeof(self->ev), "unmapped");
 	self->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, self->kmsg);

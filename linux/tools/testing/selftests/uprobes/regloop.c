@@ -62,6 +62,7 @@ FIXTURE_SETUP(regloop)
 {
 	struct upng_sym sym;
 
+	upng_die_with_parent();
 	upng_evname(self->ev, sizeof(self->ev), "regloop");
 	ASSERT_EQ(0, upng_trace_reset());
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_work_probe", &sym));

@@ -22,7 +22,7 @@
 
 #define PAGE 4096UL
 #define INT3 0xcc
-#define RECV_MS 60000
+#define RECV_MS 30000
 
 __attribute__((noipa)) long restore_func(long x)
 {
@@ -68,6 +68,7 @@ FIXTURE_SETUP(restore)
 {
 	unsigned char mem[16];
 
+	upng_die_with_parent();
 	upng_evname(self->ev, sizeof(self->ev), "restore");
 	upng_evname(self->ev2, sizeof(self->ev2), "restore");
 	self->path = upng_self_path();

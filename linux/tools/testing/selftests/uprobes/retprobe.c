@@ -14,7 +14,7 @@
 #include "kselftest_harness.h"
 #include "upng.h"
 
-#define RECV_MS 60000
+#define RECV_MS 30000
 
 static long long func_value(long x)
 {
@@ -65,6 +65,7 @@ FIXTURE_SETUP(retprobe)
 {
 	char line[128];
 
+	upng_die_with_parent();
 	memset(&self->child, 0, sizeof(self->child));
 	self->trace = NULL;
 	self->vals = calloc(4096, sizeof(*self->vals));

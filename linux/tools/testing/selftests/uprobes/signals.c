@@ -69,6 +69,7 @@ FIXTURE(signals) {
 
 FIXTURE_SETUP(signals)
 {
+	upng_die_with_parent();
 	STORE(received, 0);
 	STORE(traps, 0);
 	STORE(handler_sum, 0);

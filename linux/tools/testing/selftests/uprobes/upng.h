@@ -76,6 +76,11 @@ struct upng_child {
  * (or if it is not there) under the OUTPUT directory holding this test.
  */
 const char *upng_path(const char *name);
+/*
+ * Die with the parent: a test case process (and the targets it starts)
+ * must not outlive the harness when a runner kills it on a timeout.
+ */
+void upng_die_with_parent(void);
 /* Resolved path of the running executable. */
 const char *upng_self_path(void);
 /*

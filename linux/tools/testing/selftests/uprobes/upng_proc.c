@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +43,11 @@ const char *upng_path(const char *name)
 		*p = '\0';
 	snprintf(out, PATH_MAX, "%.3000s/%.200s", self, name);
 	return out;
+}
+
+void upng_die_with_parent(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
 const char *upng_self_path(void)
@@ -80,6 +86,7 @@ int upng_spawn(struct upng_child *c, const char *path, const char *arg1,
 		return -errno;
 	}
 	if (!pid) {
+		upng_die_with_parent();
 		dup2(to[0], 0);
 		dup2(from[1], 1);
 		execl(path, path, arg1, arg2, (char *)NULL);
