@@ -17,26 +17,6 @@
 #define UEV_MAX_LINES	32
 #define UEV_LINE_LEN	10240
 
-/* Register values at uev_regs_probe (see uev_target_asm.S). */
-#define UEV_RAX		0xfedcba9876543210ULL
-#define UEV_RCX		0xffffffffffffff85ULL	/* -123 */
-#define UEV_RDX		0x8000000000000001ULL
-#define UEV_RDI		42ULL
-#define UEV_R8		0x0102030405060708ULL
-#define UEV_R9		0x10ULL			/* never mapped */
-#define UEV_R10		0x1010ULL
-#define UEV_R11		0xb0b0ULL
-#define UEV_R12		0xffffffffffffffffULL
-#define UEV_R13		0x7fffffffULL
-#define UEV_R14		0xe0e0e0e0ULL
-#define UEV_R15		0xfULL
-#define UEV_STACK0	0x6666ULL
-#define UEV_STACK1	0x5555ULL
-#define UEV_STRING	"hello, uprobe"
-#define UEV_DATA_STR	"fetch-me"
-#define UEV_TEXT_CONST	0x0badc0ffee0ddf00ULL
-#define UEV_RETVAL	0xfffffffffffffffeULL	/* -2 */
-
 /* A symbol of the target: its address and the file offset it maps. */
 struct uev_sym {
 	unsigned long vaddr;

@@ -2,7 +2,8 @@
 /*
  * Probe points with known register, stack and memory contents for the
  * uprobe_events tests. The tests look every global symbol below up in the
- * symbol table of the binary; the values are mirrored in uev_lib.h.
+ * symbol table of the binary; the values are spelled out in the expected
+ * trace lines of fetchargs.c.
  */
 
 	.data
