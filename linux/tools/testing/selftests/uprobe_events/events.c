@@ -388,6 +388,7 @@ TEST_F(ev, enable_event_trigger)
 TEST_F(ev, profile_counts)
 {
 	struct uev_proc p, q;
+	char line[1024];
 
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/pc %s:0x%lx",
 				self->s.path, self->s.count.foff));
@@ -409,11 +410,16 @@ TEST_F(ev, profile_counts)
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_finish(&q));
 	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
-	ASSERT_EQ(11, uev_profile_hits(self->s.path, "pc")) {
-		TH_LOG("uprobe_profile:\n%s", self->s.buf);
-	}
+	ASSERT_EQ(11, uev_profile_hits(self->s.path, "pc"));
 	ASSERT_EQ(6, uev_profile_hits(self->s.path, "pr"));
 	ASSERT_EQ(0, uev_profile_hits(self->s.path, "pa"));
+	/* The layout of 6.12: "  FILE EVENT(left, 44) HITS(right, 15)". */
+	snprintf(line, sizeof(line), "  %s %-44s %15lu\n  %s %-44s %15lu\n  %s %-44s %15lu\n",
+		 self->s.path, "pc", 11UL, self->s.path, "pr", 6UL,
+		 self->s.path, "pa", 0UL);
+	ASSERT_TRUE(file_is(&self->s, "uprobe_profile", line)) {
+		TH_LOG("uprobe_profile:\n%s", self->s.buf);
+	}
 	ASSERT_EQ(11, uev_trace_get("pc", &self->s.t));
 	ASSERT_EQ(6, uev_trace_get("pr", &self->s.t));
 	/* Deleted events leave the profile. */
