@@ -28,6 +28,7 @@
  * @ref_ctr_offset: file offset of the USDT semaphore, or 0
  * @reg_mutex: serialises (un)registrations of this probe
  * @consumers: the registered &struct uprobe_consumer (SRCU list)
+ * @no_boost: the instruction cannot run from a boosted XOL slot
  * @rcu: delays freeing past lockless hash readers
  * @arch: the probed instruction and how to execute it out of line
  */
@@ -40,6 +41,7 @@ struct uprobe {
 	loff_t			ref_ctr_offset;
 	struct mutex		reg_mutex;	/* see @reg_mutex above */
 	struct list_head	consumers;
+	bool			no_boost;
 	struct rcu_head		rcu;
 	struct arch_uprobe	arch;
 };
@@ -123,6 +125,8 @@ int xol_area_dup(unsigned long vaddr);
 unsigned long xol_area_vaddr(struct mm_struct *mm);
 unsigned long xol_area_ensure(void);
 void xol_area_free(struct mm_struct *mm);
+long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
+		    struct pt_regs *regs);
 
 /* trap.c */
 struct uprobe_task *uprobe_utask(void);

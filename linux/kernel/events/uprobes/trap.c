@@ -230,6 +230,27 @@ put:
 	instruction_pointer_set(regs, utask->vaddr);
 }
 
+/*
+ * Sends the thread through the probe's boosted XOL slot, if it has one:
+ * the copy followed by a jump back, no single-step. Not with a signal
+ * pending, which would be delivered with the thread in the slot.
+ */
+static bool uprobe_boost(struct uprobe *uprobe, struct pt_regs *regs)
+{
+	long slot;
+
+	if (READ_ONCE(uprobe->no_boost) || task_sigpending(current) ||
+	    !arch_uprobe_boost_ok(regs))
+		return false;
+	slot = xol_boost_slot(&uprobe->arch, current->utask->vaddr, regs);
+	if (slot == -EOPNOTSUPP)
+		WRITE_ONCE(uprobe->no_boost, true);
+	if (slot <= 0)
+		return false;
+	instruction_pointer_set(regs, slot);
+	return true;
+}
+
 static void uprobe_handle_breakpoint(struct pt_regs *regs)
 {
 	unsigned long bp_vaddr = uprobe_get_swbp_addr(regs);
@@ -266,6 +287,8 @@ static void uprobe_handle_breakpoint(struct pt_regs *regs)
 	if (instruction_pointer(regs) != bp_vaddr)
 		goto out;
 	if (arch_uprobe_skip_sstep(&uprobe->arch, regs))
+		goto out;
+	if (uprobe_boost(uprobe, regs))
 		goto out;
 	uprobe_step_out_of_line(utask, uprobe, regs);
 out:

@@ -20,6 +20,20 @@
 #include "internal.h"
 
 #define XOL_NR_SLOTS	(PAGE_SIZE / UPROBE_XOL_SLOT_BYTES)
+/* At most half of the slots are given to boosted probes for good. */
+#define XOL_MAX_BOOST	(XOL_NR_SLOTS / 2)
+
+/**
+ * struct xol_boost - a slot holding a boosted probed instruction
+ * @vaddr: address of the probed instruction
+ * @insn: the instruction: the slot is valid for these bytes at @vaddr
+ * @slot: address of the slot
+ */
+struct xol_boost {
+	unsigned long	vaddr;
+	u8		insn[MAX_UINSN_BYTES];
+	unsigned long	slot;
+};
 
 /**
  * struct xol_area - the XOL page of an address space
@@ -27,12 +41,19 @@
  * @slots: bitmap of borrowed slots (slot 0 is the trampoline)
  * @page: the page, also written by the kernel through its direct mapping
  * @vaddr: where it is mapped
+ * @boost_lock: serialises the creation of boosted slots
+ * @nr_boost: entries of @boost in use, only ever grows
+ * @boost: the boosted slots; they stay until the address space goes,
+ *	since a thread may be inside one at any time
  */
 struct xol_area {
 	wait_queue_head_t	wq;
 	DECLARE_BITMAP(slots, XOL_NR_SLOTS);
 	struct page		*page;
 	unsigned long		vaddr;
+	struct mutex		boost_lock;	/* see @boost_lock above */
+	unsigned int		nr_boost;
+	struct xol_boost	boost[XOL_MAX_BOOST];
 };
 
 /**
@@ -116,6 +137,7 @@ static struct xol_area *xol_area_create(unsigned long vaddr)
 		return ERR_PTR(-ENOMEM);
 	}
 	init_waitqueue_head(&area->wq);
+	mutex_init(&area->boost_lock);
 	set_bit(0, area->slots);
 	tramp = arch_uprobe_trampoline(&size);
 	arch_uprobe_copy_ixol(area->page, 0, tramp, size);
@@ -276,6 +298,103 @@ void xol_put_slot(struct uprobe_task *utask)
 	smp_mb__after_atomic();
 	if (wq_has_sleeper(&area->wq))
 		wake_up(&area->wq);
+}
+
+/**
+ * arch_uprobe_boost_insn() - code for a boosted XOL slot
+ * @auprobe: the probed instruction
+ * @regs: the user registers of a thread hitting the probe
+ * @vaddr: where the probed instruction is
+ * @slot: where the slot is
+ * @buf: receives the code, UPROBE_XOL_SLOT_BYTES at most
+ *
+ * Return: the size of the code, or 0: by default nothing is boosted.
+ */
+int __weak arch_uprobe_boost_insn(struct arch_uprobe *auprobe,
+				  struct pt_regs *regs, unsigned long vaddr,
+				  unsigned long slot, u8 *buf)
+{
+	return 0;
+}
+
+/**
+ * arch_uprobe_boost_ok() - may this hit run a boosted slot?
+ * @regs: the user registers
+ *
+ * Return: true when the thread may run through a boosted slot.
+ */
+bool __weak arch_uprobe_boost_ok(struct pt_regs *regs)
+{
+	return false;
+}
+
+static unsigned long xol_boost_find(struct xol_area *area, unsigned int nr,
+				    struct arch_uprobe *auprobe,
+				    unsigned long vaddr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		struct xol_boost *b = &area->boost[i];
+
+		if (b->vaddr == vaddr &&
+		    !memcmp(b->insn, auprobe->insn, sizeof(b->insn)))
+			return b->slot;
+	}
+	return 0;
+}
+
+/**
+ * xol_boost_slot() - the boosted slot of a probed instruction
+ * @auprobe: the probed instruction
+ * @vaddr: its address in current's address space
+ * @regs: current's user registers
+ *
+ * A boosted slot holds the instruction followed by a jump back after the
+ * original: running it needs no single-step. It is made on the first hit
+ * in each address space and kept until the address space goes.
+ *
+ * Return: the slot's address, 0 when the slots for boosting are used up
+ * or on failure, or -EOPNOTSUPP when the instruction cannot be boosted.
+ */
+long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
+		    struct pt_regs *regs)
+{
+	struct xol_area *area = xol_area_get();
+	u8 code[UPROBE_XOL_SLOT_BYTES];
+	unsigned long slot;
+	unsigned int nr, s;
+	int len;
+
+	if (IS_ERR(area))
+		return 0;
+	/* Pairs with the release below: entries are complete. */
+	nr = smp_load_acquire(&area->nr_boost);
+	slot = xol_boost_find(area, nr, auprobe, vaddr);
+	if (slot)
+		return slot;
+
+	mutex_lock(&area->boost_lock);
+	nr = area->nr_boost;
+	slot = xol_boost_find(area, nr, auprobe, vaddr);
+	if (slot || nr == XOL_MAX_BOOST || !xol_try_take(area, &s))
+		goto out;
+	slot = area->vaddr + s * UPROBE_XOL_SLOT_BYTES;
+	len = arch_uprobe_boost_insn(auprobe, regs, vaddr, slot, code);
+	if (len <= 0) {
+		clear_bit(s, area->slots);
+		mutex_unlock(&area->boost_lock);
+		return -EOPNOTSUPP;
+	}
+	arch_uprobe_copy_ixol(area->page, slot, code, len);
+	area->boost[nr].vaddr = vaddr;
+	memcpy(area->boost[nr].insn, auprobe->insn, sizeof(auprobe->insn));
+	area->boost[nr].slot = slot;
+	/* Publish the entry complete; pairs with the acquire above. */
+	smp_store_release(&area->nr_boost, nr + 1);
+out:
+	mutex_unlock(&area->boost_lock);
+	return slot;
 }
 
 /**

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86 uprobes: boosted execution out of line.
+ *
+ * A stepped probe costs two traps: the breakpoint and the single-step.
+ * For instructions that only compute in registers the second one is not
+ * needed: the copy in the XOL slot is followed by a jump back after the
+ * original instruction, and the thread simply runs through it.
+ *
+ * Only instructions that cannot fault qualify: register-to-register
+ * arithmetic, moves, tests, lea, ... A fault in a boosted copy would be
+ * reported at the slot's address, and a signal handler or a debugger would
+ * see the thread in the XOL area; neither can happen for these, except for
+ * an asynchronous signal arriving in the two instructions of the slot,
+ * which is then delivered there and returns there harmlessly. Anything
+ * that reads or writes memory, depends on its own address, or needs a
+ * fix-up afterwards keeps the single-step.
+ */
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/unaligned.h>
+#include <linux/uprobes.h>
+
+#include <asm/insn.h>
+#include <asm/processor-flags.h>
+#include <asm/ptrace.h>
+
+/* One-byte opcodes that are register-only when ModRM.mod == 3. */
+static bool uprobe_x86_boost_modrm_op(u8 op, u8 reg)
+{
+	switch (op) {
+	case 0x00 ... 0x03: case 0x08 ... 0x0b:	/* add, or */
+	case 0x10 ... 0x13: case 0x18 ... 0x1b:	/* adc, sbb */
+	case 0x20 ... 0x23: case 0x28 ... 0x2b:	/* and, sub */
+	case 0x30 ... 0x33: case 0x38 ... 0x3b:	/* xor, cmp */
+	case 0x63:				/* movsxd */
+	case 0x69: case 0x6b:			/* imul imm */
+	case 0x80: case 0x81: case 0x83:	/* group 1 imm */
+	case 0x84 ... 0x8b:			/* test, xchg, mov */
+	case 0xc0: case 0xc1:			/* shifts by imm */
+	case 0xd0 ... 0xd3:			/* shifts by 1, cl */
+		return true;
+	case 0xc6: case 0xc7:			/* mov imm */
+		return reg == 0;
+	case 0xf6: case 0xf7:			/* test imm, not, neg */
+		return reg == 0 || reg == 2 || reg == 3;
+	case 0xfe: case 0xff:			/* inc, dec */
+		return reg <= 1;
+	}
+	return false;
+}
+
+/* Two-byte (0f xx) opcodes that are register-only when ModRM.mod == 3. */
+static bool uprobe_x86_boost_modrm_op2(u8 op)
+{
+	switch (op) {
+	case 0x40 ... 0x4f:			/* cmovcc */
+	case 0x90 ... 0x9f:			/* setcc */
+	case 0xa3: case 0xab: case 0xb3: case 0xbb:	/* bt, bts, btr, btc */
+	case 0xa4: case 0xa5: case 0xac: case 0xad:	/* shld, shrd */
+	case 0xaf:				/* imul */
+	case 0xb6: case 0xb7: case 0xbe: case 0xbf:	/* movzx, movsx */
+	case 0xbc: case 0xbd:			/* bsf, bsr */
+		return true;
+	}
+	return false;
+}
+
+/* Opcodes without ModRM that only touch registers and flags. */
+static bool uprobe_x86_boost_plain_op(u8 op, bool is_64bit)
+{
+	switch (op) {
+	case 0x04: case 0x05: case 0x0c: case 0x0d:	/* al/ax imm ALU */
+	case 0x14: case 0x15: case 0x1c: case 0x1d:
+	case 0x24: case 0x25: case 0x2c: case 0x2d:
+	case 0x34: case 0x35: case 0x3c: case 0x3d:
+	case 0x91 ... 0x97:			/* xchg with ax */
+	case 0x98: case 0x99:			/* cbw, cwd & co */
+	case 0xa8: case 0xa9:			/* test al/ax imm */
+	case 0xb0 ... 0xbf:			/* mov imm */
+	case 0xf5: case 0xf8: case 0xf9:	/* cmc, clc, stc */
+	case 0xfc: case 0xfd:			/* cld, std */
+		return true;
+	case 0x40 ... 0x4f:			/* inc, dec (REX in 64-bit) */
+		return !is_64bit;
+	}
+	return false;
+}
+
+static bool uprobe_x86_boostable(struct insn *insn, bool is_64bit)
+{
+	insn_byte_t p;
+	int i;
+	u8 op = insn->opcode.bytes[0];
+	u8 mod = X86_MODRM_MOD(insn->modrm.value);
+	u8 reg = X86_MODRM_REG(insn->modrm.value);
+
+	if (insn->vex_prefix.nbytes)
+		return false;
+	for_each_insn_prefix(insn, i, p)
+		if (p != 0x66)
+			return false;
+	if (op == 0x8d)			/* lea computes, never accesses */
+		return insn->modrm.nbytes && mod != 3;
+	if (insn->opcode.nbytes == 1 && !insn->modrm.nbytes)
+		return uprobe_x86_boost_plain_op(op, is_64bit);
+	if (insn->opcode.nbytes == 1)
+		return mod == 3 && uprobe_x86_boost_modrm_op(op, reg);
+	if (insn->opcode.nbytes == 2 && op == 0x0f) {
+		op = insn->opcode.bytes[1];
+		if (op >= 0xc8 && op <= 0xcf)	/* bswap */
+			return true;
+		return insn->modrm.nbytes && mod == 3 &&
+		       uprobe_x86_boost_modrm_op2(op);
+	}
+	return false;
+}
+
+/**
+ * arch_uprobe_boost_insn() - code for a boosted XOL slot
+ * @auprobe: the probed instruction
+ * @regs: the user registers of a thread hitting the probe
+ * @vaddr: where the probed instruction is
+ * @slot: where the slot is
+ * @buf: receives the slot's code, UPROBE_XOL_SLOT_BYTES at most
+ *
+ * Return: the size of the code, or 0 when the instruction must be
+ * single-stepped.
+ */
+int arch_uprobe_boost_insn(struct arch_uprobe *auprobe, struct pt_regs *regs,
+			   unsigned long vaddr, unsigned long slot, u8 *buf)
+{
+	bool is_64bit = user_64bit_mode(regs);
+	unsigned long next = vaddr + auprobe->len;
+	struct insn insn;
+	int len = auprobe->len;
+
+	/* Address-dependent or fixed-up instructions cannot run alone. */
+	if (auprobe->emul != UPROBE_X86_STEP ||
+	    auprobe->fixups != UPROBE_X86_FIX_IP)
+		return 0;
+	if (insn_decode(&insn, auprobe->insn, MAX_UINSN_BYTES,
+			is_64bit ? INSN_MODE_64 : INSN_MODE_32) ||
+	    insn.length != len || !uprobe_x86_boostable(&insn, is_64bit))
+		return 0;
+
+	memcpy(buf, auprobe->insn, len);
+	if (is_64bit) {
+		/* jmp *0(%rip) followed by the absolute target */
+		static const u8 jmp_abs[] = { 0xff, 0x25, 0, 0, 0, 0 };
+
+		memcpy(buf + len, jmp_abs, sizeof(jmp_abs));
+		memcpy(buf + len + sizeof(jmp_abs), &next, sizeof(u64));
+		return len + sizeof(jmp_abs) + sizeof(u64);
+	}
+	/* jmp rel32 wraps around the 4 GiB a 32-bit program sees */
+	buf[len] = 0xe9;
+	put_unaligned_le32((u32)(next - (slot + len + 5)), buf + len + 1);
+	return len + 5;
+}
+
+/**
+ * arch_uprobe_boost_ok() - may this hit run a boosted slot?
+ * @regs: the user registers
+ *
+ * Return: false while the thread single-steps (ptrace or its own TF): it
+ * must stop after the probed instruction, not after the jump back.
+ */
+bool arch_uprobe_boost_ok(struct pt_regs *regs)
+{
+	return !(regs->flags & X86_EFLAGS_TF);
+}
