@@ -16,6 +16,8 @@
 #define UEV_TARGET32	"uev_target32"
 #define UEV_MAX_LINES	32
 #define UEV_LINE_LEN	10240
+/* Seconds a target may take to answer a command. */
+#define UEV_ACK_TIMEOUT	20
 
 /* A symbol of the target: its address and the file offset it maps. */
 struct uev_sym {

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <libgen.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,34 @@ int uev_spawn(struct uev_proc *p, const char *path)
 	return 0;
 }
 
+/*
+ * Read what the target sends, waiting at most UEV_ACK_TIMEOUT seconds for
+ * each part: a target stuck in a probe hit is reported, not waited for.
+ */
+static ssize_t read_reply(struct uev_proc *p, char *buf, size_t size)
+{
+	struct pollfd pfd = { .fd = p->from, .events = POLLIN };
+	size_t len = 0;
+	ssize_t n;
+	int ready;
+
+	while (len < size) {
+		ready = poll(&pfd, 1, UEV_ACK_TIMEOUT * 1000);
+		if (ready < 0)
+			return -errno;
+		if (!ready) {
+			fprintf(stderr, "# target %d: no reply in %d s\n",
+				p->pid, UEV_ACK_TIMEOUT);
+			return -ETIMEDOUT;
+		}
+		n = read(p->from, buf + len, size - len);
+		if (n <= 0)
+			return -EPIPE;
+		len += n;
+	}
+	return len;
+}
+
 /**
  * uev_cmd() - run a command of the target several times, one at a time
  * @p: the target
@@ -89,18 +118,22 @@ int uev_spawn(struct uev_proc *p, const char *path)
  * @times: how many times
  *
  * Return: 0 once the target has acknowledged every command, or -errno
- * (-EPIPE when it died).
+ * (-EPIPE when it died, -ETIMEDOUT when it stopped answering).
  */
 int uev_cmd(struct uev_proc *p, char c, int times)
 {
+	ssize_t n;
 	char ack;
 
 	signal(SIGPIPE, SIG_IGN);
 	while (times-- > 0) {
 		if (write(p->to, &c, 1) != 1)
 			return -EPIPE;
-		if (read(p->from, &ack, 1) != 1 || ack != c)
-			return -EPIPE;
+		n = read_reply(p, &ack, 1);
+		if (n < 0)
+			return n;
+		if (ack != c)
+			return -EPROTO;
 	}
 	return 0;
 }
@@ -111,23 +144,20 @@ int uev_cmd(struct uev_proc *p, char c, int times)
  * @c: command byte (see uev_target.c)
  * @value: receives the reply
  *
- * Return: 0, or -errno (-EPIPE when the target died).
+ * Return: 0, or -errno (-EPIPE when the target died, -ETIMEDOUT when it
+ * stopped answering).
  */
 int uev_query(struct uev_proc *p, char c, unsigned long *value)
 {
 	char buf[18];
-	size_t len = 0;
 	ssize_t n;
 
 	signal(SIGPIPE, SIG_IGN);
 	if (write(p->to, &c, 1) != 1)
 		return -EPIPE;
-	while (len < 17) {
-		n = read(p->from, buf + len, 17 - len);
-		if (n <= 0)
-			return -EPIPE;
-		len += n;
-	}
+	n = read_reply(p, buf, 17);
+	if (n < 0)
+		return n;
 	buf[17] = '\0';
 	if (buf[16] != c)
 		return -EPROTO;
@@ -140,16 +170,29 @@ int uev_query(struct uev_proc *p, char c, unsigned long *value)
  * uev_finish() - tell the target to exit and reap it
  * @p: the target
  *
- * Return: its wait status.
+ * A target that has not exited after UEV_ACK_TIMEOUT seconds is killed.
+ *
+ * Return: its wait status, -1 when it could not be reaped.
  */
 int uev_finish(struct uev_proc *p)
 {
-	int status = -1;
+	int status = -1, i;
 
 	if (write(p->to, "q", 1) != 1)
 		kill(p->pid, SIGKILL);
 	close(p->to);
 	close(p->from);
-	waitpid(p->pid, &status, 0);
-	return status;
+	for (i = 0; i < UEV_ACK_TIMEOUT * 100; i++) {
+		if (waitpid(p->pid, &status, WNOHANG) == p->pid)
+			return status;
+		usleep(10000);
+	}
+	fprintf(stderr, "# target %d: still running, killed\n", p->pid);
+	kill(p->pid, SIGKILL);
+	for (i = 0; i < 500; i++) {
+		if (waitpid(p->pid, &status, WNOHANG) == p->pid)
+			return status;
+		usleep(10000);
+	}
+	return -1;
 }
