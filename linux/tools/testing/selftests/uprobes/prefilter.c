@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Prefiltering: a probe whose only consumer is a perf event bound to one
+ * process gets its breakpoint in that process only. Two copies of the
+ * target run; a counting uprobe perf event is opened on the first one.
+ * Checked: the breakpoint bytes in each process (/proc/PID/mem), the count
+ * (exactly the first process's calls), and that closing the event puts
+ * the original instruction back.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "upng.h"
+
+#define UPROBE_PMU_TYPE "/sys/bus/event_source/devices/uprobe/type"
+
+static int uprobe_pmu_type(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen(UPROBE_PMU_TYPE, "r");
+	int type = -1;
+
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			type = atoi(buf);
+		fclose(f);
+	}
+	return type;
+}
+
+static int open_uprobe_counter(const char *path, unsigned long off, pid_t pid)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = uprobe_pmu_type();
+	attr.config1 = (unsigned long)path;	/* uprobe_path */
+	attr.config2 = off;			/* probe_offset */
+	attr.disabled = 1;
+	return syscall(__NR_perf_event_open, &attr, pid, -1, -1, 0);
+}
+
+static long long counter(int fd)
+{
+	long long v = -1;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return -1;
+	return v;
+}
+
+/* "ready MAIN FUNC" -> FUNC */
+static unsigned long start_target(struct __test_metadata *_metadata,
+				  struct upng_child *c)
+{
+	unsigned long main_addr, func;
+	char line[256];
+
+	ASSERT_EQ(0, upng_spawn(c, upng_path("bin/target"), NULL, NULL));
+	ASSERT_LT(0, upng_recv(c, line, sizeof(line), 30000));
+	ASSERT_EQ(2, sscanf(line, "ready %lx %lx", &main_addr, &func));
+	return func;
+}
+
+static void call(struct __test_metadata *_metadata, struct upng_child *c,
+		 int n)
+{
+	char cmd[32], line[256];
+
+	snprintf(cmd, sizeof(cmd), "call %d", n);
+	ASSERT_EQ(0, upng_send(c, cmd));
+	ASSERT_LT(0, upng_recv(c, line, sizeof(line), 60000));
+	ASSERT_EQ(0, strncmp(line, "sum ", 4));
+}
+
+static unsigned char byte_at(struct __test_metadata *_metadata, pid_t pid,
+			     unsigned long addr)
+{
+	unsigned char b = 0;
+
+	EXPECT_EQ(0, upng_mem_read(pid, addr, &b, 1));
+	return b;
+}
+
+FIXTURE(prefilter) {
+	struct upng_child a, b;
+	unsigned long func;
+	struct upng_sym sym;
+	unsigned char orig;
+};
+
+FIXTURE_SETUP(prefilter)
+{
+	unsigned long func_b;
+
+	ASSERT_LE(0, uprobe_pmu_type());
+	ASSERT_EQ(0, upng_elf_sym(upng_path("bin/target"), "target_func",
+				  &self->sym));
+	ASSERT_EQ(0, upng_file_read(upng_path("bin/target"), self->sym.offset,
+				    &self->orig, 1));
+	ASSERT_NE(0xcc, self->orig);
+	self->func = start_target(_metadata, &self->a);
+	func_b = start_target(_metadata, &self->b);
+	ASSERT_EQ(self->func, func_b);	/* static, not PIE */
+}
+
+FIXTURE_TEARDOWN(prefilter)
+{
+	upng_send(&self->a, "quit");
+	upng_send(&self->b, "quit");
+	upng_finish(&self->a, 10000);
+	upng_finish(&self->b, 10000);
+}
+
+TEST_F_TIMEOUT(prefilter, perf_event_on_one_process, 300)
+{
+	int fd;
+
+	fd = open_uprobe_counter(upng_path("bin/target"), self->sym.offset,
+				 self->a.pid);
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+
+	EXPECT_EQ(0xcc, byte_at(_metadata, self->a.pid, self->func));
+	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+
+	call(_metadata, &self->a, 25);
+	call(_metadata, &self->b, 40);
+	EXPECT_EQ(25, counter(fd));
+	/* The other process never even had the breakpoint. */
+	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+
+	close(fd);
+	EXPECT_EQ(self->orig, byte_at(_metadata, self->a.pid, self->func));
+	call(_metadata, &self->a, 5);
+}
+
+/* Two bound events: the union of their processes gets the breakpoint. */
+TEST_F_TIMEOUT(prefilter, two_events_two_processes, 300)
+{
+	int fa, fb;
+
+	fa = open_uprobe_counter(upng_path("bin/target"), self->sym.offset,
+				 self->a.pid);
+	ASSERT_LE(0, fa);
+	ASSERT_EQ(0, ioctl(fa, PERF_EVENT_IOC_ENABLE, 0));
+	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+
+	fb = open_uprobe_counter(upng_path("bin/target"), self->sym.offset,
+				 self->b.pid);
+	ASSERT_LE(0, fb);
+	ASSERT_EQ(0, ioctl(fb, PERF_EVENT_IOC_ENABLE, 0));
+	EXPECT_EQ(0xcc, byte_at(_metadata, self->a.pid, self->func));
+	EXPECT_EQ(0xcc, byte_at(_metadata, self->b.pid, self->func));
+
+	call(_metadata, &self->a, 7);
+	call(_metadata, &self->b, 11);
+	EXPECT_EQ(7, counter(fa));
+	EXPECT_EQ(11, counter(fb));
+
+	close(fa);
+	EXPECT_EQ(self->orig, byte_at(_metadata, self->a.pid, self->func));
+	EXPECT_EQ(0xcc, byte_at(_metadata, self->b.pid, self->func));
+	close(fb);
+	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+}
+
+TEST_HARNESS_MAIN
