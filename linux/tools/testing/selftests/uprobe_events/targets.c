@@ -175,6 +175,61 @@ TEST_F(tg, ia32_entry_and_return)
 }
 
 /*
+ * Entry and return probes on a recursive function, in a 64-bit and in a
+ * 32-bit process: the entries come in call order, the returns in reverse
+ * order, each with its own return value.
+ */
+static void nested(struct __test_metadata *_metadata, const char *target,
+		   const char *depth_arg)
+{
+	static char trace[1 << 16];
+	char path[256], want[128];
+	struct uev_sym rec;
+	struct uev_proc p;
+	const char *pos;
+	int i;
+
+	snprintf(path, sizeof(path), "%s", uev_path("bin", target));
+	ASSERT_EQ(0, uev_sym(path, "uev_rec", &rec));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/rec %s:0x%lx d=%s",
+				path, rec.foff, depth_arg));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/rec_ret %s:0x%lx rv=$retval:s32",
+				path, rec.foff));
+	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
+	ASSERT_EQ(0, uev_spawn(&p, path));
+	ASSERT_EQ(0, uev_cmd(&p, 'n', 2));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
+	ASSERT_LT(0, uev_read("trace", trace, sizeof(trace)));
+	pos = trace;
+	for (i = 0; i < 16; i++) {
+		int d = i % 8 < 4 ? 3 - i % 8 : i % 8 - 4;
+
+		if (i % 8 < 4)
+			snprintf(want, sizeof(want), " rec: (0x%lx) d=%d\n", rec.vaddr, d);
+		else
+			snprintf(want, sizeof(want), " <- 0x%lx) rv=%d\n", rec.vaddr, d);
+		pos = strstr(pos, want);
+		ASSERT_NE(NULL, pos) {
+			TH_LOG("no '%.*s' in order in:\n%s", (int)strlen(want) - 1, want, trace);
+		}
+		pos += strlen(want);
+	}
+	ASSERT_EQ(8, uev_trace_get("rec", &(struct uev_trace){ 0 }));
+	ASSERT_EQ(8, uev_trace_get("rec_ret", &(struct uev_trace){ 0 }));
+}
+
+TEST_F(tg, nested_return_probes)
+{
+	nested(_metadata, UEV_TARGET, "%di:s64");
+}
+
+TEST_F(tg, ia32_nested_return_probes)
+{
+	nested(_metadata, UEV_TARGET32, "+4($stack):s32");
+}
+
+/*
  * Toggle the event while the target calls the probed function in a tight
  * loop: the target must survive (no stray breakpoint left behind), every
  * hit is traced at most once and in order, and no more lines than the hits

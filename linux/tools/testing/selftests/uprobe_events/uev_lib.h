@@ -73,6 +73,7 @@ int uev_kmsg_count(const char *a, const char *b);
 void uev_regs_func(void);
 void uev_ret_caller(void);
 long uev_count_func(long n);
+long uev_rec(long depth);
 extern unsigned short uev_semaphore;
 
 #endif

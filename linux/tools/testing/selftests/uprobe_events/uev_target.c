@@ -7,6 +7,7 @@
  *   a  call uev_regs_func (known registers, stack and memory)
  *   r  call uev_ret_caller (return probe on uev_ret_func)
  *   c  call uev_count_func(n), n = 0, 1, 2, ... for successive calls
+ *   n  call uev_rec(3), which recurses down to uev_rec(0)
  *   f  fork a child that calls uev_count_func(1000) and exits; wait for it
  *   l  call uev_count_func(n) in a loop until the next byte arrives,
  *      which is consumed
@@ -82,6 +83,9 @@ int main(void)
 			n = busy_loop(n);
 			if (n < 0)
 				return 3;
+			break;
+		case 'n':
+			uev_rec(3);
 			break;
 		case 'f':
 			if (fork_and_call())

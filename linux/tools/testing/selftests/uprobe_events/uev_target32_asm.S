@@ -92,6 +92,22 @@ uev_count_func:
 	ret
 	.size	uev_count_func, . - uev_count_func
 
+/* long uev_rec(long depth): calls itself down to depth 0; returns depth. */
+	.globl uev_rec
+	.type uev_rec, @function
+uev_rec:
+	mov	4(%esp), %eax
+	test	%eax, %eax
+	jz	1f
+	dec	%eax
+	push	%eax
+	call	uev_rec
+	add	$4, %esp
+	mov	4(%esp), %eax
+1:
+	ret
+	.size	uev_rec, . - uev_rec
+
 /* Instructions that cannot be probed; never executed. */
 	.globl uev_bad_int3
 uev_bad_int3:

@@ -120,6 +120,21 @@ uev_count_func:
 	ret
 	.size	uev_count_func, . - uev_count_func
 
+/* long uev_rec(long depth): calls itself down to depth 0; returns depth. */
+	.globl uev_rec
+	.type uev_rec, @function
+uev_rec:
+	test	%rdi, %rdi
+	jz	1f
+	push	%rdi
+	dec	%rdi
+	call	uev_rec
+	pop	%rdi
+1:
+	mov	%rdi, %rax
+	ret
+	.size	uev_rec, . - uev_rec
+
 /* Instructions that cannot be probed; never executed. */
 	.globl uev_bad_int3
 uev_bad_int3:
