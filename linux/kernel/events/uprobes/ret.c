@@ -221,3 +221,7 @@ void uprobe_fixup_callchain(u64 *ips, unsigned int nr)
 		}
 	}
 }
+
+#ifdef CONFIG_UPROBES_KUNIT_TEST
+#include "tests/ret-kunit.h"
+#endif

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * KUnit tests for the return-probe bookkeeping: copying pending return
+ * instances to a child, and putting real return addresses back into a
+ * callchain. They run on a kernel thread, which has no trampoline: its
+ * trampoline address is UPROBE_NO_TRAMPOLINE_VADDR.
+ */
+#include <kunit/test.h>
+
+static void uprobe_ret_test_push(struct uprobe_task *utask, struct uprobe *u,
+				 struct return_instance *ri, unsigned long orig)
+{
+	ri->uprobe = uprobe_get(u);
+	ri->orig_ret_vaddr = orig;
+	ri->next = utask->return_instances;
+	utask->return_instances = ri;
+	utask->depth++;
+}
+
+static void uprobe_ret_test_callchain(struct kunit *test)
+{
+	const u64 tramp = UPROBE_NO_TRAMPOLINE_VADDR;
+	struct uprobe_task utask = {}, *saved = current->utask;
+	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
+	struct return_instance *ri;
+	u64 ips[] = { 0x1000, tramp, 0x2000, tramp, tramp, 0x3000 };
+
+	KUNIT_ASSERT_EQ(test, uprobe_get_trampoline_vaddr(), tramp);
+	/* Outermost pushed first. */
+	ri = kunit_kzalloc(test, sizeof(*ri), GFP_KERNEL);
+	uprobe_ret_test_push(&utask, &u, ri, 0x4444);
+	ri = kunit_kzalloc(test, sizeof(*ri), GFP_KERNEL);
+	uprobe_ret_test_push(&utask, &u, ri, 0x5555);
+	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 3);
+
+	current->utask = &utask;
+	uprobe_fixup_callchain(ips, ARRAY_SIZE(ips));
+	current->utask = saved;
+
+	KUNIT_EXPECT_EQ(test, ips[0], 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, ips[1], 0x5555ULL);	/* innermost first */
+	KUNIT_EXPECT_EQ(test, ips[2], 0x2000ULL);
+	KUNIT_EXPECT_EQ(test, ips[3], 0x4444ULL);
+	/* More trampolines than instances: the rest stays as it is. */
+	KUNIT_EXPECT_EQ(test, ips[4], tramp);
+	KUNIT_EXPECT_EQ(test, ips[5], 0x3000ULL);
+
+	refcount_set(&u.ref, 1);
+}
+
+static void uprobe_ret_test_dup(struct kunit *test)
+{
+	struct uprobe_task parent = {}, child = {};
+	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
+	struct return_instance *ri, *c;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		ri = kunit_kzalloc(test, sizeof(*ri), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, ri);
+		ri->stack = 0x7000 + i * 0x100;
+		ri->func = 0x400000 + i;
+		ri->chained = i == 1;
+		uprobe_ret_test_push(&parent, &u, ri, 0x1000 + i);
+	}
+	KUNIT_ASSERT_EQ(test, uprobe_dup_return_instances(&child, &parent), 0);
+	KUNIT_EXPECT_EQ(test, child.depth, 3U);
+	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 7);
+	/* Same order and content, separate memory. */
+	for (ri = parent.return_instances, c = child.return_instances; ri;
+	     ri = ri->next, c = c->next) {
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_EXPECT_PTR_NE(test, c, ri);
+		KUNIT_EXPECT_EQ(test, c->stack, ri->stack);
+		KUNIT_EXPECT_EQ(test, c->func, ri->func);
+		KUNIT_EXPECT_EQ(test, c->orig_ret_vaddr, ri->orig_ret_vaddr);
+		KUNIT_EXPECT_EQ(test, c->chained, ri->chained);
+		KUNIT_EXPECT_PTR_EQ(test, c->uprobe, &u);
+	}
+	KUNIT_EXPECT_NULL(test, c);
+
+	uprobe_free_return_instances(&child);
+	KUNIT_EXPECT_NULL(test, child.return_instances);
+	KUNIT_EXPECT_EQ(test, child.depth, 0U);
+	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 4);
+	refcount_set(&u.ref, 1);
+}
+
+static struct kunit_case uprobe_ret_test_cases[] = {
+	KUNIT_CASE(uprobe_ret_test_callchain),
+	KUNIT_CASE(uprobe_ret_test_dup),
+	{}
+};
+
+static struct kunit_suite uprobe_ret_test_suite = {
+	.name = "uprobes_ret",
+	.test_cases = uprobe_ret_test_cases,
+};
+
+kunit_test_suite(uprobe_ret_test_suite);
