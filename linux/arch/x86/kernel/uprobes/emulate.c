@@ -6,7 +6,8 @@
  * %rbp, nops left for patching, jumps and calls.  Executing those in the
  * kernel saves the single-step and its second trap.  What emulation cannot
  * complete (a push to a stack that is not there) is stepped out of line
- * instead, which faults with the signal the original would have raised.
+ * instead, which faults with the signal the original would have raised;
+ * so is a call of a task with a shadow stack.
  */
 #include <linux/errno.h>
 #include <linux/ptrace.h>
@@ -15,6 +16,7 @@
 #include <linux/uprobes.h>
 
 #include <asm/processor-flags.h>
+#include <asm/shstk.h>
 
 #include "internal.h"
 
@@ -99,7 +101,12 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 			regs->ip = uprobe_x86_ip(regs, next);
 		break;
 	case UPROBE_X86_CALL:
-		if (uprobe_x86_push(regs, uprobe_x86_ip(regs, next)))
+		/*
+		 * The return address also belongs on the shadow stack, which
+		 * only a real call writes: step it, post_xol fixes both.
+		 */
+		if (shstk_is_enabled() ||
+		    uprobe_x86_push(regs, uprobe_x86_ip(regs, next)))
 			return false;
 		regs->ip = target;
 		break;

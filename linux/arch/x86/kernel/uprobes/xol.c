@@ -26,6 +26,7 @@
 
 #include <asm/debugreg.h>
 #include <asm/processor.h>
+#include <asm/shstk.h>
 #include <asm/traps.h>
 
 #include "internal.h"
@@ -82,10 +83,15 @@ static void uprobe_x86_xol_restore(struct arch_uprobe *auprobe,
 		regs->flags &= ~X86_EFLAGS_TF;
 }
 
-/* Point the return address the stepped call pushed after the original. */
+/*
+ * Point the return address the stepped call pushed after the original,
+ * on the stack and, when the task has one, on its shadow stack.
+ */
 static int uprobe_x86_fix_call(struct pt_regs *regs, unsigned long ret)
 {
 	if (copy_to_user((void __user *)regs->sp, &ret, uprobe_x86_word(regs)))
+		return -EFAULT;
+	if (shstk_update_last_frame(ret))
 		return -EFAULT;
 	return 0;
 }
