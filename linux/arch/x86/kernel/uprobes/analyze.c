@@ -18,10 +18,10 @@
  *    there is nothing sensible to step, and some of them are emulated by the
  *    kernel on #GP (UMIP), which would skip the single-step trap.
  *  - Refuse lock-prefixed instructions and TSX transaction boundaries.
- *  - Accept every segment override: a data segment is the same segment
- *    wherever the instruction runs; fs/gs carry TLS and must work, and in
- *    64-bit mode cs/ds/es/ss overrides are ignored by the CPU (ds doubles as
- *    the CET "notrack" prefix of indirect branches).
+ *  - Refuse es/cs/ss/ds segment overrides, as the uprobes design always
+ *    did; accept fs/gs (thread-local storage), and the same bytes where
+ *    they are no override: jcc branch hints, the CET "notrack" prefix of
+ *    indirect branches, padding of multi-byte nops.
  *  - Everything that depends on the instruction's address gets a fix-up:
  *    relative branches and ip itself (FIX_IP), return addresses pushed by
  *    calls (FIX_CALL), rip-relative operands (rewritten to a scratch base
@@ -235,6 +235,40 @@ static const char *uprobe_x86_refuse_op2(struct insn *insn)
 	return NULL;
 }
 
+/*
+ * es, cs, ss and ds overrides are refused, as the uprobes design always
+ * did: they only matter to segmented code, which is not what user-space
+ * probes are for. fs and gs carry thread-local storage (every stack
+ * protector prologue) and are accepted. The same bytes also serve as
+ * branch hints on jcc (2e, 3e), as the CET "notrack" marker of indirect
+ * calls and jumps (3e), and as padding on multi-byte nops: there they
+ * override nothing and are accepted.
+ */
+static bool uprobe_x86_bad_segment_override(struct insn *insn)
+{
+	u8 op = insn->opcode.bytes[0];
+	insn_byte_t p;
+	int i;
+
+	for_each_insn_prefix(insn, i, p) {
+		if (p != 0x26 && p != 0x2e && p != 0x36 && p != 0x3e)
+			continue;
+		if (insn->opcode.nbytes == 1 &&
+		    ((op >= 0x70 && op <= 0x7f) ||		/* jcc rel8 hint */
+		     (op == 0xff && p == 0x3e &&		/* notrack */
+		      (uprobe_x86_modrm_reg(insn) == 2 ||
+		       uprobe_x86_modrm_reg(insn) == 4))))
+			continue;
+		if (insn->opcode.nbytes == 2 && op == 0x0f &&
+		    ((insn->opcode.bytes[1] >= 0x80 &&
+		      insn->opcode.bytes[1] <= 0x8f) ||	/* jcc rel32 hint */
+		     insn->opcode.bytes[1] == 0x1f))		/* nop padding */
+			continue;
+		return true;
+	}
+	return false;
+}
+
 /* Why @insn cannot be probed, or NULL if it can. */
 static const char *uprobe_x86_refusal(struct insn *insn)
 {
@@ -248,6 +282,8 @@ static const char *uprobe_x86_refusal(struct insn *insn)
 	 */
 	if (uprobe_x86_has_prefix(insn, 0xf0))
 		return "lock prefix";
+	if (uprobe_x86_bad_segment_override(insn))
+		return "segment override";
 	/* VEX/EVEX: SIMD and BMI instructions, all ordinary user code. */
 	if (insn_is_avx(insn))
 		return NULL;
