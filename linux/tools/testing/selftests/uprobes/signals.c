@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Signals and probes: a storm of signals at a thread (or process) that hits
- * a probe in a loop (for as long as it takes to handle a minimum number), with a handler that hits the probe too, must lose no
- * signal, count every hit exactly once and leave the computation right; no
+ * a probe in a loop (for as long as it takes to handle a minimum number),
+ * with a handler that hits the probe too, must lose no signal, count every
+ * hit exactly once and leave the computation right; no
  * SIGTRAP may leak to the program.  A fault raised by the probed
  * instruction itself is reported at the original address.
  */
