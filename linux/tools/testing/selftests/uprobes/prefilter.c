@@ -63,19 +63,21 @@ static unsigned long start_target(struct __test_metadata *_metadata,
 {
 	unsigned long main_addr, func;
 	char line[256];
+	int n;
 
 	ASSERT_EQ(0, upng_spawn(c, upng_path("bin/target"), NULL, NULL));
 	ASSERT_LT(0, upng_recv(c, line, sizeof(line), 30000));
-	ASSERT_EQ(2, sscanf(line, "ready %lx %lx", &main_addr, &func));
+	n = sscanf(line, "ready %lx %lx", &main_addr, &func);
+	ASSERT_EQ(2, n);
 	return func;
 }
 
-static void call(struct __test_metadata *_metadata, struct upng_child *c,
-		 int n)
+static void run_calls(struct __test_metadata *_metadata,
+		      struct upng_child *c, int n)
 {
 	char cmd[32], line[256];
 
-	snprintf(cmd, sizeof(cmd), "call %d", n);
+	snprintf(cmd, sizeof(cmd), "%s %d", "call", n);
 	ASSERT_EQ(0, upng_send(c, cmd));
 	ASSERT_LT(0, upng_recv(c, line, sizeof(line), 60000));
 	ASSERT_EQ(0, strncmp(line, "sum ", 4));
@@ -132,15 +134,15 @@ TEST_F_TIMEOUT(prefilter, perf_event_on_one_process, 300)
 	EXPECT_EQ(0xcc, byte_at(_metadata, self->a.pid, self->func));
 	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
 
-	call(_metadata, &self->a, 25);
-	call(_metadata, &self->b, 40);
+	run_calls(_metadata, &self->a, 25);
+	run_calls(_metadata, &self->b, 40);
 	EXPECT_EQ(25, counter(fd));
 	/* The other process never even had the breakpoint. */
 	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
 
 	close(fd);
 	EXPECT_EQ(self->orig, byte_at(_metadata, self->a.pid, self->func));
-	call(_metadata, &self->a, 5);
+	run_calls(_metadata, &self->a, 5);
 }
 
 /* Two bound events: the union of their processes gets the breakpoint. */
@@ -161,8 +163,8 @@ TEST_F_TIMEOUT(prefilter, two_events_two_processes, 300)
 	EXPECT_EQ(0xcc, byte_at(_metadata, self->a.pid, self->func));
 	EXPECT_EQ(0xcc, byte_at(_metadata, self->b.pid, self->func));
 
-	call(_metadata, &self->a, 7);
-	call(_metadata, &self->b, 11);
+	run_calls(_metadata, &self->a, 7);
+	run_calls(_metadata, &self->b, 11);
 	EXPECT_EQ(7, counter(fa));
 	EXPECT_EQ(11, counter(fb));
 
