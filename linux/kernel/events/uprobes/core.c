@@ -255,15 +255,24 @@ static int uprobe_analyze(struct arch_uprobe *arch, struct inode *inode,
 /* Reads and analyses the probed instruction: done once per probe. */
 static int uprobe_prepare(struct uprobe *uprobe)
 {
+	struct dentry *dentry;
 	const char *reason;
 	int err;
 
 	err = uprobe_analyze(&uprobe->arch, uprobe->inode, uprobe->offset,
 			     &reason);
-	if (err)
+	if (!err)
+		return 0;
+	/* Name the file as well as the inode allows: a path tail. */
+	dentry = d_find_any_alias(uprobe->inode);
+	if (dentry)
+		pr_warn("%pd4:0x%llx: cannot probe: %s (%pe)\n", dentry,
+			uprobe->offset, reason, ERR_PTR(err));
+	else
 		pr_warn("inode %lu:0x%llx: cannot probe: %s (%pe)\n",
 			uprobe->inode->i_ino, uprobe->offset, reason,
 			ERR_PTR(err));
+	dput(dentry);
 	return err;
 }
 
@@ -440,10 +449,10 @@ static int uprobe_sync_mms(struct uprobe *uprobe)
 		if (vma && uprobe_vma_probeable(vma) &&
 		    file_inode(vma->vm_file) == uprobe->inode &&
 		    uprobe_vma_vaddr_offset(vma, t->vaddr) == uprobe->offset) {
-			if (uprobe_wanted_by(uprobe, mm))
-				err = uprobe_install(uprobe, mm, vma, t->vaddr);
-			else
+			if (!uprobe_wanted_by(uprobe, mm))
 				err = uprobe_remove(uprobe, mm, vma, t->vaddr);
+			else if (uprobe_vma_insertable(vma))
+				err = uprobe_install(uprobe, mm, vma, t->vaddr);
 			if (err == -ENOMEM && !first_err)
 				first_err = err;
 		}

@@ -76,11 +76,13 @@ void uprobe_dup_mmap_lock(void);
 void uprobe_dup_mmap_unlock(void);
 
 /**
- * uprobe_vma_probeable() - may a breakpoint go into this mapping?
+ * uprobe_vma_probeable() - may this mapping hold one of our breakpoints?
  * @vma: the mapping
  *
- * Only private, executable file mappings: shared ones would need writing
- * to the file, which the engine never does.
+ * Only private file mappings that may execute: shared ones would need
+ * writing to the file, which the engine never does. A breakpoint found
+ * in one of them is handled and removed even if the process has made
+ * the mapping writable since.
  *
  * Return: true when @vma is a candidate.
  */
@@ -89,6 +91,20 @@ static inline bool uprobe_vma_probeable(struct vm_area_struct *vma)
 	return vma->vm_file &&
 	       (vma->vm_flags & (VM_HUGETLB | VM_MAYEXEC | VM_MAYSHARE)) ==
 		VM_MAYEXEC;
+}
+
+/**
+ * uprobe_vma_insertable() - may a new breakpoint go into this mapping?
+ * @vma: the mapping
+ *
+ * As uprobe_vma_probeable(), and not writable: a writable private
+ * mapping of the file is its data, never its code.
+ *
+ * Return: true when a breakpoint may be inserted in @vma.
+ */
+static inline bool uprobe_vma_insertable(struct vm_area_struct *vma)
+{
+	return uprobe_vma_probeable(vma) && !(vma->vm_flags & VM_WRITE);
 }
 
 /**

@@ -81,7 +81,7 @@ int uprobe_mmap(struct vm_area_struct *vma)
 		return 0;
 	if (vma->vm_flags & VM_WRITE)
 		uprobe_mmap_pending_ctrs(vma);
-	if (!uprobe_vma_probeable(vma))
+	if (!uprobe_vma_insertable(vma))
 		return 0;
 
 	inode = file_inode(vma->vm_file);

@@ -314,9 +314,12 @@ static void uprobe_finish_step(struct uprobe_task *utask,
 	uprobe_put(uprobe);
 
 	/* Signals held back during the step may be delivered now. */
-	spin_lock_irq(&current->sighand->siglock);
-	recalc_sigpending();
-	spin_unlock_irq(&current->sighand->siglock);
+	if (utask->signal_held) {
+		utask->signal_held = false;
+		spin_lock_irq(&current->sighand->siglock);
+		recalc_sigpending();
+		spin_unlock_irq(&current->sighand->siglock);
+	}
 }
 
 /**
@@ -395,6 +398,7 @@ bool uprobe_deny_signal(void)
 		spin_lock_irq(&t->sighand->siglock);
 		clear_tsk_thread_flag(t, TIF_SIGPENDING);
 		spin_unlock_irq(&t->sighand->siglock);
+		utask->signal_held = true;
 
 		if (__fatal_signal_pending(t) || arch_uprobe_xol_was_trapped(t)) {
 			utask->state = UTASK_SSTEP_TRAPPED;
