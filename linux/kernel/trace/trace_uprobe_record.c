@@ -251,6 +251,20 @@ static int dynamic_args_size(struct trace_probe *tp,
 	return total;
 }
 
+/* Room for the arguments of one record: a scratch page, a ring buffer event. */
+static int record_room(struct trace_uprobe *tu)
+{
+	struct trace_array *tr = top_trace_array();
+	int room = SCRATCH_SIZE;
+
+	if (tr && tr->array_buffer.buffer)
+		room = min_t(int, room,
+			     ring_buffer_max_event_size(tr->array_buffer.buffer) -
+			     sizeof(struct trace_entry) -
+			     trace_uprobe_head_size(tu));
+	return room;
+}
+
 /*
  * Fetch all arguments into this CPU's scratch page, which is returned
  * locked, and report how many bytes of it hold the arguments.
@@ -262,8 +276,12 @@ static struct uprobe_scratch *fetch_args(struct trace_uprobe *tu,
 	struct uprobe_scratch *s;
 	int dyn = dynamic_args_size(&tu->tp, ctx);
 
-	/* long strings are cut short rather than overflowing the page */
-	dyn = min_t(int, dyn, SCRATCH_SIZE - tu->tp.size);
+	/*
+	 * Long strings are cut short rather than overflowing the page, or
+	 * making a record the ring buffer refuses (the hit would be lost).
+	 */
+	dyn = min_t(int, dyn, record_room(tu) - tu->tp.size);
+	dyn = max(dyn, 0);
 
 	s = per_cpu_ptr(scratch, raw_smp_processor_id());
 	mutex_lock(&s->lock);
@@ -318,22 +336,12 @@ static void record_to_files(struct trace_uprobe *tu, unsigned long addr,
 static bool run_bpf(struct trace_event_call *call, struct pt_regs *regs)
 {
 #ifdef CONFIG_BPF_EVENTS
-	const struct bpf_prog_array *progs;
-	u32 ret;
-
 	if (!bpf_prog_array_valid(call))
 		return true;
 
-	/*
-	 * Like the stock tracer: RCU tasks trace, as uprobe programs may
-	 * be sleepable (trace_call_bpf() would not allow them to sleep).
-	 */
-	rcu_read_lock_trace();
-	progs = rcu_dereference_check(call->prog_array,
-				      rcu_read_lock_trace_held());
-	ret = bpf_prog_run_array_uprobe(progs, regs, bpf_prog_run);
-	rcu_read_unlock_trace();
-	return ret;
+	/* uprobe programs may sleep: not trace_call_bpf(), which cannot. */
+	return bpf_prog_run_array_uprobe_rcu(&call->prog_array, regs,
+					     bpf_prog_run);
 #else
 	return true;
 #endif
