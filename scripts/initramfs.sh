@@ -50,6 +50,10 @@ done < <(readelf -lW "$lib/demo/demo")
 [ -n "$off" ] || die "cannot map demo_add to a file offset"
 echo "$off" > "$lib/demo/demo_add.offset"
 
+# The benchmark (make bench).
+mkdir -p "$lib/bench"
+gcc -O2 -g0 -static -o "$lib/bench/uprobe_bench" "$ROOT/bench/uprobe_bench.c"
+
 # The test suites, per the guest/test contract.
 for suite in uprobes uprobe_events; do
 	dir=$ROOT/linux/tools/testing/selftests/$suite
