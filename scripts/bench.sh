@@ -19,7 +19,7 @@ run() {
 	grep -a '^bench ' "$logf" | tr -d '\r' > "$OUT/bench-$name.txt"
 	[ -s "$OUT/bench-$name.txt" ] || die "$name kernel: no bench lines in $logf"
 	if grep -q 'error=' "$OUT/bench-$name.txt" ||
-	   grep -a '^bench ' "$logf" | grep -vq 'hits=\([0-9]*\)/\1$'; then
+	   grep -vq 'hits=\([0-9]*\)/\1$' "$OUT/bench-$name.txt"; then
 		cat "$OUT/bench-$name.txt" >&2
 		die "$name kernel: a benchmark failed or lost hits"
 	fi
