@@ -445,10 +445,8 @@ static int uprobe_sync_mms(struct uprobe *uprobe)
 		struct vm_area_struct *vma;
 
 		mmap_read_lock(mm);
-		vma = vma_lookup(mm, t->vaddr);
-		if (vma && uprobe_vma_probeable(vma) &&
-		    file_inode(vma->vm_file) == uprobe->inode &&
-		    uprobe_vma_vaddr_offset(vma, t->vaddr) == uprobe->offset) {
+		vma = uprobe_vma_at(uprobe, mm, t->vaddr);
+		if (vma) {
 			if (!uprobe_wanted_by(uprobe, mm))
 				err = uprobe_remove(uprobe, mm, vma, t->vaddr);
 			else if (uprobe_vma_insertable(vma))

@@ -133,6 +133,28 @@ static inline loff_t uprobe_vma_vaddr_offset(struct vm_area_struct *vma,
 	return ((loff_t)vma->vm_pgoff << PAGE_SHIFT) + (vaddr - vma->vm_start);
 }
 
+/**
+ * uprobe_vma_at() - the mapping of a probe's instruction at an address
+ * @uprobe: the probe
+ * @mm: the address space, mmap lock held
+ * @vaddr: where the probed instruction should be
+ *
+ * Return: the mapping, if @vaddr still maps the probe's (file, offset)
+ * in a mapping that may hold the breakpoint, else NULL.
+ */
+static inline struct vm_area_struct *uprobe_vma_at(struct uprobe *uprobe,
+						   struct mm_struct *mm,
+						   unsigned long vaddr)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, vaddr);
+
+	if (vma && uprobe_vma_probeable(vma) &&
+	    file_inode(vma->vm_file) == uprobe->inode &&
+	    uprobe_vma_vaddr_offset(vma, vaddr) == uprobe->offset)
+		return vma;
+	return NULL;
+}
+
 /* xol.c: the execute-out-of-line area */
 unsigned long xol_get_slot(struct uprobe_task *utask);
 void xol_put_slot(struct uprobe_task *utask);

@@ -153,10 +153,8 @@ void uprobe_remove_from_current(struct uprobe *uprobe)
 	unsigned long vaddr = current->utask->vaddr;
 
 	mmap_read_lock(mm);
-	vma = vma_lookup(mm, vaddr);
-	if (vma && uprobe_vma_probeable(vma) &&
-	    file_inode(vma->vm_file) == uprobe->inode &&
-	    !uprobe_wanted_by(uprobe, mm))
+	vma = uprobe_vma_at(uprobe, mm, vaddr);
+	if (vma && !uprobe_wanted_by(uprobe, mm))
 		uprobe_remove(uprobe, mm, vma, vaddr);
 	mmap_read_unlock(mm);
 }
