@@ -83,6 +83,14 @@ grep -aq '^UPROBES-NG-DONE' "$logf" || echo "UPROBES-NG-RESULT: FAIL guest:compl
 grep -a '^UPROBES-NG-HOST: ' "$logf" | sed 's/^UPROBES-NG-HOST: \(.*\)$/UPROBES-NG-RESULT: FAIL guest:\1/' >> "$res" || true
 [ $qrc = 0 ] || [ $qrc = 124 ] || echo "UPROBES-NG-RESULT: FAIL guest:qemu-exit-status-$qrc" >> "$res"
 
+# The debug kernel's own checks must have reported (ONLY runs too).
+if [ "$FLAVOR" = debug ]; then
+	for c in kmemleak lockdep; do
+		grep -aq "^UPROBES-NG-RESULT: [A-Z]* kernel/$c:" "$logf" ||
+			echo "UPROBES-NG-RESULT: FAIL kernel/$c:no-result" >> "$res"
+	done
+fi
+
 # Kernel splats anywhere in the log.
 kmsg "$logf" | grep -a -E "$SPLAT_RE" | head -n 10 | sed 's/^/UPROBES-NG-RESULT: FAIL kernel:splat: /' >> "$res" || true
 
