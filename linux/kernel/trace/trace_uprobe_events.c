@@ -321,6 +321,7 @@ static int parse_fetch_args(struct trace_uprobe *tu, int argc,
 		if (ret)
 			return ret;
 	}
+	tu->args_in_regs = trace_uprobe_args_in_regs(&tu->tp);
 	return traceprobe_set_print_fmt(&tu->tp, tu->is_return ?
 					PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL);
 }

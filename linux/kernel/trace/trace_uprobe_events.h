@@ -26,6 +26,7 @@
  * @ref_ctr_offset: file offset of the SDT semaphore, 0 if none
  * @nhits: per-CPU count of breakpoint hits, shown in uprobe_profile
  * @is_return: this is a return probe (records on function return)
+ * @args_in_regs: no argument reads memory, see trace_uprobe_args_in_regs()
  * @tp: the generic probe: event call, arguments (must be last)
  *
  * Several trace_uprobes may share one event (same GRP/EVENT defined on
@@ -41,6 +42,7 @@ struct trace_uprobe {
 	unsigned long			ref_ctr_offset;
 	unsigned long __percpu		*nhits;
 	bool				is_return;
+	bool				args_in_regs;
 	struct trace_probe		tp;
 };
 
@@ -118,6 +120,7 @@ bool trace_uprobe_perf_filter(struct uprobe_consumer *uc, struct mm_struct *mm);
 /* trace_uprobe_record.c: what runs when a probe is hit */
 int trace_uprobe_scratch_get(void);
 void trace_uprobe_scratch_put(void);
+bool trace_uprobe_args_in_regs(struct trace_probe *tp);
 int trace_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs);
 int trace_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
 			 struct pt_regs *regs);

@@ -8,6 +8,11 @@
  * fault may sleep, arguments are fetched into a per-CPU scratch page that
  * a mutex protects (we may migrate while we hold it), and only then copied
  * into the ring buffer or the perf buffer, where sleeping is not allowed.
+ *
+ * Events whose arguments never touch memory (registers, constants,
+ * addresses) cannot fault: when only the trace files want them, they are
+ * fetched straight into the reserved ring buffer record, without the
+ * scratch page, its mutex and the copy.
  */
 #define pr_fmt(fmt)	"trace_uprobe: " fmt
 
@@ -251,6 +256,46 @@ static int dynamic_args_size(struct trace_probe *tp,
 	return total;
 }
 
+/* Fetch operations that neither read memory nor store variable data. */
+static bool fetch_op_in_regs(enum fetch_op op)
+{
+	switch (op) {
+	case FETCH_OP_REG:
+	case FETCH_OP_STACKP:
+	case FETCH_OP_RETVAL:
+	case FETCH_OP_IMM:
+	case FETCH_OP_FOFFS:
+	case FETCH_OP_ST_RAW:
+	case FETCH_OP_MOD_BF:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * trace_uprobe_args_in_regs - can the arguments be fetched without a fault?
+ * @tp: a probe whose arguments are parsed
+ *
+ * Return: true when no argument reads memory (no dereference, stack slot,
+ * string or array), so that all of them can be fetched with preemption
+ * disabled, straight into a reserved record.
+ */
+bool trace_uprobe_args_in_regs(struct trace_probe *tp)
+{
+	struct fetch_insn *code;
+	int i;
+
+	for (i = 0; i < tp->nr_args; i++) {
+		if (tp->args[i].dynamic)
+			return false;
+		for (code = tp->args[i].code; code->op != FETCH_OP_END; code++)
+			if (!fetch_op_in_regs(code->op))
+				return false;
+	}
+	return true;
+}
+
 /* Room for the arguments of one record: a scratch page, a ring buffer event. */
 static int record_room(struct trace_uprobe *tu)
 {
@@ -318,6 +363,29 @@ static void record_to_file(struct trace_uprobe *tu,
 	if (!entry)
 		return;
 	memcpy(fill_head(tu, entry, addr, regs), args, len);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+/* Record a hit straight into the ring buffer: see trace_uprobe_args_in_regs(). */
+static void record_regs_to_file(struct trace_uprobe *tu,
+				struct trace_event_file *file,
+				unsigned long addr, struct uprobe_fetch_ctx *ctx)
+{
+	int head_size = trace_uprobe_head_size(tu);
+	struct uprobe_trace_entry_head *entry;
+	struct trace_event_buffer fbuffer;
+	void *data;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+
+	entry = trace_event_buffer_reserve(&fbuffer, file,
+					   head_size + tu->tp.size);
+	if (!entry)
+		return;
+	data = fill_head(tu, entry, addr, ctx->regs);
+	memset(data, 0, tu->tp.size);
+	store_trace_args(data, &tu->tp, ctx, NULL, head_size, 0);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -399,6 +467,15 @@ static void record_hit(struct trace_uprobe *tu, unsigned long addr,
 		to_perf = run_bpf(trace_probe_event_call(&tu->tp), regs);
 	if (!(flags & TP_FLAG_TRACE) && !to_perf)
 		return;
+	if (tu->args_in_regs && !to_perf) {
+		struct event_file_link *link;
+
+		rcu_read_lock();
+		trace_probe_for_each_link_rcu(link, &tu->tp)
+			record_regs_to_file(tu, link->file, addr, &ctx);
+		rcu_read_unlock();
+		return;
+	}
 	if (WARN_ON_ONCE(!scratch))
 		return;
 

@@ -140,10 +140,66 @@ static void fetch_test_kernel_string(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fetch_kernel_string("x", &loc, buf), -ENOMEM);
 }
 
+/* Parse @argv into a probe and ask whether it can skip the scratch page. */
+static bool fetch_test_in_regs(struct kunit *test, const char * const *argv,
+			       int nr)
+{
+	struct trace_probe *tp;
+	bool in_regs;
+	int i;
+
+	tp = kunit_kzalloc(test, struct_size(tp, args, nr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	KUNIT_ASSERT_EQ(test, trace_probe_init(tp, "ev", "kunit", false, nr), 0);
+	for (i = 0; i < nr; i++) {
+		struct traceprobe_parse_context pctx = { .flags = TPARG_FL_USER };
+		int ret = traceprobe_parse_probe_arg(tp, i, argv[i], &pctx);
+
+		traceprobe_finish_parse(&pctx);
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s", argv[i]);
+	}
+	in_regs = trace_uprobe_args_in_regs(tp);
+	trace_probe_cleanup(tp);
+	return in_regs;
+}
+
+/* Only arguments that cannot fault are fetched into the ring buffer. */
+static void fetch_test_args_in_regs(struct kunit *test)
+{
+	static const char * const in_regs[] = {
+		"%di", "%si:s32", "\\123", "$stack", "%ax:b4@4/32", "%sp:x16",
+	};
+	static const char * const in_memory[] = {
+		"+0(%dx):u32", "$stack1", "@+0x10", "$comm", "\\\"imm\":string",
+		"+0(%sp):string", "+0(%sp):ustring", "+8(+0(%di)):s8",
+	};
+	const char *mixed[2];
+	int i;
+
+	KUNIT_EXPECT_TRUE(test, fetch_test_in_regs(test, NULL, 0));
+	KUNIT_EXPECT_TRUE(test, fetch_test_in_regs(test, in_regs,
+						   ARRAY_SIZE(in_regs)));
+	for (i = 0; i < ARRAY_SIZE(in_regs); i++)
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      fetch_test_in_regs(test, &in_regs[i], 1),
+				      "%s", in_regs[i]);
+	for (i = 0; i < ARRAY_SIZE(in_memory); i++) {
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       fetch_test_in_regs(test, &in_memory[i], 1),
+				       "%s", in_memory[i]);
+		/* one such argument is enough */
+		mixed[0] = in_regs[0];
+		mixed[1] = in_memory[i];
+		KUNIT_EXPECT_FALSE_MSG(test, fetch_test_in_regs(test, mixed, 2),
+				       "%%di %s", in_memory[i]);
+	}
+}
+
 static struct kunit_case trace_uprobe_fetch_cases[] = {
 	KUNIT_CASE(fetch_test_args_run),
 	KUNIT_CASE(fetch_test_file_offset),
 	KUNIT_CASE(fetch_test_kernel_string),
+	KUNIT_CASE(fetch_test_args_in_regs),
 	{}
 };
 
