@@ -1,9 +1,10 @@
 # uprobes-ng: build the patched kernel and test it in QEMU.
 # Variables: DEBUG=1 (debug kernel), STOCK=1 (unmodified kernel),
-# ONLY=suite/program[:case] glob (check), SERIES_OUT=dir (series).
+# ONLY=suite/program[:case] glob (check), SERIES_OUT=dir (series),
+# KIND=push|nop5|mov|riprel|sse_riprel (hit-profile).
 S := scripts
 
-.PHONY: all demo check kernel initramfs series test-series shell bench clean distclean
+.PHONY: all demo check kernel initramfs series test-series shell bench hit-profile clean distclean
 all: check
 
 demo:
@@ -29,6 +30,9 @@ shell:
 
 bench:
 	$(S)/bench.sh
+
+hit-profile:
+	$(S)/hit-profile.sh
 
 # clean: everything under the cache except ccache; distclean: all of it.
 clean:

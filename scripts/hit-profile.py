@@ -1,0 +1,50 @@
+# gdb script (gdb -x): record every instruction the guest executes for one
+# uprobe hit, from the int3 trap to the return into the probed program.
+# Driven by scripts/hit-profile.sh through the environment:
+#   HIT_PORT   QEMU's gdb port
+#   HIT_IP     user address right after the probed int3 (probe address + 1)
+#   HIT_SKIP   hits to let pass first (first hits allocate XOL area, utask)
+#   HIT_OUT    file that receives one hexadecimal address per line
+#   HIT_HOME   user addresses below this are the probed program's own code
+#              (the XOL area and the return trampoline lie above)
+import os
+
+import gdb
+
+USER_TOP = 0x800000000000
+LIMIT = 50000
+
+
+def pc():
+    return int(gdb.parse_and_eval("$pc")) & 0xFFFFFFFFFFFFFFFF
+
+
+def main():
+    out = os.environ["HIT_OUT"]
+    home = int(os.environ["HIT_HOME"], 0)
+    gdb.execute("set pagination off")
+    gdb.execute("set confirm off")
+    gdb.execute("target remote :" + os.environ["HIT_PORT"])
+    gdb.execute("break exc_int3")
+    # struct pt_regs *regs in %rdi: cs at byte 136, ip at byte 128
+    gdb.execute("condition 1 (*(unsigned long *)($rdi + 136) & 3) == 3 && "
+                "*(unsigned long *)($rdi + 128) == " + os.environ["HIT_IP"])
+    for _ in range(int(os.environ.get("HIT_SKIP", "5")) + 1):
+        gdb.execute("continue")
+    gdb.execute("delete")
+    pcs = []
+    while len(pcs) < LIMIT:
+        gdb.execute("stepi", to_string=True)
+        p = pc()
+        if p < home:
+            break
+        pcs.append(p)
+    with open(out, "w") as f:
+        f.writelines("%x\n" % p for p in pcs)
+    gdb.execute("kill")
+
+
+try:
+    main()
+finally:
+    gdb.execute("quit")

@@ -1,0 +1,49 @@
+#!/bin/bash
+# make hit-profile KIND=push: where the instructions of one uprobe hit go,
+# stock engine and tracer against ours. Boots each kernel in bench mode
+# (one vCPU, -icount shift=0) with QEMU's gdb stub, lets the benchmark's
+# probe on KIND (push, nop5, mov, riprel, sse_riprel: bench/uprobe_bench.c)
+# fire a few times, then single-steps one whole hit from the int3 trap back
+# to the program, XOL slot and single-step trap included, and counts the
+# instructions per kernel function (symbols of each vmlinux).
+# Figures are guest instructions, like make bench's.
+. "$(dirname "$0")/lib.sh"
+
+kind=${KIND:-push}
+ours=$("$ROOT/scripts/build.sh")
+stock=$(STOCK=1 "$ROOT/scripts/build.sh")
+initrd=$("$ROOT/scripts/initramfs.sh")
+bench=$OUT/initramfs/usr/lib/uprobes-ng/bench/uprobe_bench
+[ -x "$bench" ] || die "no benchmark program at $bench"
+addr=$(nm "$bench" | awk -v s="t_$kind" '$3 == s { print $1 }')
+[ -n "$addr" ] || die "unknown KIND=$kind (no t_$kind in $bench)"
+# The program is static and not PIE: its code is below 16 MiB.
+home=0x1000000
+
+trace() { # name bzImage
+	local name=$1 kernel=$2 port=$((20000 + RANDOM % 10000)) qpid
+	local pcs=$OUT/hit-$kind-$name.pcs
+	qemu-system-x86_64 -m 1G -smp 1 -no-reboot -nographic -nodefaults \
+		-accel "$QEMU_ACCEL" -cpu qemu64 -icount shift=0 \
+		-kernel "$kernel" -initrd "$initrd" -gdb "tcp:127.0.0.1:$port" -S \
+		-append "console=ttyS0 panic=-1 no_timer_check uprobes_ng.mode=bench uprobes_ng.bench_n=200" \
+		-serial "file:$OUT/console-hit-$name.log" < /dev/null &
+	qpid=$!
+	sleep 1
+	rm -f "$pcs"
+	HIT_PORT=$port HIT_IP=$((0x$addr + 1)) HIT_OUT=$pcs HIT_HOME=$home \
+		timeout 900 gdb -q -batch -nx -ex "set architecture i386:x86-64" \
+		-ex "file $(dirname "$kernel")/../../../vmlinux" \
+		-x "$ROOT/scripts/hit-profile.py" > "$OUT/gdb-hit-$name.log" 2>&1 || true
+	kill "$qpid" 2> /dev/null || true
+	wait "$qpid" 2> /dev/null || true
+	[ -s "$pcs" ] || die "$name kernel: no trace, see $OUT/gdb-hit-$name.log"
+	echo "$pcs"
+}
+
+stock_pcs=$(trace stock "$stock")
+ours_pcs=$(trace ours "$ours")
+echo "one uprobe hit on '$kind' (bench/uprobe_bench.c), guest instructions per function"
+python3 "$ROOT/scripts/hit-symbols.py" \
+	"$(dirname "$stock")/../../../vmlinux" "$stock_pcs" \
+	"$(dirname "$ours")/../../../vmlinux" "$ours_pcs"
