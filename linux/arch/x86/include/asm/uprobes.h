@@ -31,10 +31,15 @@ typedef u8 uprobe_opcode_t;
  * @UPROBE_X86_JCC: conditional jump rel8/rel32, condition in ->cond
  * @UPROBE_X86_CALL: call rel32
  * @UPROBE_X86_PUSH: push of the register at pt_regs offset ->reg
+ * @UPROBE_X86_LOAD32: mov disp32(%rip) into the 32-bit register at
+ *	pt_regs offset ->cond (zero-extended)
+ * @UPROBE_X86_LOAD64: the same into a 64-bit register
+ * @UPROBE_X86_LEA: lea disp32(%rip) into the 64-bit register at pt_regs
+ *	offset ->cond
  *
  * Everything but STEP is emulated in the kernel, so that a hit costs
- * one trap.  A CALL or PUSH whose emulated stack write fails falls back
- * to stepping ->ixol, which then faults with the right signal.
+ * one trap.  A CALL, PUSH or LOAD whose emulated memory access fails
+ * falls back to stepping ->ixol, which then faults with the right signal.
  */
 enum uprobe_x86_emul {
 	UPROBE_X86_STEP,
@@ -43,6 +48,9 @@ enum uprobe_x86_emul {
 	UPROBE_X86_JCC,
 	UPROBE_X86_CALL,
 	UPROBE_X86_PUSH,
+	UPROBE_X86_LOAD32,
+	UPROBE_X86_LOAD64,
+	UPROBE_X86_LEA,
 };
 
 /* Fix-ups after stepping ->ixol out of line (arch_uprobe::fixups). */
@@ -66,11 +74,13 @@ enum uprobe_x86_emul {
  * @insn: the probed instruction as read from the file (never modified)
  * @ixol: the instruction as executed in an XOL slot (rip-relative
  *	operands rewritten, call displacement cleared)
- * @disp: displacement of a relative jmp/jcc/call
+ * @disp: displacement of a relative jmp/jcc/call, or of the rip-relative
+ *	operand of an emulated LOAD32/LOAD64/LEA
  * @len: length of the instruction
  * @emul: an &enum uprobe_x86_emul
  * @fixups: UPROBE_X86_FIX_* to apply after stepping @ixol
- * @cond: condition code (low nibble of the opcode) of a jcc
+ * @cond: condition code (low nibble of the opcode) of a jcc, or pt_regs
+ *	offset of the destination of LOAD32/LOAD64/LEA
  * @reg: pt_regs offset of the register pushed (PUSH) or used as the
  *	scratch base register of a rewritten rip-relative operand
  */

@@ -317,6 +317,39 @@ static void uprobe_x86_plan_branch(struct arch_uprobe *au, struct insn *insn,
 }
 
 /*
+ * mov disp32(%rip),%reg and lea disp32(%rip),%reg64 are emulated: the
+ * load is one user read, lea none. Only without legacy prefixes: an
+ * operand-size or segment prefix changes what they do. The copy stays
+ * ready (rip-relative rewrite) for the step a failed read falls back to.
+ */
+static void uprobe_x86_plan_riprel(struct arch_uprobe *au, struct insn *insn)
+{
+	bool rex_w = X86_REX_W(insn->rex_prefix.value);
+	u8 reg = uprobe_x86_modrm_reg(insn);
+
+	if (insn->opcode.nbytes != 1 || insn->prefixes.nbytes ||
+	    !insn_rip_relative(insn))
+		return;
+	if (X86_REX_R(insn->rex_prefix.value))
+		reg |= 8;
+
+	switch (insn->opcode.bytes[0]) {
+	case 0x8b:
+		au->emul = rex_w ? UPROBE_X86_LOAD64 : UPROBE_X86_LOAD32;
+		break;
+	case 0x8d:
+		if (!rex_w)
+			return;
+		au->emul = UPROBE_X86_LEA;
+		break;
+	default:
+		return;
+	}
+	au->cond = uprobe_x86_gpr_off[reg];
+	au->disp = insn->displacement.value;
+}
+
+/*
  * Decide how @insn runs: emulated, or stepped with which fix-ups.
  * Returns a reason to refuse, for the few forms emulation cannot express.
  */
@@ -414,6 +447,8 @@ static const char *uprobe_x86_plan(struct arch_uprobe *au, struct insn *insn)
 	 */
 	if (branch && uprobe_x86_has_prefix(insn, 0x66))
 		return "operand-size prefix on branch";
+	if (au->emul == UPROBE_X86_STEP)
+		uprobe_x86_plan_riprel(au, insn);
 	return NULL;
 }
 

@@ -3,11 +3,13 @@
  * x86 uprobes: emulation of the most common probed instructions.
  *
  * Function entries and branch sites are where probes go: endbr64, push
- * %rbp, nops left for patching, jumps and calls.  Executing those in the
+ * %rbp, nops left for patching, jumps and calls, and the loads of globals
+ * and their addresses (mov and lea rip-relative).  Executing those in the
  * kernel saves the single-step and its second trap.  What emulation cannot
- * complete (a push to a stack that is not there) is stepped out of line
- * instead, which faults with the signal the original would have raised;
- * so is a call of a task with a shadow stack.
+ * complete (a push to a stack that is not there, a load from a page that
+ * is not readable) is stepped out of line instead, which faults with the
+ * signal the original would have raised; so is a call of a task with a
+ * shadow stack.
  */
 #include <linux/errno.h>
 #include <linux/ptrace.h>
@@ -29,6 +31,28 @@ static int uprobe_x86_push(struct pt_regs *regs, unsigned long val)
 	if (copy_to_user((void __user *)sp, &val, size))
 		return -EFAULT;
 	regs->sp = sp;
+	return 0;
+}
+
+/* mov disp32(%rip),%reg: one read of the size of the register. */
+static int uprobe_x86_load(struct pt_regs *regs, u8 emul, u8 off,
+			   unsigned long addr)
+{
+	unsigned long *reg = uprobe_x86_reg(regs, off);
+
+	if (emul == UPROBE_X86_LOAD64) {
+		u64 val;
+
+		if (get_user(val, (u64 __user *)addr))
+			return -EFAULT;
+		*reg = val;
+	} else {
+		u32 val;
+
+		if (get_user(val, (u32 __user *)addr))
+			return -EFAULT;
+		*reg = val;	/* a 32-bit destination is zero-extended */
+	}
 	return 0;
 }
 
@@ -76,8 +100,8 @@ static bool uprobe_x86_cond(unsigned long flags, u8 cc)
  * @regs: user registers, ip at the probed address
  *
  * Emulates nops (including endbr and multi-byte nops), relative jmp/jcc/
- * call and push of a register.  A user who single-steps gets the SIGTRAP
- * the instruction would have raised.
+ * call, push of a register, and rip-relative mov loads and lea.  A user
+ * who single-steps gets the SIGTRAP the instruction would have raised.
  *
  * Return: true if the instruction was executed and @regs updated, false
  * if it must be single-stepped out of line.
@@ -115,6 +139,20 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 		if (uprobe_x86_push(regs, *uprobe_x86_reg(regs, auprobe->reg)))
 			return false;
 		regs->ip = uprobe_x86_ip(regs, next);
+		break;
+	case UPROBE_X86_LOAD32:
+	case UPROBE_X86_LOAD64:
+		/* rip-relative only exists in 64-bit mode */
+		if (!user_64bit_mode(regs) ||
+		    uprobe_x86_load(regs, auprobe->emul, auprobe->cond, target))
+			return false;
+		regs->ip = next;
+		break;
+	case UPROBE_X86_LEA:
+		if (!user_64bit_mode(regs))
+			return false;
+		*uprobe_x86_reg(regs, auprobe->cond) = target;
+		regs->ip = next;
 		break;
 	default:
 		return false;

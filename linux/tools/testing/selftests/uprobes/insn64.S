@@ -43,6 +43,7 @@ v64b:	.quad 0
 v32:	.long 0x01020304
 v32b:	.long 0
 v16:	.word 0
+vsp:	.quad 0
 vb:	.byte 0x5a
 vbo:	.byte 0
 	.p2align 3
@@ -298,6 +299,35 @@ PROBE load_movzb
 	ret
 ENDF load_movzb
 
+FUNC load32_zext
+	mov	$-1, %rcx
+PROBE load32_zext
+	mov	v64(%rip), %ecx
+	mov	%rcx, %rax
+	ret
+ENDF load32_zext
+
+FUNC load_hireg
+	push	%r12
+	mov	$9, %r12d
+PROBE load_hireg
+	mov	v64(%rip), %r12
+	lea	6(%r12), %rax
+	pop	%r12
+	ret
+ENDF load_hireg
+
+FUNC load_rsp
+	mov	%rsp, %rdx
+	mov	%rsp, vsp(%rip)
+PROBE load_rsp
+	mov	vsp(%rip), %rsp
+	mov	%rsp, %rax
+	sub	%rdx, %rax
+	add	$0x33, %rax
+	ret
+ENDF load_rsp
+
 FUNC add_rip
 	mov	$0x100, %eax
 	mov	$0x200, %esi
@@ -326,6 +356,17 @@ PROBE lea_rip
 	add	$0x6001, %rax
 	ret
 ENDF lea_rip
+
+FUNC lea_rip_hireg
+	push	%r13
+PROBE lea_rip_hireg
+	lea	v64(%rip), %r13
+	lea	v64(%rip), %rdx
+	sub	%rdx, %r13
+	lea	0x77(%r13), %rax
+	pop	%r13
+	ret
+ENDF lea_rip_hireg
 
 FUNC cmp_imm8_rip
 	xor	%eax, %eax

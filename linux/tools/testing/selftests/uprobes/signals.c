@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <ucontext.h>
@@ -267,6 +268,44 @@ TEST_F_TIMEOUT(signals, fault_in_probed_insn, 120)
 	EXPECT_EQ(0, upng_probe_del(ev));
 	ASSERT_EQ((unsigned long)site_load_probe, LOAD(fault_ip));
 	ASSERT_EQ(16UL, LOAD(fault_addr));
+	ASSERT_EQ(0, LOAD(traps));
+}
+
+/*
+ * The same for a rip-relative load, which the engine emulates: its read
+ * fails, the instruction is stepped instead and faults, and the program
+ * sees the fault at the probed address.
+ */
+TEST_F_TIMEOUT(signals, fault_in_emulated_load, 120)
+{
+	struct upng_sym load;
+	struct sigaction sa;
+	char ev[80];
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = segv_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGSEGV, &sa, NULL));
+
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_ripload_probe", &load));
+	snprintf(ev, sizeof(ev), "%s_ripload", self->ev);
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), load.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	site_ripdata[0] = 0x5eed;
+	ASSERT_EQ(0x5eed, site_ripload());
+	ASSERT_EQ(0, mprotect(site_ripdata, 4096, PROT_NONE));
+	if (!sigsetjmp(fault_jmp, 1)) {
+		site_ripload();
+		ASSERT_TRUE(false) TH_LOG("the load did not fault");
+	}
+	ASSERT_EQ(0, mprotect(site_ripdata, 4096, PROT_READ | PROT_WRITE));
+	ASSERT_EQ(0x5eed, site_ripload());
+	ASSERT_EQ(0, upng_probe_enable(ev, false));
+	EXPECT_EQ(3, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	ASSERT_EQ((unsigned long)site_ripload_probe, LOAD(fault_ip));
+	ASSERT_EQ((unsigned long)site_ripdata, LOAD(fault_addr));
 	ASSERT_EQ(0, LOAD(traps));
 }
 

@@ -31,6 +31,20 @@ site_load_probe:
 	.size site_load, . - site_load
 
 /*
+ * long site_ripload(void): returns site_ripdata[0]; probe on the
+ * rip-relative load, which the engine emulates.
+ */
+	.p2align 4
+	.globl site_ripload
+	.type site_ripload, @function
+site_ripload:
+	.globl site_ripload_probe
+site_ripload_probe:
+	mov	site_ripdata(%rip), %rax
+	ret
+	.size site_ripload, . - site_ripload
+
+/*
  * long site_steps(long x): returns ((x + 5) * 3) ^ 0x55, one instruction
  * per label site_step0..site_step4 (the last is the ret).
  */
@@ -56,3 +70,12 @@ site_step4:
 	.size site_steps, . - site_steps
 
 	.section .note.GNU-stack, "", @progbits
+
+/* A page of its own, so that a test can take the read permission away. */
+	.bss
+	.p2align 12
+	.globl site_ripdata
+	.type site_ripdata, @object
+site_ripdata:
+	.zero 4096
+	.size site_ripdata, . - site_ripdata

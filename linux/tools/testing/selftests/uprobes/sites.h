@@ -6,8 +6,10 @@
 long site_work(long x);
 long site_load(long *p);
 long site_steps(long x);
+long site_ripload(void);
 
-extern char site_work_probe[], site_load_probe[];
+extern char site_work_probe[], site_load_probe[], site_ripload_probe[];
+extern long site_ripdata[];
 extern char site_step0[], site_step1[], site_step2[], site_step3[],
 	    site_step4[];
 

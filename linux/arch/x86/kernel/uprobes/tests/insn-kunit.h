@@ -24,8 +24,9 @@
  * @len: expected length
  * @emul: expected &enum uprobe_x86_emul
  * @fixups: expected UPROBE_X86_FIX_* flags
- * @disp: expected branch displacement (branches only)
- * @cond: expected jcc condition code (jcc only)
+ * @disp: expected branch or emulated rip-relative displacement
+ * @cond: expected jcc condition code, or destination of an emulated
+ *	rip-relative load or lea
  * @reg: expected pt_regs offset (push, rip-relative scratch)
  * @ixol: expected copy for the out-of-line step, when @ixol_len > 0
  * @ixol_len: number of bytes of @ixol to compare
@@ -53,6 +54,10 @@ struct uprobe_x86_insn_case {
 			.fixups = UPROBE_X86_FIX_IP
 #define REFUSED(why)	.err = -EOPNOTSUPP, .reason = (why)
 #define REG(r)		.reg = offsetof(struct pt_regs, r)
+/* rip-relative load or lea: emulated, the copy rewritten for a fallback */
+#define RIPEMUL(n, e, r, d)	.len = (n), .emul = UPROBE_X86_##e, \
+			.fixups = UPROBE_X86_FIX_IP | UPROBE_X86_FIX_RIPREL, \
+			.cond = offsetof(struct pt_regs, r), .disp = (d)
 
 #define FIX_IP		UPROBE_X86_FIX_IP
 #define FIX_CALL	UPROBE_X86_FIX_CALL
@@ -132,23 +137,46 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	/* rip-relative operands: rewritten to a scratch register */
 	{ "mov 0x12345678(%rip),%rax",
 	  { 0x48, 0x8b, 0x05, 0x78, 0x56, 0x34, 0x12 }, X64,
-	  STEP(7, FIX_IP | FIX_RIPREL), REG(si),
+	  RIPEMUL(7, LOAD64, ax, 0x12345678), REG(si),
 	  .ixol = { 0x48, 0x8b, 0x86, 0x78, 0x56, 0x34, 0x12, 0xcc },
 	  .ixol_len = 8 },
 	{ "mov x(%rip),%rsi uses %rdi",
 	  { 0x48, 0x8b, 0x35, 0x00, 0x10, 0x00, 0x00 }, X64,
-	  STEP(7, FIX_IP | FIX_RIPREL), REG(di),
+	  RIPEMUL(7, LOAD64, si, 0x1000), REG(di),
 	  .ixol = { 0x48, 0x8b, 0xb7, 0x00, 0x10, 0x00, 0x00 },
 	  .ixol_len = 7 },
 	{ "mov x(%rip),%r14 (REX.R) uses %rdi",
 	  { 0x4c, 0x8b, 0x35, 0x00, 0x10, 0x00, 0x00 }, X64,
-	  STEP(7, FIX_IP | FIX_RIPREL), REG(di),
+	  RIPEMUL(7, LOAD64, r14, 0x1000), REG(di),
 	  .ixol = { 0x4c, 0x8b, 0xb7, 0x00, 0x10, 0x00, 0x00 },
 	  .ixol_len = 7 },
 	{ "REX.B cleared", { 0x49, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00 }, X64,
-	  STEP(7, FIX_IP | FIX_RIPREL), REG(si),
+	  RIPEMUL(7, LOAD64, ax, 0x1000), REG(si),
 	  .ixol = { 0x48, 0x8b, 0x86, 0x00, 0x10, 0x00, 0x00 },
 	  .ixol_len = 7 },
+	{ "mov x(%rip),%ecx", { 0x8b, 0x0d, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  RIPEMUL(6, LOAD32, cx, 0x1000), REG(si),
+	  .ixol = { 0x8b, 0x8e, 0x00, 0x10, 0x00, 0x00 }, .ixol_len = 6 },
+	{ "mov x(%rip),%r8d (REX.R, no REX.W)",
+	  { 0x44, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  RIPEMUL(7, LOAD32, r8, 0x1000), REG(si),
+	  .ixol = { 0x44, 0x8b, 0x86, 0x00, 0x10, 0x00, 0x00 }, .ixol_len = 7 },
+	{ "mov x(%rip),%cx (66) is stepped",
+	  { 0x66, 0x8b, 0x0d, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  STEP(7, FIX_IP | FIX_RIPREL), REG(si),
+	  .ixol = { 0x66, 0x8b, 0x8e }, .ixol_len = 3 },
+	{ "mov %fs:x(%rip),%rax is stepped",
+	  { 0x64, 0x48, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  STEP(8, FIX_IP | FIX_RIPREL), REG(si),
+	  .ixol = { 0x64, 0x48, 0x8b, 0x86 }, .ixol_len = 4 },
+	{ "mov %rax,x(%rip) (store) is stepped",
+	  { 0x48, 0x89, 0x05, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  STEP(7, FIX_IP | FIX_RIPREL), REG(si),
+	  .ixol = { 0x48, 0x89, 0x86 }, .ixol_len = 3 },
+	{ "lea x(%rip),%edi (32-bit) is stepped",
+	  { 0x8d, 0x3d, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  STEP(6, FIX_IP | FIX_RIPREL), REG(si),
+	  .ixol = { 0x8d, 0xbe }, .ixol_len = 2 },
 	{ "movl $1,x(%rip) keeps imm",
 	  { 0xc7, 0x05, 0x10, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00 },
 	  X64, STEP(10, FIX_IP | FIX_RIPREL), REG(si),
@@ -156,7 +184,7 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 		    0x01, 0x00, 0x00, 0x00, 0xcc },
 	  .ixol_len = 11 },
 	{ "lea x(%rip),%rdi", { 0x48, 0x8d, 0x3d, 0xf0, 0xff, 0xff, 0xff },
-	  X64, STEP(7, FIX_IP | FIX_RIPREL), REG(si),
+	  X64, RIPEMUL(7, LEA, di, -16), REG(si),
 	  .ixol = { 0x48, 0x8d, 0xbe, 0xf0, 0xff, 0xff, 0xff },
 	  .ixol_len = 7 },
 	{ "cmpxchg8b x(%rip) avoids %rbx", /* not locked: lock is refused */
