@@ -38,6 +38,11 @@ fi
 
 cmdline=()
 [ -n "$only" ] && cmdline+=("uprobes_ng.only=$only")
+# A host directory over virtio-9p at /mnt/host, for probes on files there.
+share=$OUT/share
+rm -rf "$share"
+mkdir -p "$share"
+export SHARE=$share
 qrc=0
 FOLLOW_GREP='^UPROBES-NG-(RESULT|BOOTED|HOST)|^\[ *[0-9.]+\] .*(Oops|BUG|WARNING)' \
 	KERNEL=$kernel INITRD=$initrd LOG=$logf "$ROOT/scripts/qemu.sh" -f check "${cmdline[@]}" || qrc=$?

@@ -11,6 +11,7 @@
 #define pr_fmt(fmt)	"trace_uprobe: " fmt
 
 #include <linux/ctype.h>
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/namei.h>
 #include <linux/percpu.h>
@@ -67,8 +68,28 @@ fail:
 	return ERR_PTR(ret);
 }
 
+/*
+ * Hold the probed file open (see struct trace_uprobe); best effort, and
+ * only for files read through the page cache (the only ones the engine
+ * can probe), so that no special file's open() has side effects.
+ */
+static void hold_probed_file(struct trace_uprobe *tu)
+{
+	struct inode *inode = d_real_inode(tu->path.dentry);
+	struct file *file;
+
+	tu->file = NULL;
+	if (!inode->i_mapping->a_ops->read_folio)
+		return;
+	file = dentry_open(&tu->path, O_RDONLY, current_cred());
+	if (!IS_ERR(file))
+		tu->file = file;
+}
+
 static void free_trace_uprobe(struct trace_uprobe *tu)
 {
+	if (tu->file)
+		fput(tu->file);
 	path_put(&tu->path);
 	trace_probe_cleanup(&tu->tp);
 	kfree(tu->filename);
@@ -373,6 +394,7 @@ static int parse_and_register(int argc, const char **argv)
 	}
 	tu->filename = loc.filename;
 	tu->path = loc.path;
+	hold_probed_file(tu);
 	tu->offset = loc.offset;
 	tu->ref_ctr_offset = loc.ref_ctr_offset;
 
@@ -528,6 +550,7 @@ create_local_trace_uprobe(char *name, unsigned long offs,
 		return ERR_CAST(tu);
 	}
 	tu->path = path;
+	hold_probed_file(tu);
 	tu->offset = offs;
 	tu->ref_ctr_offset = ref_ctr_offset;
 	tu->filename = kstrdup(name, GFP_KERNEL);

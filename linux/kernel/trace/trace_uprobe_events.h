@@ -20,6 +20,10 @@
  * @devent: entry in the dynamic event list
  * @consumer: our consumer of the engine's probe at @path:@offset
  * @path: the probed file, pinned for the lifetime of the definition
+ * @file: the probed file held open read-only, or NULL: some filesystems
+ *        (9p) read a page into the page cache only for an open file, and
+ *        the engine reads the probed instruction before any process may
+ *        have mapped or opened it
  * @filename: the file name as the user wrote it (shown back verbatim)
  * @uprobe: the engine's probe while the event is enabled, else NULL
  * @offset: file offset of the probed instruction
@@ -36,6 +40,7 @@ struct trace_uprobe {
 	struct dyn_event		devent;
 	struct uprobe_consumer		consumer;
 	struct path			path;
+	struct file			*file;
 	char				*filename;
 	struct uprobe			*uprobe;
 	unsigned long			offset;

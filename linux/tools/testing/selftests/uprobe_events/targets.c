@@ -2,8 +2,9 @@
 /*
  * uprobe events on targets of every kind: USDT semaphores (reference
  * counters), a position independent program, a forked child, a 32-bit
- * process, a file whose name is reused, strings longer than a record, and
- * an event toggled while the target hits it in a tight loop.
+ * process, a file whose name is reused, strings longer than a record, an
+ * event toggled while the target hits it in a tight loop, and a file on
+ * 9p.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -448,6 +449,48 @@ TEST_F(tg, inode_not_name)
 	ASSERT_EQ(0, uev_write("uprobe_events", "-:ino"));
 	unlink(name);
 	unlink(old);
+}
+
+/*
+ * A file on 9p (make check shares a host directory at /mnt/host): enabled
+ * before any process has it open or mapped, the probe must still read the
+ * probed instruction (9p reads pages only for an open file) and fire.
+ */
+static bool mounted_9p(const char *dir)
+{
+	char line[512], mnt[256], type[32];
+	bool found = false;
+	FILE *f = fopen("/proc/self/mounts", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %255s %31s", mnt, type) == 2 &&
+			!strcmp(mnt, dir) && !strcmp(type, "9p");
+	fclose(f);
+	return found;
+}
+
+TEST_F(tg, file_on_9p)
+{
+	static const char *name = "/mnt/host/uev_target_9p";
+	static const int ns[] = { 0, 1, 2 };
+	struct uev_proc p;
+
+	/* statfs() over 9p reports the host's file system type */
+	ASSERT_TRUE(mounted_9p("/mnt/host")) TH_LOG("/mnt/host is not 9p");
+	unlink(name);
+	ASSERT_EQ(0, copy_target(self->s.path, name));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/nine %s:0x%lx n=%%di:s64",
+				name, self->s.count.foff));
+	ASSERT_EQ(0, uev_write("events/uprobes/nine/enable", "1"));
+	ASSERT_EQ(0, uev_spawn(&p, name));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, uev_write("events/uprobes/nine/enable", "0"));
+	ASSERT_TRUE(trace_ns(&self->s, "nine", ns, 3));
+	ASSERT_EQ(0, uev_write("uprobe_events", "-:nine"));
+	unlink(name);
 }
 
 TEST_HARNESS_MAIN
