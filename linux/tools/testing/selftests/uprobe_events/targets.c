@@ -452,7 +452,8 @@ TEST_F(tg, inode_not_name)
 }
 
 /*
- * A file on 9p (make check shares a host directory at /mnt/host): enabled
+ * A file on 9p (make check shares a host directory at /mnt/host, but not
+ * with the debug kernel, whose 9p mount hangs under TCG): enabled
  * before any process has it open or mapped, the probe must still read the
  * probed instruction (9p reads pages only for an open file) and fire.
  */
@@ -478,7 +479,8 @@ TEST_F(tg, file_on_9p)
 	struct uev_proc p;
 
 	/* statfs() over 9p reports the host's file system type */
-	ASSERT_TRUE(mounted_9p("/mnt/host")) TH_LOG("/mnt/host is not 9p");
+	if (!mounted_9p("/mnt/host"))
+		SKIP(return, "no 9p mount at /mnt/host");
 	unlink(name);
 	ASSERT_EQ(0, copy_target(self->s.path, name));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/nine %s:0x%lx n=%%di:s64",
