@@ -10,6 +10,8 @@
 #   TIMEOUT=s       whole-run limit (default 1800)
 #   PROG_TIMEOUT=s  limit per test program, checked on the host from the
 #                   UPROBES-NG-START/END lines (default 180)
+#   BOOT_TIMEOUT=s  limit until the guest's init reports it booted
+#                   (default PROG_TIMEOUT)
 #   ICOUNT=1        -icount shift=0: guest time counts guest instructions
 #   KVM=auto|0|1    auto (default): KVM only once a short boot with it has
 #                   been seen to work on this machine, else TCG
@@ -27,6 +29,7 @@ initrd=${INITRD:-$OUT/initramfs.cpio}
 logf=${LOG:-$OUT/console-$mode.log}
 timeout=${TIMEOUT:-1800}
 prog_timeout=${PROG_TIMEOUT:-180}
+boot_timeout=${BOOT_TIMEOUT:-$prog_timeout}
 [ -f "$kernel" ] || die "no kernel at $kernel (scripts/build.sh)"
 [ -f "$initrd" ] || die "no initramfs at $initrd (scripts/initramfs.sh)"
 mkdir -p "$(dirname "$logf")"
@@ -101,6 +104,9 @@ while kill -0 $qpid 2>/dev/null; do
 	why=
 	if [ $((now - start)) -ge "$timeout" ]; then
 		why="run exceeded ${timeout}s"
+	elif [ $((now - start)) -ge "$boot_timeout" ] &&
+	     ! grep -aq '^UPROBES-NG-BOOTED: ' "$logf"; then
+		why="no boot within ${boot_timeout}s"
 	elif [[ "$last_mark" == UPROBES-NG-START:* ]] && [ $((now - mark_time)) -ge "$prog_timeout" ]; then
 		why="${last_mark#UPROBES-NG-START: } ran more than ${prog_timeout}s"
 	fi
