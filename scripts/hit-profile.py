@@ -11,7 +11,6 @@ import os
 
 import gdb
 
-USER_TOP = 0x800000000000
 LIMIT = 50000
 
 

@@ -348,28 +348,15 @@ static void *fill_head(struct trace_uprobe *tu,
 	return (void *)entry + trace_uprobe_head_size(tu);
 }
 
+/*
+ * Record a hit into one trace file: the @len bytes of arguments fetched
+ * into @args, or, with @args NULL (see trace_uprobe_args_in_regs()),
+ * arguments fetched straight into the reserved record.
+ */
 static void record_to_file(struct trace_uprobe *tu,
 			   struct trace_event_file *file, unsigned long addr,
-			   struct pt_regs *regs, const void *args, int len)
-{
-	struct uprobe_trace_entry_head *entry;
-	struct trace_event_buffer fbuffer;
-
-	if (trace_trigger_soft_disabled(file))
-		return;
-
-	entry = trace_event_buffer_reserve(&fbuffer, file,
-					   trace_uprobe_head_size(tu) + len);
-	if (!entry)
-		return;
-	memcpy(fill_head(tu, entry, addr, regs), args, len);
-	trace_event_buffer_commit(&fbuffer);
-}
-
-/* Record a hit straight into the ring buffer: see trace_uprobe_args_in_regs(). */
-static void record_regs_to_file(struct trace_uprobe *tu,
-				struct trace_event_file *file,
-				unsigned long addr, struct uprobe_fetch_ctx *ctx)
+			   struct uprobe_fetch_ctx *ctx, const void *args,
+			   int len)
 {
 	int head_size = trace_uprobe_head_size(tu);
 	struct uprobe_trace_entry_head *entry;
@@ -379,24 +366,28 @@ static void record_regs_to_file(struct trace_uprobe *tu,
 	if (trace_trigger_soft_disabled(file))
 		return;
 
-	entry = trace_event_buffer_reserve(&fbuffer, file,
-					   head_size + tu->tp.size);
+	entry = trace_event_buffer_reserve(&fbuffer, file, head_size + len);
 	if (!entry)
 		return;
 	data = fill_head(tu, entry, addr, ctx->regs);
-	memset(data, 0, tu->tp.size);
-	store_trace_args(data, &tu->tp, ctx, NULL, head_size, 0);
+	if (args) {
+		memcpy(data, args, len);
+	} else {
+		memset(data, 0, len);
+		store_trace_args(data, &tu->tp, ctx, NULL, head_size, 0);
+	}
 	trace_event_buffer_commit(&fbuffer);
 }
 
 static void record_to_files(struct trace_uprobe *tu, unsigned long addr,
-			    struct pt_regs *regs, const void *args, int len)
+			    struct uprobe_fetch_ctx *ctx, const void *args,
+			    int len)
 {
 	struct event_file_link *link;
 
 	rcu_read_lock();
 	trace_probe_for_each_link_rcu(link, &tu->tp)
-		record_to_file(tu, link->file, addr, regs, args, len);
+		record_to_file(tu, link->file, addr, ctx, args, len);
 	rcu_read_unlock();
 }
 
@@ -468,12 +459,7 @@ static void record_hit(struct trace_uprobe *tu, unsigned long addr,
 	if (!(flags & TP_FLAG_TRACE) && !to_perf)
 		return;
 	if (tu->args_in_regs && !to_perf) {
-		struct event_file_link *link;
-
-		rcu_read_lock();
-		trace_probe_for_each_link_rcu(link, &tu->tp)
-			record_regs_to_file(tu, link->file, addr, &ctx);
-		rcu_read_unlock();
+		record_to_files(tu, addr, &ctx, NULL, tu->tp.size);
 		return;
 	}
 	if (WARN_ON_ONCE(!scratch))
@@ -481,7 +467,7 @@ static void record_hit(struct trace_uprobe *tu, unsigned long addr,
 
 	s = fetch_args(tu, &ctx, &len);
 	if (flags & TP_FLAG_TRACE)
-		record_to_files(tu, addr, regs, s->buf, len);
+		record_to_files(tu, addr, &ctx, s->buf, len);
 	if (to_perf)
 		record_to_perf(tu, addr, regs, s->buf, len);
 	mutex_unlock(&s->lock);

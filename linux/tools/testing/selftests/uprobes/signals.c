@@ -240,18 +240,25 @@ static void segv_handler(int sig, siginfo_t *si, void *uc)
 	siglongjmp(fault_jmp, 1);
 }
 
-TEST_F_TIMEOUT(signals, fault_in_probed_insn, 120)
+/* Send SIGSEGV to segv_handler(). */
+static int catch_segv(void)
 {
-	struct upng_sym load;
 	struct sigaction sa;
-	char ev[80];
-	long v = 0x5eed;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = segv_handler;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
-	ASSERT_EQ(0, sigaction(SIGSEGV, &sa, NULL));
+	return sigaction(SIGSEGV, &sa, NULL);
+}
+
+TEST_F_TIMEOUT(signals, fault_in_probed_insn, 120)
+{
+	struct upng_sym load;
+	char ev[80];
+	long v = 0x5eed;
+
+	ASSERT_EQ(0, catch_segv());
 
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_load_probe", &load));
 	snprintf(ev, sizeof(ev), "%s_load", self->ev);
@@ -279,14 +286,9 @@ TEST_F_TIMEOUT(signals, fault_in_probed_insn, 120)
 TEST_F_TIMEOUT(signals, fault_in_emulated_load, 120)
 {
 	struct upng_sym load;
-	struct sigaction sa;
 	char ev[80];
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = segv_handler;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	ASSERT_EQ(0, sigaction(SIGSEGV, &sa, NULL));
+	ASSERT_EQ(0, catch_segv());
 
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_ripload_probe", &load));
 	snprintf(ev, sizeof(ev), "%s_ripload", self->ev);
