@@ -75,9 +75,10 @@ static int arm_probes(struct trace_probe *tp,
 
 	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list) {
 		tu->consumer.filter = filter;
-		uprobe = uprobe_register(d_real_inode(tu->path.dentry),
-					 tu->offset, tu->ref_ctr_offset,
-					 &tu->consumer);
+		uprobe = uprobe_register_file(d_real_inode(tu->path.dentry),
+					      tu->file, tu->offset,
+					      tu->ref_ctr_offset,
+					      &tu->consumer);
 		if (IS_ERR(uprobe))
 			return PTR_ERR(uprobe);
 		tu->uprobe = uprobe;
@@ -122,8 +123,9 @@ int trace_uprobe_arm_appended(struct trace_uprobe *tu)
 
 	perf = trace_probe_test_flag(&tu->tp, TP_FLAG_PROFILE);
 	tu->consumer.filter = perf ? trace_uprobe_perf_filter : NULL;
-	uprobe = uprobe_register(d_real_inode(tu->path.dentry), tu->offset,
-				 tu->ref_ctr_offset, &tu->consumer);
+	uprobe = uprobe_register_file(d_real_inode(tu->path.dentry), tu->file,
+				      tu->offset, tu->ref_ctr_offset,
+				      &tu->consumer);
 	if (IS_ERR(uprobe))
 		return PTR_ERR(uprobe);
 	tu->uprobe = uprobe;

@@ -2,64 +2,65 @@
 /*
  * uprobes engine: breakpoints in process memory.
  *
- * The file and its page cache are never written. A breakpoint is written
- * with a forced write through GUP into the private mapping, which makes
- * the kernel's copy-on-write give this address space its own anonymous
- * copy of the page. Removing the breakpoint writes the original bytes
- * back, and when the copy is then identical to the file's page, drops the
- * copy so the process maps the page cache page again.
+ * The file and its page cache are never written. Every breakpoint write,
+ * in or out, goes through one primitive, uprobe_write_opcode_locked():
+ * a forced write fault first gives the address space its own anonymous
+ * copy of the page (copy-on-write), then, under the page-table lock and
+ * with the entry cleared and flushed so that no thread can write the page
+ * meanwhile, the byte that is there is checked again and replaced. A
+ * removal that leaves the copy identical to the file's page gives the
+ * address space the page cache page back, unless something else may
+ * rely on the copy (mlock, userfaultfd, an extra reference).
+ *
+ * Breakpoint writes of one address space are serialised by its mmap lock
+ * held for writing: registration, the mmap hook and handler-requested
+ * removal all take it, so each re-checks what the others did.
  *
  * USDT semaphores (ref_ctr_offset) are counted here too, as the
- * breakpoint bytes change: a semaphore whose page is not mapped yet is
- * remembered and updated by the mmap hook.
+ * breakpoint bytes change, under the same lock: a semaphore whose page is
+ * not mapped yet is remembered and updated by the mmap hook.
  */
 #define pr_fmt(fmt) "uprobe: " fmt
 
 #include <linux/elf.h>
 #include <linux/highmem.h>
+#include <linux/mmu_notifier.h>
 #include <linux/pagemap.h>
-#include <linux/shmem_fs.h>
+#include <linux/pagewalk.h>
+#include <linux/rmap.h>
 #include <linux/slab.h>
+#include <linux/userfaultfd_k.h>
 
 #include "internal.h"
 
 /**
- * uprobe_read_insn() - read bytes of a file through its page cache
- * @inode: the file
+ * uprobe_read_insn() - read bytes of a probed file
+ * @file: the file, open for reading
  * @offset: where to start
  * @buf: destination; zero filled past the end of the file
  * @len: how many bytes
  *
+ * Reads through the file's own read method: filesystems that need an
+ * open file to fill their page cache (FUSE, 9p, NFS, CIFS) get one.
+ *
  * Return: 0, -EINVAL when @offset is past the end, or the read error.
  */
-int uprobe_read_insn(struct inode *inode, loff_t offset, void *buf,
-		     size_t len)
+int uprobe_read_insn(struct file *file, loff_t offset, void *buf, size_t len)
 {
-	struct address_space *mapping = inode->i_mapping;
-	loff_t size = i_size_read(inode);
+	loff_t pos = offset;
 	u8 *dst = buf;
+	ssize_t n;
 
-	if (offset < 0 || offset >= size)
+	if (offset < 0 || offset >= i_size_read(file_inode(file)))
 		return -EINVAL;
 	memset(buf, 0, len);
-	len = min_t(loff_t, len, size - offset);
 	while (len) {
-		size_t off = offset_in_page(offset);
-		size_t n = min_t(size_t, len, PAGE_SIZE - off);
-		struct page *page;
-
-		if (shmem_mapping(mapping))
-			page = shmem_read_mapping_page(mapping,
-						       offset >> PAGE_SHIFT);
-		else
-			page = read_mapping_page(mapping, offset >> PAGE_SHIFT,
-						 NULL);
-		if (IS_ERR(page))
-			return PTR_ERR(page);
-		memcpy_from_page(dst, page, off, n);
-		put_page(page);
+		n = kernel_read(file, dst, len, &pos);
+		if (n < 0)
+			return n;
+		if (!n)
+			break;
 		dst += n;
-		offset += n;
 		len -= n;
 	}
 	return 0;
@@ -67,21 +68,22 @@ int uprobe_read_insn(struct inode *inode, loff_t offset, void *buf,
 
 /**
  * uprobe_file_is_64bit() - is the probed file a 64-bit program?
- * @inode: the file
+ * @file: the file, open for reading
  *
- * The instruction set of a probe is decided once, from the ELF class of
- * the file it is in; anything that is not a 32-bit ELF is analysed as
- * native code.
+ * The instruction set of a probe is taken from the ELF class of its
+ * file; anything that is not a 32-bit ELF is analysed as native code.
+ * A hit from a thread running code of the other kind is not handled
+ * with that analysis (see uprobe_handle_breakpoint()).
  *
  * Return: false for an ELFCLASS32 file, true otherwise.
  */
-bool uprobe_file_is_64bit(struct inode *inode)
+bool uprobe_file_is_64bit(struct file *file)
 {
 	u8 ident[EI_CLASS + 1];
 
 	if (!IS_ENABLED(CONFIG_64BIT))
 		return false;
-	if (uprobe_read_insn(inode, 0, ident, sizeof(ident)))
+	if (uprobe_read_insn(file, 0, ident, sizeof(ident)))
 		return true;
 	return memcmp(ident, ELFMAG, SELFMAG) || ident[EI_CLASS] != ELFCLASS32;
 }
@@ -277,74 +279,158 @@ bool uprobe_is_trap_at(struct mm_struct *mm, unsigned long vaddr)
 }
 
 /*
- * Writes @opcode at @vaddr in @mm's private copy of the page, creating
- * the copy if needed. Single-byte (or naturally aligned) stores keep
- * threads running the page concurrently consistent.
+ * May the private copy @folio, mapped at @vaddr and now identical to the
+ * file again, be dropped in favour of the page cache page? Not when
+ * userfaultfd would see a missing page, when the mapping is locked in
+ * memory (the page cache page would have to be faulted in again), when
+ * the copy is large, or when someone beyond its mappings and our
+ * reference (and the swap cache) holds it: a pin would keep using the
+ * copy after we dropped it.
  */
-static int uprobe_poke(struct mm_struct *mm, unsigned long vaddr,
-		       const uprobe_opcode_t *opcode)
+static bool uprobe_copy_droppable(struct vm_area_struct *vma,
+				  struct folio *folio)
 {
-	struct vm_area_struct *vma;
-	struct page *page;
-	void *kaddr;
+	int refs = folio_mapcount(folio) + 1;
 
-	page = get_user_page_vma_remote(mm, vaddr, FOLL_FORCE | FOLL_WRITE,
-					&vma);
-	if (IS_ERR(page))
-		return PTR_ERR(page);
-	kaddr = kmap_local_page(page);
-	copy_to_user_page(vma, page, vaddr, kaddr + offset_in_page(vaddr),
-			  opcode, sizeof(*opcode));
-	kunmap_local(kaddr);
-	set_page_dirty_lock(page);
-	put_page(page);
-	return 0;
+	if (userfaultfd_missing(vma) || (vma->vm_flags & VM_LOCKED) ||
+	    folio_test_large(folio))
+		return false;
+	if (folio_test_swapcache(folio))
+		refs++;
+	return folio_ref_count(folio) == refs;
+}
+
+static bool uprobe_same_as_file(struct page *page, struct folio *cache,
+				pgoff_t index)
+{
+	void *a, *b;
+	bool same;
+
+	if (!cache || !folio_test_uptodate(cache))
+		return false;
+	a = kmap_local_page(page);
+	b = kmap_local_page(folio_file_page(cache, index));
+	same = !memcmp(a, b, PAGE_SIZE);
+	kunmap_local(b);
+	kunmap_local(a);
+	return same;
 }
 
 /*
- * After the original bytes are back, give the address space the file's
- * own page again if the private copy no longer differs from it.
+ * Replaces the byte @expect at @vaddr with @opcode in @page, which is
+ * mapped there as an exclusive anonymous page, all under the page-table
+ * lock with the entry cleared. With @cache (the file's page of the same
+ * offset), drops the copy when it became identical to it.
+ *
+ * Return: 0, -EAGAIN when the entry no longer maps @page, -ESRCH when the
+ * byte is not @expect (somebody else changed it).
  */
-static void uprobe_drop_identical_copy(struct uprobe *uprobe,
-				       struct vm_area_struct *vma,
-				       unsigned long vaddr)
+static int uprobe_replace_locked(struct vm_area_struct *vma,
+				 unsigned long vaddr, struct page *page,
+				 uprobe_opcode_t expect, uprobe_opcode_t opcode,
+				 struct folio *cache, pgoff_t index)
 {
-	struct address_space *mapping = uprobe->inode->i_mapping;
-	struct page *page, *cache;
+	struct mm_struct *mm = vma->vm_mm;
+	struct mmu_notifier_range range;
+	struct folio_walk fw;
 	struct folio *folio;
-	bool same;
-	void *a, *b;
+	uprobe_opcode_t *p;
+	pte_t pte;
+	int err = 0;
 
-	vaddr &= PAGE_MASK;
-	page = get_user_page_vma_remote(vma->vm_mm, vaddr, FOLL_FORCE, &vma);
-	if (IS_ERR(page))
-		return;
-	folio = filemap_get_folio(mapping, uprobe_vma_vaddr_offset(vma, vaddr)
-				  >> PAGE_SHIFT);
-	if (IS_ERR(folio)) {
+	mmu_notifier_range_init(&range, MMU_NOTIFY_CLEAR, 0, mm,
+				vaddr & PAGE_MASK, (vaddr & PAGE_MASK) + PAGE_SIZE);
+	mmu_notifier_invalidate_range_start(&range);
+	folio = folio_walk_start(&fw, vma, vaddr, 0);
+	if (!folio) {
+		err = -EAGAIN;
+		goto out;
+	}
+	if (fw.level != FW_LEVEL_PTE || fw.page != page ||
+	    !folio_test_anon(folio) || !PageAnonExclusive(page)) {
+		err = -EAGAIN;
+		goto end;
+	}
+	p = kmap_local_page(page) + offset_in_page(vaddr);
+	if (memcmp(p, &expect, sizeof(expect))) {
+		kunmap_local(p);
+		err = -ESRCH;
+		goto end;
+	}
+	/* No thread can write the page while the entry is clear. */
+	flush_cache_page(vma, vaddr, pte_pfn(fw.pte));
+	pte = ptep_clear_flush(vma, vaddr, fw.ptep);
+	copy_to_user_page(vma, page, vaddr, p, &opcode, sizeof(opcode));
+	kunmap_local(p);
+
+	if (cache && uprobe_copy_droppable(vma, folio) &&
+	    uprobe_same_as_file(page, cache, index)) {
+		/* The next access maps the page cache page again. */
+		dec_mm_counter(mm, MM_ANONPAGES);
+		folio_remove_rmap_pte(folio, page, vma);
+		folio_put(folio);
+	} else {
+		/* The new byte must be visible before the entry is. */
+		smp_wmb();
+		set_pte_at(mm, vaddr, fw.ptep, pte_mkdirty(pte));
+	}
+end:
+	folio_walk_end(&fw, vma);
+out:
+	mmu_notifier_invalidate_range_end(&range);
+	return err;
+}
+
+/*
+ * The one way a breakpoint goes in or out: replaces @expect with @opcode
+ * at @vaddr in @mm's private copy of the page, creating the copy
+ * first when needed. @restore asks for the copy to go when it becomes
+ * identical to the file again. Called with the mmap lock held for
+ * writing.
+ *
+ * Return: 0, -ESRCH when the byte is not @expect, or an error from
+ * faulting the page in (-ENOMEM, -EINTR on a fatal signal, -EFAULT,
+ * -EHWPOISON).
+ */
+static int uprobe_write_opcode_locked(struct mm_struct *mm,
+				      struct vm_area_struct *vma,
+				      unsigned long vaddr,
+				      uprobe_opcode_t expect,
+				      uprobe_opcode_t opcode, bool restore)
+{
+	struct folio *cache = NULL;
+	struct page *page;
+	pgoff_t index = 0;
+	int err, tries = 0;
+
+	mmap_assert_write_locked(mm);
+	if (restore) {
+		index = uprobe_vma_vaddr_offset(vma, vaddr) >> PAGE_SHIFT;
+		cache = filemap_get_folio(vma->vm_file->f_mapping, index);
+		if (IS_ERR(cache))
+			cache = NULL;
+	}
+	do {
+		/* A forced write fault makes the page private and exclusive. */
+		page = get_user_page_vma_remote(mm, vaddr,
+						FOLL_FORCE | FOLL_WRITE, &vma);
+		if (IS_ERR(page)) {
+			err = PTR_ERR(page);
+			break;
+		}
+		err = uprobe_replace_locked(vma, vaddr, page, expect, opcode,
+					    cache, index);
 		put_page(page);
-		return;
-	}
-	cache = folio_file_page(folio, uprobe_vma_vaddr_offset(vma, vaddr) >>
-				PAGE_SHIFT);
-	same = false;
-	if (PageAnon(page) && folio_test_uptodate(folio)) {
-		a = kmap_local_page(page);
-		b = kmap_local_page(cache);
-		same = !memcmp(a, b, PAGE_SIZE);
-		kunmap_local(b);
-		kunmap_local(a);
-	}
-	folio_put(folio);
-	put_page(page);
-	if (same)
-		zap_page_range_single(vma, vaddr, PAGE_SIZE, NULL);
+	} while (err == -EAGAIN && ++tries < 8);
+	if (cache)
+		folio_put(cache);
+	return err;
 }
 
 /**
  * uprobe_install() - put the breakpoint of a probe in an address space
- * @uprobe: the probe
- * @mm: the address space, mmap lock held
+ * @uprobe: the probe, analysed (uprobe_ready())
+ * @mm: the address space, mmap lock held for writing
  * @vma: the mapping of the probe's file containing @vaddr
  * @vaddr: where the probed instruction is in @mm
  *
@@ -360,6 +446,7 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 	bool anon;
 	int err;
 
+	mmap_assert_write_locked(mm);
 	err = uprobe_peek(mm, vaddr, &cur, &anon);
 	if (err)
 		return err;
@@ -375,37 +462,44 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 	err = uprobe_ctr_update(uprobe, mm, 1);
 	if (err)
 		return err;
-	err = uprobe_poke(mm, vaddr, &bp);
-	if (err)
-		uprobe_ctr_update(uprobe, mm, -1);
+	err = uprobe_write_opcode_locked(mm, vma, vaddr, cur, bp, false);
+	if (err == -ESRCH)	/* changed under us: not ours to probe */
+		err = 0;
+	else if (!err)
+		return 0;
+	uprobe_ctr_update(uprobe, mm, -1);
 	return err;
 }
 
 /**
  * uprobe_remove() - take the breakpoint of a probe out of an address space
  * @uprobe: the probe
- * @mm: the address space, mmap lock held
+ * @mm: the address space, mmap lock held for writing
  * @vma: the mapping of the probe's file containing @vaddr
  * @vaddr: where the probed instruction is in @mm
  *
- * Return: 0, or an error from faulting the page in.
+ * Return: 0 (also when there was no breakpoint), or an error from
+ * faulting the page in: the breakpoint is then still there.
  */
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		  struct vm_area_struct *vma, unsigned long vaddr)
 {
-	uprobe_opcode_t cur;
+	uprobe_opcode_t cur, orig, bp = UPROBE_SWBP_INSN;
 	bool anon;
 	int err;
 
+	mmap_assert_write_locked(mm);
 	err = uprobe_peek(mm, vaddr, &cur, &anon);
 	if (err)
 		return err;
 	if (!anon || !is_swbp_insn(&cur))
 		return 0;
-	err = uprobe_poke(mm, vaddr, (uprobe_opcode_t *)uprobe->arch.insn);
+	memcpy(&orig, uprobe->arch.insn, sizeof(orig));
+	err = uprobe_write_opcode_locked(mm, vma, vaddr, bp, orig, true);
+	if (err == -ESRCH)	/* somebody else removed it */
+		return 0;
 	if (err)
 		return err;
 	uprobe_ctr_update(uprobe, mm, -1);
-	uprobe_drop_identical_copy(uprobe, vma, vaddr);
 	return 0;
 }

@@ -107,7 +107,8 @@ bool uprobes_registry_empty(void)
  * SRCU read section, which keeps the returned probe's memory alive; take a
  * reference with uprobe_tryget() to keep it beyond that.
  *
- * Return: the probe, or NULL.
+ * Return: the probe, or NULL (also for one not analysed yet: it has no
+ * breakpoints).
  */
 struct uprobe *uprobe_lookup(struct inode *inode, loff_t offset)
 {
@@ -116,7 +117,7 @@ struct uprobe *uprobe_lookup(struct inode *inode, loff_t offset)
 	hlist_for_each_entry_srcu(uprobe, uprobe_bucket(inode, offset), hnode,
 				  srcu_read_lock_held(&uprobes_srcu)) {
 		if (uprobe->inode == inode && uprobe->offset == offset &&
-		    refcount_read(&uprobe->ref))
+		    refcount_read(&uprobe->ref) && uprobe_ready(uprobe))
 			return uprobe;
 	}
 	return NULL;
@@ -239,30 +240,25 @@ bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm)
 	return wanted;
 }
 
-static int uprobe_analyze(struct arch_uprobe *arch, struct inode *inode,
-			  loff_t offset, const char **reason)
+/* Reads the probed instruction through @file and analyses it. */
+static int uprobe_analyze(struct uprobe *uprobe, struct file *file)
 {
-	int err;
-
-	*reason = "cannot read the instruction";
-	err = uprobe_read_insn(inode, offset, arch->insn, sizeof(arch->insn));
-	if (err)
-		return err;
-	*reason = "undecodable instruction";
-	return arch_uprobe_analyze(arch, uprobe_file_is_64bit(inode), reason);
-}
-
-/* Reads and analyses the probed instruction: done once per probe. */
-static int uprobe_prepare(struct uprobe *uprobe)
-{
+	const char *reason = "cannot read the instruction";
 	struct dentry *dentry;
-	const char *reason;
+	bool is_64bit = true;
 	int err;
 
-	err = uprobe_analyze(&uprobe->arch, uprobe->inode, uprobe->offset,
-			     &reason);
-	if (!err)
+	err = uprobe_read_insn(file, uprobe->offset, uprobe->arch.insn,
+			       sizeof(uprobe->arch.insn));
+	if (!err) {
+		is_64bit = uprobe_file_is_64bit(file);
+		reason = "undecodable instruction";
+		err = arch_uprobe_analyze(&uprobe->arch, is_64bit, &reason);
+	}
+	if (!err) {
+		uprobe->is_64bit = is_64bit;
 		return 0;
+	}
 	/* Name the file as well as the inode allows: a path tail. */
 	dentry = d_find_any_alias(uprobe->inode);
 	if (dentry)
@@ -276,11 +272,64 @@ static int uprobe_prepare(struct uprobe *uprobe)
 	return err;
 }
 
+/**
+ * uprobe_prepare() - analyse the probed instruction, once
+ * @uprobe: the probe
+ * @file: the probed file (or another open file of the same content, e.g.
+ *	of an overlay) to read the instruction through
+ *
+ * The first caller reads and analyses the instruction; later ones get
+ * the same result. May be called with an mmap lock held.
+ *
+ * Return: 0 when the probe can be used, else the analysis' error.
+ */
+int uprobe_prepare(struct uprobe *uprobe, struct file *file)
+{
+	int err;
+
+	if (uprobe_ready(uprobe))
+		return 0;
+	mutex_lock(&uprobe->prep_mutex);
+	err = uprobe->prep;
+	if (!err) {
+		err = uprobe_analyze(uprobe, file);
+		/* Pairs with the acquire in uprobe_ready(). */
+		smp_store_release(&uprobe->prep, err ? err : 1);
+	}
+	mutex_unlock(&uprobe->prep_mutex);
+	return err > 0 ? 0 : err;
+}
+
+/*
+ * A file through which the probed instruction can be read: the caller's,
+ * else the file of a mapping of the inode, else none (the analysis waits
+ * for the first mapping, see uprobe_mmap()).
+ */
+static struct file *uprobe_find_file(struct inode *inode, struct file *file)
+{
+	struct address_space *mapping = inode->i_mapping;
+	struct vm_area_struct *vma;
+
+	if (file)
+		return get_file(file);
+	i_mmap_lock_read(mapping);
+	vma_interval_tree_foreach(vma, &mapping->i_mmap, 0, ULONG_MAX) {
+		if (vma->vm_file && file_inode(vma->vm_file) == inode &&
+		    (vma->vm_file->f_mode & FMODE_READ)) {
+			file = get_file(vma->vm_file);
+			break;
+		}
+	}
+	i_mmap_unlock_read(mapping);
+	return file;
+}
+
+static void uprobe_sweep_work(struct work_struct *work);
+
 static struct uprobe *uprobe_alloc(struct inode *inode, loff_t offset,
 				   loff_t ref_ctr_offset)
 {
 	struct uprobe *uprobe;
-	int err;
 
 	uprobe = kzalloc(sizeof(*uprobe), GFP_KERNEL);
 	if (!uprobe)
@@ -290,19 +339,16 @@ static struct uprobe *uprobe_alloc(struct inode *inode, loff_t offset,
 	uprobe->ref_ctr_offset = ref_ctr_offset;
 	refcount_set(&uprobe->ref, 1);
 	mutex_init(&uprobe->reg_mutex);
+	mutex_init(&uprobe->prep_mutex);
 	INIT_LIST_HEAD(&uprobe->consumers);
-	err = uprobe_prepare(uprobe);
-	if (err) {
-		kfree(uprobe);
-		return ERR_PTR(err);
-	}
+	INIT_DELAYED_WORK(&uprobe->sweep, uprobe_sweep_work);
 	return uprobe;
 }
 
 /*
  * Returns the live probe at (inode, offset) with a new reference, creating
- * it when there is none. Creation does the instruction analysis, outside
- * uprobes_lock; when two registrations race, the first insertion wins.
+ * it when there is none; when two registrations race, the first insertion
+ * wins. A new probe is not analysed yet (see uprobe_prepare()).
  */
 static struct uprobe *uprobe_find_or_create(struct inode *inode, loff_t offset,
 					    loff_t ref_ctr_offset)
@@ -428,39 +474,94 @@ static int uprobe_collect_targets(struct uprobe *uprobe,
 /*
  * Makes every address space mapping the probe agree with the consumers:
  * a breakpoint where one of them wants it, the original instruction
- * elsewhere. Called with uprobe->reg_mutex held.
+ * elsewhere. Each address space is updated under its mmap lock held for
+ * writing, where the filters are evaluated again, so that the mmap hook
+ * and handler-requested removals see a consistent state. Called with
+ * uprobe->reg_mutex held.
+ *
+ * Return: 0 or the first error inserting a breakpoint (-ENOMEM, ...);
+ * *@left_over is set when a breakpoint could not be removed.
  */
-static int uprobe_sync_mms(struct uprobe *uprobe)
+static int uprobe_sync_mms(struct uprobe *uprobe, bool *left_over)
 {
 	struct uprobe_target *t;
 	LIST_HEAD(targets);
 	int err, first_err = 0;
 
+	*left_over = false;
 	uprobe_dup_mmap_lock();
 	err = uprobe_collect_targets(uprobe, &targets);
-	if (err)
+	if (err) {
+		/* Nothing was checked: removals are still to be done. */
+		*left_over = true;
 		goto out;
+	}
 	list_for_each_entry(t, &targets, node) {
 		struct mm_struct *mm = t->mm;
 		struct vm_area_struct *vma;
 
-		mmap_read_lock(mm);
+		mmap_write_lock(mm);
 		vma = uprobe_vma_at(uprobe, mm, t->vaddr);
-		if (vma) {
-			if (!uprobe_wanted_by(uprobe, mm))
-				err = uprobe_remove(uprobe, mm, vma, t->vaddr);
-			else if (uprobe_vma_insertable(vma))
-				err = uprobe_install(uprobe, mm, vma, t->vaddr);
-			if (err == -ENOMEM && !first_err)
+		if (!vma)
+			goto next;
+		if (!uprobe_wanted_by(uprobe, mm)) {
+			if (uprobe_remove(uprobe, mm, vma, t->vaddr))
+				*left_over = true;
+		} else if (uprobe_vma_insertable(vma) &&
+			   !uprobe_prepare(uprobe, vma->vm_file)) {
+			err = uprobe_install(uprobe, mm, vma, t->vaddr);
+			if (err && !first_err)
 				first_err = err;
 		}
-		mmap_read_unlock(mm);
+next:
+		mmap_write_unlock(mm);
 	}
 	uprobe_free_targets(&targets);
 	err = first_err;
 out:
 	uprobe_dup_mmap_unlock();
 	return err;
+}
+
+/* Wait between two attempts at removing stranded breakpoints. */
+#define UPROBE_SWEEP_DELAY	HZ
+
+/*
+ * After a walk of the address spaces: while a breakpoint that nobody
+ * wants could not be removed, the probe keeps a reference (and so its
+ * place in the registry and its analysed instruction, which hits of that
+ * breakpoint need) and the walk is retried from a worker that no signal
+ * interrupts. The reference belongs to the worker, which drops it after
+ * a walk that left nothing behind. Called with uprobe->reg_mutex held.
+ */
+static void uprobe_settle(struct uprobe *uprobe, bool left_over)
+{
+	lockdep_assert_held(&uprobe->reg_mutex);
+	if (!left_over || uprobe->stranded)
+		return;
+	pr_warn_ratelimited("inode %lu:0x%llx: breakpoint not removed from every process, retrying\n",
+			    uprobe->inode->i_ino, uprobe->offset);
+	uprobe->stranded = true;
+	uprobe_get(uprobe);
+	schedule_delayed_work(&uprobe->sweep, UPROBE_SWEEP_DELAY);
+}
+
+static void uprobe_sweep_work(struct work_struct *work)
+{
+	struct uprobe *uprobe = container_of(to_delayed_work(work),
+					     struct uprobe, sweep);
+	bool left_over;
+
+	mutex_lock(&uprobe->reg_mutex);
+	uprobe_sync_mms(uprobe, &left_over);
+	if (left_over) {
+		schedule_delayed_work(&uprobe->sweep, UPROBE_SWEEP_DELAY);
+		mutex_unlock(&uprobe->reg_mutex);
+		return;
+	}
+	uprobe->stranded = false;
+	mutex_unlock(&uprobe->reg_mutex);
+	uprobe_put(uprobe);
 }
 
 static bool uprobe_has_consumer(struct uprobe *uprobe,
@@ -494,61 +595,37 @@ static int uprobe_check_file(struct inode *inode, loff_t offset,
 }
 
 /**
- * uprobe_validate() - could a probe be registered at (@inode, @offset)?
- * @inode: the file
- * @offset: file offset of the instruction
- * @ref_ctr_offset: file offset of a USDT semaphore, or 0
- * @reason: set to a short explanation when the instruction is refused
- *
- * Checks the file and analyses the instruction like the first
- * uprobe_register() would, without registering anything, so that a
- * definition can be refused when it is made rather than when enabled.
- *
- * Return: 0, or the error uprobe_register() would return.
- */
-int uprobe_validate(struct inode *inode, loff_t offset, loff_t ref_ctr_offset,
-		    const char **reason)
-{
-	struct arch_uprobe *arch;
-	int err;
-
-	*reason = "bad file, offset or semaphore offset";
-	err = uprobe_check_file(inode, offset, ref_ctr_offset);
-	if (err)
-		return err;
-	arch = kzalloc(sizeof(*arch), GFP_KERNEL);
-	if (!arch)
-		return -ENOMEM;
-	err = uprobe_analyze(arch, inode, offset, reason);
-	kfree(arch);
-	return err;
-}
-EXPORT_SYMBOL_GPL(uprobe_validate);
-
-/**
- * uprobe_register() - add a consumer to the probe at (@inode, @offset)
- * @inode: the file to probe
+ * uprobe_register_file() - add a consumer to the probe at (@inode, @offset)
+ * @inode: the file to probe (for a file on an overlay, the real inode,
+ *	as mappings of the file see it)
+ * @file: an open file @inode's content can be read through (the probed
+ *	file itself, or the overlay file above it), or NULL
  * @offset: file offset of the instruction to probe
  * @ref_ctr_offset: file offset of a USDT semaphore (a short) to count the
  *	address spaces the probe is active in, or 0
  * @uc: the consumer; its handler and/or ret_handler are called on hits,
  *	its filter (optional) decides which address spaces get the probe
  *
- * The first consumer of a probe reads the instruction from the file and
- * analyses it; an instruction that cannot be probed fails here with the
- * reason in the kernel log. The breakpoint is then put in every address
- * space that maps the file and is wanted by a consumer; processes that
- * map the file later get it from the mmap hook.
+ * The first consumer of a probe reads the instruction and analyses it:
+ * through @file, else through the file of a mapping of @inode; with
+ * neither, at the first mapping of the file. An instruction that cannot
+ * be probed fails the registration, with the reason in the kernel log.
+ * The breakpoint is then put in every address space that maps the file
+ * and is wanted by a consumer; processes that map the file later get it
+ * from the mmap hook.
  *
  * Return: the probe, to pass to uprobe_unregister_nosync() and
  * uprobe_apply(), or an ERR_PTR(): -EINVAL for a bad offset, file type or
  * semaphore, -EOPNOTSUPP for an instruction that cannot be probed, -EIO
- * for a file that cannot be read, -ENOMEM.
+ * for a file that cannot be read, -ENOMEM. On failure, handlers of @uc
+ * that a partial registration let start have returned.
  */
-struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
-			       loff_t ref_ctr_offset, struct uprobe_consumer *uc)
+struct uprobe *uprobe_register_file(struct inode *inode, struct file *file,
+				    loff_t offset, loff_t ref_ctr_offset,
+				    struct uprobe_consumer *uc)
 {
 	struct uprobe *uprobe;
+	bool left_over;
 	int err;
 
 	if (!uc->handler && !uc->ret_handler)
@@ -560,6 +637,13 @@ struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
 	uprobe = uprobe_find_or_create(inode, offset, ref_ctr_offset);
 	if (IS_ERR(uprobe))
 		return uprobe;
+	file = uprobe_find_file(inode, file);
+	if (file) {
+		err = uprobe_prepare(uprobe, file);
+		fput(file);
+		if (err)
+			goto put;
+	}
 
 	mutex_lock(&uprobe->reg_mutex);
 	if (uprobe->ref_ctr_offset != ref_ctr_offset) {
@@ -567,22 +651,47 @@ struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
 			inode->i_ino, offset, ref_ctr_offset,
 			uprobe->ref_ctr_offset);
 		err = -EINVAL;
-		goto fail;
+		goto unlock;
 	}
 	list_add_rcu(&uc->cons_node, &uprobe->consumers);
-	err = uprobe_sync_mms(uprobe);
-	if (err) {
-		list_del_rcu(&uc->cons_node);
-		uprobe_sync_mms(uprobe);
-		goto fail;
+	err = uprobe_sync_mms(uprobe, &left_over);
+	if (!err) {
+		uprobe_settle(uprobe, left_over);
+		mutex_unlock(&uprobe->reg_mutex);
+		return uprobe;
 	}
+	list_del_rcu(&uc->cons_node);
+	uprobe_sync_mms(uprobe, &left_over);
+	uprobe_settle(uprobe, left_over);
 	mutex_unlock(&uprobe->reg_mutex);
-	return uprobe;
+	/* Handlers of @uc may have started where insertion succeeded. */
+	synchronize_srcu(&uprobes_srcu);
+	goto put;
 
-fail:
+unlock:
 	mutex_unlock(&uprobe->reg_mutex);
+put:
 	uprobe_put(uprobe);
 	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(uprobe_register_file);
+
+/**
+ * uprobe_register() - add a consumer to the probe at (@inode, @offset)
+ * @inode: the file to probe
+ * @offset: file offset of the instruction to probe
+ * @ref_ctr_offset: file offset of a USDT semaphore, or 0
+ * @uc: the consumer
+ *
+ * uprobe_register_file() without an open file: the instruction is read
+ * through a mapping of @inode, or when the file is first mapped.
+ *
+ * Return: as uprobe_register_file().
+ */
+struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
+			       loff_t ref_ctr_offset, struct uprobe_consumer *uc)
+{
+	return uprobe_register_file(inode, NULL, offset, ref_ctr_offset, uc);
 }
 EXPORT_SYMBOL_GPL(uprobe_register);
 
@@ -597,11 +706,14 @@ EXPORT_SYMBOL_GPL(uprobe_register);
  */
 int uprobe_apply(struct uprobe *uprobe, struct uprobe_consumer *uc, bool add)
 {
+	bool left_over;
 	int err = -ENOENT;
 
 	mutex_lock(&uprobe->reg_mutex);
-	if (uprobe_has_consumer(uprobe, uc))
-		err = uprobe_sync_mms(uprobe);
+	if (uprobe_has_consumer(uprobe, uc)) {
+		err = uprobe_sync_mms(uprobe, &left_over);
+		uprobe_settle(uprobe, left_over);
+	}
 	mutex_unlock(&uprobe->reg_mutex);
 	return err;
 }
@@ -613,15 +725,21 @@ EXPORT_SYMBOL_GPL(uprobe_apply);
  * @uc: the consumer
  *
  * Breakpoints that no remaining consumer wants are removed before this
- * returns. Handlers of @uc that already started may still be running:
- * call uprobe_unregister_sync() before freeing @uc (once for a batch).
+ * returns; one that cannot be removed now (the caller got a fatal signal,
+ * no memory) is removed later, and until then its hits execute the
+ * original instruction. Handlers of @uc that already started may still
+ * be running: call uprobe_unregister_sync() before freeing @uc (once for
+ * a batch).
  */
 void uprobe_unregister_nosync(struct uprobe *uprobe, struct uprobe_consumer *uc)
 {
+	bool left_over;
+
 	mutex_lock(&uprobe->reg_mutex);
 	if (!WARN_ON_ONCE(!uprobe_has_consumer(uprobe, uc))) {
 		list_del_rcu(&uc->cons_node);
-		uprobe_sync_mms(uprobe);
+		uprobe_sync_mms(uprobe, &left_over);
+		uprobe_settle(uprobe, left_over);
 	}
 	mutex_unlock(&uprobe->reg_mutex);
 	uprobe_put(uprobe);

@@ -17,6 +17,7 @@
 #include <linux/refcount.h>
 #include <linux/mutex.h>
 #include <linux/uprobes.h>
+#include <linux/workqueue.h>
 
 /**
  * struct uprobe - one probed (file, offset)
@@ -28,7 +29,14 @@
  * @ref_ctr_offset: file offset of the USDT semaphore, or 0
  * @reg_mutex: serialises (un)registrations of this probe
  * @consumers: the registered &struct uprobe_consumer (SRCU list)
+ * @prep_mutex: serialises the analysis of the instruction
+ * @prep: 0 before the analysis, 1 once it succeeded, or its error
+ * @is_64bit: the instruction was analysed as 64-bit code
  * @no_boost: the instruction cannot run from a boosted XOL slot
+ * @stranded: some breakpoint could not be removed; @sweep retries, and
+ *	holds a reference meanwhile, so that a hit of that breakpoint always
+ *	finds the probe and executes the original instruction
+ * @sweep: retries the removal of stranded breakpoints
  * @rcu: delays freeing past lockless hash readers
  * @arch: the probed instruction and how to execute it out of line
  */
@@ -41,10 +49,30 @@ struct uprobe {
 	loff_t			ref_ctr_offset;
 	struct mutex		reg_mutex;	/* see @reg_mutex above */
 	struct list_head	consumers;
+	struct mutex		prep_mutex;	/* see @prep_mutex above */
+	int			prep;
+	bool			is_64bit;
 	bool			no_boost;
+	bool			stranded;
+	struct delayed_work	sweep;
 	struct rcu_head		rcu;
 	struct arch_uprobe	arch;
 };
+
+/**
+ * uprobe_ready() - has the probed instruction been analysed successfully?
+ * @uprobe: the probe
+ *
+ * Only a ready probe has breakpoints; one found on the hit path that is
+ * not ready is not ours to handle.
+ *
+ * Return: true when @uprobe->arch may be used.
+ */
+static inline bool uprobe_ready(struct uprobe *uprobe)
+{
+	/* Pairs with the release in uprobe_prepare(). */
+	return smp_load_acquire(&uprobe->prep) > 0;
+}
 
 /* core.c: registry */
 int uprobes_srcu_lock(void);
@@ -55,14 +83,14 @@ struct uprobe *uprobe_tryget(struct uprobe *uprobe);
 struct uprobe *uprobe_get(struct uprobe *uprobe);
 void uprobe_put(struct uprobe *uprobe);
 bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm);
+int uprobe_prepare(struct uprobe *uprobe, struct file *file);
 int uprobe_collect_range(struct inode *inode, loff_t start, loff_t end,
 			 struct uprobe **out, int max);
 bool uprobes_registry_empty(void);
 
 /* bkpt.c: breakpoints in process memory */
-int uprobe_read_insn(struct inode *inode, loff_t offset, void *buf,
-		     size_t len);
-bool uprobe_file_is_64bit(struct inode *inode);
+int uprobe_read_insn(struct file *file, loff_t offset, void *buf, size_t len);
+bool uprobe_file_is_64bit(struct file *file);
 int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 		   struct vm_area_struct *vma, unsigned long vaddr);
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
@@ -165,11 +193,12 @@ unsigned long xol_area_ensure(void);
 void xol_area_free(struct mm_struct *mm);
 long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
 		    struct pt_regs *regs);
+unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr);
 
 /* trap.c */
 struct uprobe_task *uprobe_utask(void);
 void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs);
-void uprobe_remove_from_current(struct uprobe *uprobe);
+void uprobe_remove_from_current(struct uprobe *uprobe, bool force);
 
 /* ret.c: return probes */
 void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs);

@@ -95,7 +95,9 @@ int uprobe_mmap(struct vm_area_struct *vma)
 			unsigned long vaddr;
 
 			vaddr = uprobe_vma_offset_vaddr(vma, uprobe->offset);
-			if (uprobe_wanted_by(uprobe, vma->vm_mm))
+			/* A probe registered with no file is analysed here. */
+			if (uprobe_wanted_by(uprobe, vma->vm_mm) &&
+			    !uprobe_prepare(uprobe, vma->vm_file))
 				uprobe_install(uprobe, vma->vm_mm, vma, vaddr);
 			start = uprobe->offset + 1;
 			uprobe_put(uprobe);

@@ -57,48 +57,65 @@ static void uprobe_drop_dead_instances(struct uprobe_task *utask,
  * uprobe_prepare_return() - watch the return of the function just entered
  * @uprobe: the probe at the function's entry, hit by current
  * @regs: the user registers at the entry
+ *
+ * Must be called in a uprobes SRCU read section: @uprobe may be on its
+ * way out (its last consumer gone while the entry handlers ran), and is
+ * then not watched.
  */
 void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
 	struct return_instance *ri;
 	unsigned long tramp, orig;
+	bool chained;
 
 	tramp = xol_area_ensure();
 	if (!tramp)
 		return;
-	uprobe_drop_dead_instances(utask, RP_CHECK_CALL, regs);
-	if (utask->depth >= MAX_URETPROBE_DEPTH) {
-		pr_warn_ratelimited("pid %d: return probes nested deeper than %d, ignoring\n",
-				    current->pid, MAX_URETPROBE_DEPTH);
-		return;
-	}
 	ri = kzalloc(sizeof(*ri), GFP_KERNEL);
 	if (!ri)
 		return;
-
 	orig = arch_uretprobe_hijack_return_addr(tramp, regs);
-	if (orig == -1UL) {
-		kfree(ri);
-		return;
-	}
-	if (orig == tramp) {
-		/* A tail call: the caller already returns to the trampoline. */
-		if (WARN_ON_ONCE(!utask->return_instances)) {
-			force_sig(SIGSEGV);
-			kfree(ri);
-			return;
+	if (orig == -1UL)
+		goto free;
+	/*
+	 * A tail call: the return address was diverted already, by the
+	 * caller's instance, which must stay (same stack slot).
+	 */
+	chained = orig == tramp;
+	uprobe_drop_dead_instances(utask, chained ? RP_CHECK_CHAIN_CALL :
+				   RP_CHECK_CALL, regs);
+	if (chained) {
+		if (!utask->return_instances) {
+			/* The program put the trampoline there itself. */
+			pr_warn_ratelimited("pid %d: return trampoline address at a function entry without a pending return probe\n",
+					    current->pid);
+			goto free;
 		}
-		ri->chained = true;
 		orig = utask->return_instances->orig_ret_vaddr;
 	}
-	ri->uprobe = uprobe_get(uprobe);
+	if (utask->depth >= MAX_URETPROBE_DEPTH) {
+		pr_warn_ratelimited("pid %d: return probes nested deeper than %d, ignoring\n",
+				    current->pid, MAX_URETPROBE_DEPTH);
+		goto restore;
+	}
+	ri->uprobe = uprobe_tryget(uprobe);
+	if (!ri->uprobe)
+		goto restore;
+	ri->chained = chained;
 	ri->func = instruction_pointer(regs);
 	ri->stack = user_stack_pointer(regs);
 	ri->orig_ret_vaddr = orig;
 	ri->next = utask->return_instances;
 	utask->return_instances = ri;
 	utask->depth++;
+	return;
+restore:
+	/* Put the return address back, if it was ours to change. */
+	if (!chained)
+		arch_uretprobe_hijack_return_addr(orig, regs);
+free:
+	kfree(ri);
 }
 
 static void uprobe_run_ret_handlers(struct return_instance *ri,
@@ -118,37 +135,52 @@ static void uprobe_run_ret_handlers(struct return_instance *ri,
 	uprobes_srcu_unlock(idx);
 }
 
+/*
+ * The instance after the chain that starts with @ri: instances made by
+ * tail calls share their caller's return, and are handled with it.
+ */
+static struct return_instance *uprobe_chain_end(struct return_instance *ri)
+{
+	bool chained;
+
+	do {
+		chained = ri->chained;
+		ri = ri->next;
+	} while (chained && ri);
+	return ri;
+}
+
 /**
  * uprobe_handle_trampoline() - a probed function returned
  * @regs: the user registers, at the trampoline
  *
- * Runs the ret_handlers of the innermost live instance and of the
- * instances chained to it, and sends the thread to the original return
- * address. A thread that reaches the trampoline without an instance gets
- * SIGILL.
+ * Finds the innermost chain of instances whose frame is the one
+ * returning (chains above it belong to frames that longjmp() left: they
+ * are dropped without calling their handlers), runs its ret_handlers
+ * innermost first and sends the thread to the original return address.
+ * A thread that reaches the trampoline without an instance gets SIGILL.
  */
 void uprobe_handle_trampoline(struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
-	struct return_instance *ri;
-	bool chained;
+	struct return_instance *next;
+	bool live;
 
 	if (!utask || !utask->return_instances)
 		goto bad;
-	/*
-	 * Instances deeper than the returning one belong to frames that
-	 * longjmp() left: drop them without calling their handlers.
-	 */
-	while ((ri = utask->return_instances) && ri->next && !ri->chained &&
-	       !arch_uretprobe_is_alive(ri->next, RP_CHECK_RET, regs))
-		kfree(uprobe_pop_instance(utask));
 	do {
-		ri = utask->return_instances;
-		instruction_pointer_set(regs, ri->orig_ret_vaddr);
-		uprobe_run_ret_handlers(ri, regs);
-		chained = ri->chained;
-		kfree(uprobe_pop_instance(utask));
-	} while (chained && utask->return_instances);
+		next = uprobe_chain_end(utask->return_instances);
+		/* Returning from this chain's frame: the next one is live. */
+		live = !next || arch_uretprobe_is_alive(next, RP_CHECK_RET, regs);
+		instruction_pointer_set(regs,
+					utask->return_instances->orig_ret_vaddr);
+		while (utask->return_instances != next) {
+			if (live)
+				uprobe_run_ret_handlers(utask->return_instances,
+							regs);
+			kfree(uprobe_pop_instance(utask));
+		}
+	} while (!live);
 	return;
 bad:
 	pr_warn_ratelimited("pid %d: return trampoline without a pending return probe\n",

@@ -19,6 +19,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
 
@@ -70,6 +71,19 @@ bool __weak arch_uprobe_ignore(struct arch_uprobe *aup, struct pt_regs *regs)
 }
 
 /**
+ * arch_uprobe_hit_is_64bit() - does the thread run 64-bit code?
+ * @regs: the user registers at a breakpoint hit
+ *
+ * Architectures that run 32-bit code in 64-bit processes override this.
+ *
+ * Return: true when the instruction at the hit is decoded as 64-bit code.
+ */
+bool __weak arch_uprobe_hit_is_64bit(struct pt_regs *regs)
+{
+	return IS_ENABLED(CONFIG_64BIT);
+}
+
+/**
  * uprobe_utask() - current's uprobes state, allocated on first use
  *
  * Return: the state, or NULL when out of memory.
@@ -111,10 +125,9 @@ unsigned long uprobe_current_func_ip(void)
  * @uprobe: the probe hit by current
  * @regs: the user registers, instruction pointer at the probe
  *
- * Must be called in a uprobes SRCU read section. Also arms the return
- * probe when a consumer has a ret_handler, and removes the breakpoint from
- * this address space when every handler asked for it and no filter
- * objects.
+ * Must be called in a uprobes SRCU read section. Removes the breakpoint
+ * from this address space when every handler asked for it and no filter
+ * objects; else arms the return probe when a consumer has a ret_handler.
  */
 void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs)
 {
@@ -139,24 +152,36 @@ void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs)
 	utask->handling = NULL;
 	utask->func_ip = 0;
 
+	if (remove && !list_empty(&uprobe->consumers)) {
+		/* Nobody wants this process: no return to watch either. */
+		uprobe_remove_from_current(uprobe, false);
+		return;
+	}
 	if (ret)
 		uprobe_prepare_return(uprobe, regs);
-	if (remove && !list_empty(&uprobe->consumers))
-		uprobe_remove_from_current(uprobe);
 }
 
-/* Takes the breakpoint out of current's address space, if unwanted. */
-void uprobe_remove_from_current(struct uprobe *uprobe)
+/**
+ * uprobe_remove_from_current() - take a breakpoint out of current's mm
+ * @uprobe: the probe hit by current
+ * @force: remove it even if a consumer wants it here
+ *
+ * Without @force, only when no consumer wants it, checked again under
+ * the mmap lock that serialises breakpoint writes, so that a consumer
+ * registered meanwhile keeps its breakpoint.
+ */
+void uprobe_remove_from_current(struct uprobe *uprobe, bool force)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	unsigned long vaddr = current->utask->vaddr;
 
-	mmap_read_lock(mm);
+	if (mmap_write_lock_killable(mm))
+		return;
 	vma = uprobe_vma_at(uprobe, mm, vaddr);
-	if (vma && !uprobe_wanted_by(uprobe, mm))
+	if (vma && (force || !uprobe_wanted_by(uprobe, mm)))
 		uprobe_remove(uprobe, mm, vma, vaddr);
-	mmap_read_unlock(mm);
+	mmap_write_unlock(mm);
 }
 
 static struct uprobe *uprobe_vma_lookup(struct vm_area_struct *vma,
@@ -277,6 +302,15 @@ static void uprobe_handle_breakpoint(struct pt_regs *regs)
 	if (!utask)
 		goto out;
 	utask->vaddr = bp_vaddr;
+	if (unlikely(uprobe->is_64bit != arch_uprobe_hit_is_64bit(regs))) {
+		/* Decoded for the other mode: not executable here. */
+		pr_warn_ratelimited("pid %d: probe at 0x%lx was analysed as %s code, hit in %s mode: removed from this process\n",
+				    current->pid, bp_vaddr,
+				    uprobe->is_64bit ? "64-bit" : "32-bit",
+				    uprobe->is_64bit ? "32-bit" : "64-bit");
+		uprobe_remove_from_current(uprobe, true);
+		goto out;
+	}
 	if (arch_uprobe_ignore(&uprobe->arch, regs))
 		goto out;
 
@@ -373,13 +407,53 @@ int uprobe_post_sstep_notifier(struct pt_regs *regs)
 	return 1;
 }
 
+/*
+ * A signal is about to be delivered to a thread that may be in a boosted
+ * XOL slot, which nothing it can observe may show. Past the copy of the
+ * instruction, on the jump back, it is moved to where the jump goes;
+ * before it, the instruction is single-stepped out of line first, with
+ * the signal held like during any step.
+ *
+ * Return: true when a step was set up and the signal must wait.
+ */
+static bool uprobe_leave_boost(struct uprobe_task *utask,
+			       struct pt_regs *regs)
+{
+	unsigned long ip = instruction_pointer(regs), slot, vaddr;
+	struct uprobe *uprobe;
+	bool is_trap;
+	int idx;
+
+	slot = xol_boost_lookup(ip, &vaddr);
+	if (likely(!slot))
+		return false;
+	if (ip != slot) {
+		/* The copy keeps the length of the original. */
+		instruction_pointer_set(regs, vaddr + (ip - slot));
+		return false;
+	}
+	/* Back on the breakpoint, unless the step can be had. */
+	instruction_pointer_set(regs, vaddr);
+	if (__fatal_signal_pending(current))
+		return false;
+	idx = uprobes_srcu_lock();
+	uprobe = uprobe_find_hit(vaddr, &is_trap);
+	if (uprobe) {
+		utask->vaddr = vaddr;
+		uprobe_step_out_of_line(utask, uprobe, regs);
+	}
+	uprobes_srcu_unlock(idx);
+	return utask->active_uprobe;
+}
+
 /**
  * uprobe_deny_signal() - hold signals back during an out-of-line step
  *
  * Called by get_signal(). A signal caused by the stepped instruction
  * itself (a fault in the copy), or a fatal one, ends the step early: the
  * thread goes back to the probed address and the signal is delivered
- * there. Others wait until the step is complete.
+ * there. Others wait until the step is complete. A thread in a boosted
+ * slot is first moved out of it (see uprobe_leave_boost()).
  *
  * Return: true when get_signal() must not deliver now.
  */
@@ -388,7 +462,10 @@ bool uprobe_deny_signal(void)
 	struct task_struct *t = current;
 	struct uprobe_task *utask = t->utask;
 
-	if (likely(!utask || !utask->active_uprobe))
+	if (likely(!utask))
+		return false;
+	if (!utask->active_uprobe &&
+	    !uprobe_leave_boost(utask, task_pt_regs(t)))
 		return false;
 	WARN_ON_ONCE(utask->state != UTASK_SSTEP);
 

@@ -306,7 +306,8 @@ void xol_put_slot(struct uprobe_task *utask)
  * @regs: the user registers of a thread hitting the probe
  * @vaddr: where the probed instruction is
  * @slot: where the slot is
- * @buf: receives the code, UPROBE_XOL_SLOT_BYTES at most
+ * @buf: receives the code, UPROBE_XOL_SLOT_BYTES at most: a copy of the
+ *	instruction, of the original's length, then a jump back after it
  *
  * Return: the size of the code, or 0: by default nothing is boosted.
  */
@@ -395,6 +396,36 @@ long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
 out:
 	mutex_unlock(&area->boost_lock);
 	return slot;
+}
+
+/**
+ * xol_boost_lookup() - the boosted slot an address of current's is in
+ * @ip: a user address
+ * @vaddr: set to the probed address the slot stands for
+ *
+ * Return: the slot's address, or 0 when @ip is in no boosted slot.
+ */
+unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr)
+{
+	struct mm_struct *mm = current->mm;
+	struct xol_area *area;
+	unsigned int i, nr;
+
+	/* Pairs with the release in xol_area_create(). */
+	area = mm ? smp_load_acquire(&mm->uprobes_state.xol_area) : NULL;
+	if (!area || ip - area->vaddr >= PAGE_SIZE)
+		return 0;
+	/* Pairs with the release in xol_boost_slot(). */
+	nr = smp_load_acquire(&area->nr_boost);
+	for (i = 0; i < nr; i++) {
+		struct xol_boost *b = &area->boost[i];
+
+		if (ip - b->slot < UPROBE_XOL_SLOT_BYTES) {
+			*vaddr = b->vaddr;
+			return b->slot;
+		}
+	}
+	return 0;
 }
 
 /**

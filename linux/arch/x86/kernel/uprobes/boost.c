@@ -10,11 +10,12 @@
  * Only instructions that cannot fault qualify: register-to-register
  * arithmetic, moves, tests, lea, ... A fault in a boosted copy would be
  * reported at the slot's address, and a signal handler or a debugger would
- * see the thread in the XOL area; neither can happen for these, except for
- * an asynchronous signal arriving in the two instructions of the slot,
- * which is then delivered there and returns there harmlessly. Anything
- * that reads or writes memory, depends on its own address, or needs a
- * fix-up afterwards keeps the single-step.
+ * see the thread in the XOL area. An asynchronous signal arriving in the
+ * two instructions of the slot is not delivered there: the core moves the
+ * thread out first (uprobe_deny_signal()), which relies on the copy
+ * keeping the original's length. Anything that reads or writes memory,
+ * depends on its own address, or needs a fix-up afterwards keeps the
+ * single-step.
  */
 #include <linux/string.h>
 #include <linux/types.h>
@@ -169,4 +170,18 @@ int arch_uprobe_boost_insn(struct arch_uprobe *auprobe, struct pt_regs *regs,
 bool arch_uprobe_boost_ok(struct pt_regs *regs)
 {
 	return !(regs->flags & X86_EFLAGS_TF);
+}
+
+/**
+ * arch_uprobe_hit_is_64bit() - does the thread run 64-bit code?
+ * @regs: the user registers at a breakpoint hit
+ *
+ * The code segment decides, not the ELF class of the file: a 64-bit
+ * process may run 32-bit code (Wine) and the other way round.
+ *
+ * Return: true in 64-bit mode.
+ */
+bool arch_uprobe_hit_is_64bit(struct pt_regs *regs)
+{
+	return user_64bit_mode(regs);
 }

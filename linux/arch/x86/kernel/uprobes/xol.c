@@ -202,20 +202,18 @@ static int uprobe_x86_debug(struct pt_regs *regs, unsigned long *dr6)
 	 * ip still on the instruction.  Let it run on in the slot rather than
 	 * through the breakpoint (and the handlers) once per iteration.
 	 */
-	if ((utask->autask.fixups & UPROBE_X86_FIX_REP) &&
-	    regs->ip == utask->xol_vaddr) {
-		*dr6 &= ~DR_STEP;
-		current->thread.virtual_dr6 &= ~DR_STEP;
-		return NOTIFY_STOP;
-	}
-
-	if (!uprobe_post_sstep_notifier(regs))
+	if (!((utask->autask.fixups & UPROBE_X86_FIX_REP) &&
+	      regs->ip == utask->xol_vaddr) &&
+	    !uprobe_post_sstep_notifier(regs))
 		return NOTIFY_DONE;
 
 	/* Our step is no step of the user's: do not report it as one. */
 	*dr6 &= ~DR_STEP;
 	current->thread.virtual_dr6 &= ~DR_STEP;
-	/* A data breakpoint that fired on the copy still gets its SIGTRAP. */
+	/*
+	 * A data breakpoint that fired on the copy (or on one iteration of
+	 * a rep string instruction) still gets its SIGTRAP.
+	 */
 	other = (*dr6 | current->thread.virtual_dr6) & DR_TRAP_BITS;
 	return other ? NOTIFY_DONE : NOTIFY_STOP;
 }

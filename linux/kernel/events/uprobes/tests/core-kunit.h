@@ -62,6 +62,7 @@ static void uprobe_core_test_registry(struct kunit *test)
 		u[i].inode = i < ARRAY_SIZE(offs) ? a : b;
 		u[i].offset = offs[i % ARRAY_SIZE(offs)];
 		refcount_set(&u[i].ref, 1);
+		u[i].prep = 1;
 		uprobe_core_test_link(&u[i]);
 	}
 	spin_unlock(&uprobes_lock);
@@ -73,6 +74,12 @@ static void uprobe_core_test_registry(struct kunit *test)
 	refcount_set(&u[3].ref, 0);
 	KUNIT_EXPECT_NULL(test, uprobe_lookup(a, 0x7ff));
 	refcount_set(&u[3].ref, 1);
+	/* Not analysed (or refused): no breakpoint can be its. */
+	u[3].prep = 0;
+	KUNIT_EXPECT_NULL(test, uprobe_lookup(a, 0x7ff));
+	u[3].prep = -EOPNOTSUPP;
+	KUNIT_EXPECT_NULL(test, uprobe_lookup(a, 0x7ff));
+	u[3].prep = 1;
 	uprobes_srcu_unlock(idx);
 
 	/* [0x10, 0x800) of a: 0x10, 0x500, 0x7ff in order, not 0x800. */
