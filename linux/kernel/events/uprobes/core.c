@@ -172,6 +172,22 @@ void uprobe_put(struct uprobe *uprobe)
 }
 
 /**
+ * uprobe_walk() - call a function for every probe of the registry
+ * @fn: called with uprobes_lock held, in (inode, offset) order: must not
+ *	sleep
+ * @arg: passed to @fn
+ */
+void uprobe_walk(void (*fn)(struct uprobe *uprobe, void *arg), void *arg)
+{
+	struct rb_node *n;
+
+	spin_lock(&uprobes_lock);
+	for (n = rb_first(&uprobes_tree); n; n = rb_next(n))
+		fn(rb_entry(n, struct uprobe, rb), arg);
+	spin_unlock(&uprobes_lock);
+}
+
+/**
  * uprobe_collect_range() - references to the probes of a file range
  * @inode: the file
  * @start: first offset of the range

@@ -87,6 +87,7 @@ int uprobe_prepare(struct uprobe *uprobe, struct file *file);
 int uprobe_collect_range(struct inode *inode, loff_t start, loff_t end,
 			 struct uprobe **out, int max);
 bool uprobes_registry_empty(void);
+void uprobe_walk(void (*fn)(struct uprobe *uprobe, void *arg), void *arg);
 
 /* bkpt.c: breakpoints in process memory */
 int uprobe_read_insn(struct file *file, loff_t offset, void *buf, size_t len);
@@ -198,7 +199,8 @@ unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr);
 /* trap.c */
 struct uprobe_task *uprobe_utask(void);
 void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs);
-void uprobe_remove_from_current(struct uprobe *uprobe, bool force);
+void uprobe_remove_from_current(struct uprobe *uprobe, unsigned long vaddr,
+				bool force);
 
 /* ret.c: return probes */
 void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs);

@@ -154,7 +154,7 @@ void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs)
 
 	if (remove && !list_empty(&uprobe->consumers)) {
 		/* Nobody wants this process: no return to watch either. */
-		uprobe_remove_from_current(uprobe, false);
+		uprobe_remove_from_current(uprobe, utask->vaddr, false);
 		return;
 	}
 	if (ret)
@@ -164,17 +164,18 @@ void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs)
 /**
  * uprobe_remove_from_current() - take a breakpoint out of current's mm
  * @uprobe: the probe hit by current
+ * @vaddr: where its breakpoint is
  * @force: remove it even if a consumer wants it here
  *
  * Without @force, only when no consumer wants it, checked again under
  * the mmap lock that serialises breakpoint writes, so that a consumer
  * registered meanwhile keeps its breakpoint.
  */
-void uprobe_remove_from_current(struct uprobe *uprobe, bool force)
+void uprobe_remove_from_current(struct uprobe *uprobe, unsigned long vaddr,
+				bool force)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
-	unsigned long vaddr = current->utask->vaddr;
 
 	if (mmap_write_lock_killable(mm))
 		return;
@@ -224,33 +225,35 @@ static struct uprobe *uprobe_find_hit(unsigned long bp_vaddr, bool *is_trap)
 	return uprobe;
 }
 
-/* Prepares the single-step of the probed instruction in an XOL slot. */
-static void uprobe_step_out_of_line(struct uprobe_task *utask,
+/*
+ * Prepares the single-step of the probed instruction in an XOL slot.
+ * Returns false when it cannot (no memory, a fatal signal): the thread
+ * is then back on the breakpoint.
+ */
+static bool uprobe_step_out_of_line(struct uprobe_task *utask,
 				    struct uprobe *uprobe,
 				    struct pt_regs *regs)
 {
 	unsigned long slot;
 
 	if (!uprobe_tryget(uprobe))
-		return;
+		goto restart;
 	slot = xol_get_slot(utask);
-	if (!slot) {
-		pr_warn_ratelimited("pid %d: no XOL slot, retrying\n",
-				    current->pid);
+	if (!slot)
 		goto put;
-	}
 	xol_write_slot(slot, uprobe->arch.ixol, sizeof(uprobe->arch.ixol));
 	utask->active_uprobe = uprobe;
 	utask->state = UTASK_SSTEP;
 	if (!arch_uprobe_pre_xol(&uprobe->arch, regs))
-		return;
+		return true;
 	utask->state = UTASK_RUNNING;
 	utask->active_uprobe = NULL;
 	xol_put_slot(utask);
 put:
 	uprobe_put(uprobe);
-	/* Take the breakpoint again. */
+restart:
 	instruction_pointer_set(regs, utask->vaddr);
+	return false;
 }
 
 /*
@@ -279,7 +282,7 @@ static void uprobe_handle_breakpoint(struct pt_regs *regs)
 	unsigned long bp_vaddr = uprobe_get_swbp_addr(regs);
 	struct uprobe_task *utask;
 	struct uprobe *uprobe;
-	bool is_trap = false;
+	bool is_trap = false, restart;
 	int idx;
 
 	if (bp_vaddr == uprobe_get_trampoline_vaddr()) {
@@ -298,31 +301,40 @@ static void uprobe_handle_breakpoint(struct pt_regs *regs)
 	}
 
 	instruction_pointer_set(regs, bp_vaddr);
-	utask = uprobe_utask();
-	if (!utask)
-		goto out;
-	utask->vaddr = bp_vaddr;
 	if (unlikely(uprobe->is_64bit != arch_uprobe_hit_is_64bit(regs))) {
 		/* Decoded for the other mode: not executable here. */
 		pr_warn_ratelimited("pid %d: probe at 0x%lx was analysed as %s code, hit in %s mode: removed from this process\n",
 				    current->pid, bp_vaddr,
 				    uprobe->is_64bit ? "64-bit" : "32-bit",
 				    uprobe->is_64bit ? "32-bit" : "64-bit");
-		uprobe_remove_from_current(uprobe, true);
+		uprobe_remove_from_current(uprobe, bp_vaddr, true);
 		goto out;
 	}
+	utask = uprobe_utask();
+	if (!utask) {
+		/* No memory: the hit is skipped, or retried if need be. */
+		arch_uprobe_skip_sstep(&uprobe->arch, regs);
+		goto out;
+	}
+	utask->vaddr = bp_vaddr;
+	/* The handlers of a restarted hit ran already. */
+	restart = utask->restart_vaddr == bp_vaddr;
+	utask->restart_vaddr = 0;
 	if (arch_uprobe_ignore(&uprobe->arch, regs))
 		goto out;
 
-	uprobe_run_handlers(uprobe, regs);
-	/* A handler that moved the instruction pointer took over. */
-	if (instruction_pointer(regs) != bp_vaddr)
-		goto out;
+	if (!restart) {
+		uprobe_run_handlers(uprobe, regs);
+		/* A handler that moved the instruction pointer took over. */
+		if (instruction_pointer(regs) != bp_vaddr)
+			goto out;
+	}
 	if (arch_uprobe_skip_sstep(&uprobe->arch, regs))
 		goto out;
 	if (uprobe_boost(uprobe, regs))
 		goto out;
-	uprobe_step_out_of_line(utask, uprobe, regs);
+	if (!uprobe_step_out_of_line(utask, uprobe, regs))
+		utask->restart_vaddr = bp_vaddr;
 out:
 	uprobes_srcu_unlock(idx);
 }
@@ -337,8 +349,11 @@ static void uprobe_finish_step(struct uprobe_task *utask,
 		err = arch_uprobe_post_xol(&uprobe->arch, regs);
 	else
 		arch_uprobe_abort_xol(&uprobe->arch, regs);
-	if (err)
+	if (err) {
+		/* The instruction is restarted, not the hit. */
 		instruction_pointer_set(regs, utask->vaddr);
+		utask->restart_vaddr = utask->vaddr;
+	}
 
 	utask->active_uprobe = NULL;
 	utask->state = UTASK_RUNNING;
@@ -440,7 +455,8 @@ static bool uprobe_leave_boost(struct uprobe_task *utask,
 	uprobe = uprobe_find_hit(vaddr, &is_trap);
 	if (uprobe) {
 		utask->vaddr = vaddr;
-		uprobe_step_out_of_line(utask, uprobe, regs);
+		if (!uprobe_step_out_of_line(utask, uprobe, regs))
+			utask->restart_vaddr = vaddr;
 	}
 	uprobes_srcu_unlock(idx);
 	return utask->active_uprobe;
@@ -464,9 +480,12 @@ bool uprobe_deny_signal(void)
 
 	if (likely(!utask))
 		return false;
-	if (!utask->active_uprobe &&
-	    !uprobe_leave_boost(utask, task_pt_regs(t)))
-		return false;
+	if (!utask->active_uprobe) {
+		/* A hit in the signal handler is a hit of its own. */
+		utask->restart_vaddr = 0;
+		if (!uprobe_leave_boost(utask, task_pt_regs(t)))
+			return false;
+	}
 	WARN_ON_ONCE(utask->state != UTASK_SSTEP);
 
 	if (task_sigpending(t)) {

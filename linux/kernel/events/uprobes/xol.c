@@ -319,6 +319,19 @@ int __weak arch_uprobe_boost_insn(struct arch_uprobe *auprobe,
 }
 
 /**
+ * arch_uprobe_kind() - how hits of a probed instruction are executed
+ * @auprobe: the analysed instruction
+ * @is_64bit: it was analysed as 64-bit code
+ *
+ * Return: "emulated", "boosted" or "stepped"; by default "stepped".
+ */
+const char * __weak arch_uprobe_kind(struct arch_uprobe *auprobe,
+				     bool is_64bit)
+{
+	return "stepped";
+}
+
+/**
  * arch_uprobe_boost_ok() - may this hit run a boosted slot?
  * @regs: the user registers
  *

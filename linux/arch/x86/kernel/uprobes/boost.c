@@ -117,6 +117,21 @@ static bool uprobe_x86_boostable(struct insn *insn, bool is_64bit)
 	return false;
 }
 
+/* May the analysed instruction run from a boosted slot? */
+static bool uprobe_x86_can_boost(struct arch_uprobe *auprobe, bool is_64bit)
+{
+	struct insn insn;
+
+	/* Address-dependent or fixed-up instructions cannot run alone. */
+	if (auprobe->emul != UPROBE_X86_STEP ||
+	    auprobe->fixups != UPROBE_X86_FIX_IP)
+		return false;
+	return !insn_decode(&insn, auprobe->insn, MAX_UINSN_BYTES,
+			    is_64bit ? INSN_MODE_64 : INSN_MODE_32) &&
+	       insn.length == auprobe->len &&
+	       uprobe_x86_boostable(&insn, is_64bit);
+}
+
 /**
  * arch_uprobe_boost_insn() - code for a boosted XOL slot
  * @auprobe: the probed instruction
@@ -133,16 +148,9 @@ int arch_uprobe_boost_insn(struct arch_uprobe *auprobe, struct pt_regs *regs,
 {
 	bool is_64bit = user_64bit_mode(regs);
 	unsigned long next = vaddr + auprobe->len;
-	struct insn insn;
 	int len = auprobe->len;
 
-	/* Address-dependent or fixed-up instructions cannot run alone. */
-	if (auprobe->emul != UPROBE_X86_STEP ||
-	    auprobe->fixups != UPROBE_X86_FIX_IP)
-		return 0;
-	if (insn_decode(&insn, auprobe->insn, MAX_UINSN_BYTES,
-			is_64bit ? INSN_MODE_64 : INSN_MODE_32) ||
-	    insn.length != len || !uprobe_x86_boostable(&insn, is_64bit))
+	if (!uprobe_x86_can_boost(auprobe, is_64bit))
 		return 0;
 
 	memcpy(buf, auprobe->insn, len);
@@ -170,6 +178,20 @@ int arch_uprobe_boost_insn(struct arch_uprobe *auprobe, struct pt_regs *regs,
 bool arch_uprobe_boost_ok(struct pt_regs *regs)
 {
 	return !(regs->flags & X86_EFLAGS_TF);
+}
+
+/**
+ * arch_uprobe_kind() - how hits of a probed instruction are executed
+ * @auprobe: the analysed instruction
+ * @is_64bit: it was analysed as 64-bit code
+ *
+ * Return: "emulated", "boosted" or "stepped".
+ */
+const char *arch_uprobe_kind(struct arch_uprobe *auprobe, bool is_64bit)
+{
+	if (auprobe->emul != UPROBE_X86_STEP)
+		return "emulated";
+	return uprobe_x86_can_boost(auprobe, is_64bit) ? "boosted" : "stepped";
 }
 
 /**

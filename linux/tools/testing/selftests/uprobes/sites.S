@@ -69,6 +69,33 @@ site_step4:
 	ret
 	.size site_steps, . - site_steps
 
+/*
+ * unsigned long site_xv_loop(unsigned long n, unsigned long acc,
+ *			      const unsigned long *k): N > 0 times
+ * acc = acc * 3 + 1 + *k; returns acc.  Two probe sites, one per kind of
+ * out-of-line execution: site_xv_boost (lea: register-only, run from a
+ * boosted slot) and site_xv_step (add from memory: single-stepped).  The
+ * loop ends at site_xv_end.
+ */
+	.p2align 4
+	.globl site_xv_loop
+	.type site_xv_loop, @function
+site_xv_loop:
+	mov	%rsi, %rax
+1:
+	.globl site_xv_boost
+site_xv_boost:
+	lea	1(%rax,%rax,2), %rax
+	.globl site_xv_step
+site_xv_step:
+	add	(%rdx), %rax
+	dec	%rdi
+	jnz	1b
+	ret
+	.globl site_xv_end
+site_xv_end:
+	.size site_xv_loop, . - site_xv_loop
+
 	.section .note.GNU-stack, "", @progbits
 
 /* A page of its own, so that a test can take the read permission away. */

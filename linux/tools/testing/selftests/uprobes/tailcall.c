@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Return probes and tail calls: a return-probed function entered by a jmp
+ * from another return-probed one (whose return address slot therefore
+ * already holds the trampoline) shares its caller's frame.  Both
+ * functions' returns are reported, innermost first, with the value the
+ * last one returns, the program sees that value, and return probes of
+ * the callers further out are not disturbed.  The same for a function
+ * that tail-calls itself and for a chain of tail calls, for chains left
+ * with siglongjmp() (their returns are never reported, and the next
+ * return is reported right whether it is found at a function entry or at
+ * the trampoline), and a program that finds the trampoline's address on
+ * its stack and pushes it as a return address itself may get a signal,
+ * but the kernel must not warn.
+ *
+ * The probed functions are in tailcall.S, run by bin/tailcall64 and
+ * bin/tailcall32 (tailcall_target.c); each case gives the target a list
+ * of steps, works out the events each step must trace and the value it
+ * must print, and compares them with the trace and the target's output.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "upng.h"
+
+#define RECV_MS 30000
+#define MAX_EV 512
+#define MAX_LINES 64
+
+enum tc_fn { F_A, F_B, F_O, F_R, F_C, F_D, F_E, F_LC, F_LD, F_K, F_P, NFN };
+
+#define BIT(f) (1u << (f))
+
+static const struct {
+	const char *sym, *label;
+} fns[NFN] = {
+	[F_A] = { "tc_a", "A" },
+	[F_B] = { "tc_b", "B" },
+	[F_O] = { "tc_outer", "O" },
+	[F_R] = { "tc_r", "R" },
+	[F_C] = { "tc_c", "C" },
+	[F_D] = { "tc_d", "D" },
+	[F_E] = { "tc_e", "E" },
+	[F_LC] = { "tc_lc", "LC" },
+	[F_LD] = { "tc_ld", "LD" },
+	[F_K] = { "tc_catch", "K" },
+	[F_P] = { "tc_peek", "P" },
+};
+
+/* A traced event, or (any != 0) any number of events of those functions. */
+struct ev {
+	int fn;
+	bool ret;
+	unsigned long long val;
+	unsigned int any;
+};
+
+struct seq {
+	struct ev ev[MAX_EV];
+	int n;
+};
+
+static void seq_add(struct seq *s, int fn, bool ret, unsigned long long val,
+		    unsigned int any)
+{
+	if (s->n < MAX_EV)
+		s->ev[s->n] = (struct ev){ fn, ret, val, any };
+	s->n++;
+}
+
+/* "A>5 B>105 B<322 A<322 {B}*" into BUF. */
+static const char *seq_str(const struct seq *s, char *buf, size_t len)
+{
+	size_t at = 0;
+	int i, f;
+
+	buf[0] = '\0';
+	for (i = 0; i < s->n && i < MAX_EV && at + 64 < len; i++) {
+		const struct ev *e = &s->ev[i];
+
+		if (e->any) {
+			at += snprintf(buf + at, len - at, " {");
+			for (f = 0; f < NFN; f++)
+				if (e->any & BIT(f))
+					at += snprintf(buf + at, len - at, " %s",
+						       fns[f].label);
+			at += snprintf(buf + at, len - at, " }*");
+			continue;
+		}
+		at += snprintf(buf + at, len - at, " %s%c%llu", fns[e->fn].label,
+			       e->ret ? '<' : '>', e->val);
+	}
+	if (i < s->n)
+		snprintf(buf + at, len - at, " ...(%d events)", s->n);
+	return buf;
+}
+
+/* Whether GOT is WANT; *AT: index in GOT of the first difference. */
+static bool seq_match(const struct seq *want, const struct seq *got, int *at)
+{
+	int i, j = 0;
+
+	*at = 0;
+	if (want->n > MAX_EV || got->n > MAX_EV)
+		return false;
+	for (i = 0; i < want->n; i++) {
+		const struct ev *w = &want->ev[i];
+
+		if (w->any) {
+			while (j < got->n && (w->any & BIT(got->ev[j].fn)))
+				j++;
+			continue;
+		}
+		*at = j;
+		if (j >= got->n || got->ev[j].fn != w->fn ||
+		    got->ev[j].ret != w->ret || got->ev[j].val != w->val)
+			return false;
+		j++;
+	}
+	*at = j;
+	return j == got->n;
+}
+
+/*
+ * The model: what each function of tailcall.S returns and which events
+ * it traces.  A tail call is traced like a nested call: the entries in
+ * order, then the returns innermost first, all with the same value.
+ */
+struct model {
+	struct seq *want;
+	unsigned int probed;
+	unsigned long long mask;	/* width of the target's long */
+};
+
+static void m_ev(struct model *m, int fn, bool ret, unsigned long long v)
+{
+	if (m->probed & BIT(fn))
+		seq_add(m->want, fn, ret, v & m->mask, 0);
+}
+
+typedef unsigned long long (*m_fn)(struct model *m, unsigned long long x,
+				   unsigned long long y);
+
+static unsigned long long m_b(struct model *m, unsigned long long x,
+			      unsigned long long y)
+{
+	unsigned long long v = (3 * x + 7) & m->mask;
+
+	m_ev(m, F_B, false, x);
+	m_ev(m, F_B, true, v);
+	return v;
+}
+
+static unsigned long long m_a(struct model *m, unsigned long long x,
+			      unsigned long long y)
+{
+	unsigned long long v;
+
+	m_ev(m, F_A, false, x);
+	v = m_b(m, (x + 100) & m->mask, 0);
+	m_ev(m, F_A, true, v);
+	return v;
+}
+
+static unsigned long long m_outer(struct model *m, unsigned long long x,
+				  unsigned long long y, m_fn fn)
+{
+	unsigned long long v;
+
+	m_ev(m, F_O, false, x);
+	v = (fn(m, x, y) + 1000) & m->mask;
+	m_ev(m, F_O, true, v);
+	return v;
+}
+
+static unsigned long long m_r(struct model *m, unsigned long long n,
+			      unsigned long long acc)
+{
+	unsigned long long v;
+
+	m_ev(m, F_R, false, n);
+	v = n ? m_r(m, n - 1, (3 * acc + n) & m->mask) : acc;
+	m_ev(m, F_R, true, v);
+	return v;
+}
+
+static unsigned long long m_e(struct model *m, unsigned long long x)
+{
+	unsigned long long v = (5 * x + 11) & m->mask;
+
+	m_ev(m, F_E, false, x);
+	m_ev(m, F_E, true, v);
+	return v;
+}
+
+static unsigned long long m_d(struct model *m, unsigned long long x)
+{
+	unsigned long long v;
+
+	m_ev(m, F_D, false, x);
+	v = m_e(m, (x + 5) & m->mask);
+	m_ev(m, F_D, true, v);
+	return v;
+}
+
+static unsigned long long m_c(struct model *m, unsigned long long x,
+			      unsigned long long y)
+{
+	unsigned long long v;
+
+	m_ev(m, F_C, false, x);
+	v = m_d(m, (2 * x) & m->mask);
+	m_ev(m, F_C, true, v);
+	return v;
+}
+
+/* tc_lc -> tc_ld -> tc_escape: entries only; the value escaping. */
+static unsigned long long m_lc(struct model *m, unsigned long long x)
+{
+	m_ev(m, F_LC, false, x);
+	m_ev(m, F_LD, false, (2 * x) & m->mask);
+	return (2 * x + 5) & m->mask;
+}
+
+static unsigned long long m_catch(struct model *m, unsigned long long x,
+				  unsigned long long mode)
+{
+	unsigned long long v;
+
+	m_ev(m, F_K, false, x);
+	v = m_lc(m, x);
+	if (mode)
+		v = m_a(m, v, 0);
+	v = (v + 2000) & m->mask;
+	m_ev(m, F_K, true, v);
+	return v;
+}
+
+static unsigned long long m_chain(struct model *m, unsigned long long x,
+				  unsigned long long y)
+{
+	return m_c(m, x, y);
+}
+
+static unsigned long long m_rec(struct model *m, unsigned long long n,
+				unsigned long long acc)
+{
+	return m_r(m, n, acc);
+}
+
+FIXTURE(tailcall) {
+	struct upng_child child;
+	char ev[NFN][2][64];
+	unsigned int probed;
+	int kmsg;
+	char *trace;
+	struct seq want, got;
+	char buf[2][16384];
+};
+
+FIXTURE_VARIANT(tailcall) {
+	const char *bin;
+	const char *arg;	/* the first argument at a function entry */
+	const char *retval;
+	unsigned long long mask;
+};
+
+FIXTURE_VARIANT_ADD(tailcall, x86_64) {
+	.bin = "bin/tailcall64",
+	.arg = "a=%di:u64",
+	.retval = "ret=$retval:u64",
+	.mask = ~0ULL,
+};
+
+FIXTURE_VARIANT_ADD(tailcall, i386) {
+	.bin = "bin/tailcall32",
+	.arg = "a=+4($stack):u32",
+	.retval = "ret=$retval:u32",
+	.mask = 0xffffffffULL,
+};
+
+FIXTURE_SETUP(tailcall)
+{
+	int f;
+
+	upng_die_with_parent();
+	memset(&self->child, 0, sizeof(self->child));
+	self->probed = 0;
+	self->trace = NULL;
+	for (f = 0; f < NFN; f++) {
+		upng_evname(self->ev[f][0], sizeof(self->ev[f][0]), "tcin");
+		upng_evname(self->ev[f][1], sizeof(self->ev[f][1]), "tcret");
+	}
+	self->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, self->kmsg);
+	ASSERT_LE(0, lseek(self->kmsg, 0, SEEK_END));
+}
+
+FIXTURE_TEARDOWN(tailcall)
+{
+	int f;
+
+	if (self->child.pid > 0)
+		upng_finish(&self->child, 1000);
+	for (f = 0; f < NFN; f++) {
+		if (!(self->probed & BIT(f)))
+			continue;
+		upng_probe_del(self->ev[f][0]);
+		upng_probe_del(self->ev[f][1]);
+	}
+	free(self->trace);
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+}
+
+/* The first kernel log record since setup with a warning or a bug. */
+static bool kmsg_warned(int fd, char *rec, size_t len)
+{
+	static const char * const bad[] = {
+		"WARNING:", "cut here", "BUG:", "Oops", "Call Trace",
+	};
+	unsigned int i;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, rec, len - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;
+		if (n <= 0)
+			return false;
+		rec[n] = '\0';
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			if (strstr(rec, bad[i]))
+				return true;
+	}
+}
+
+/* Entry and return probes on each function of PROBED, enabled. */
+static void add_probes(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(tailcall) *self,
+		       const FIXTURE_VARIANT(tailcall) *variant,
+		       unsigned int probed)
+{
+	const char *bin = upng_path(variant->bin);
+	struct upng_sym s;
+	int f;
+
+	for (f = 0; f < NFN; f++) {
+		if (!(probed & BIT(f)))
+			continue;
+		ASSERT_EQ(0, upng_elf_sym(bin, fns[f].sym, &s))
+			TH_LOG("%s in %s", fns[f].sym, bin);
+		self->probed |= BIT(f);
+		ASSERT_EQ(0, upng_probe_add(self->ev[f][0], bin, s.offset,
+					    variant->arg));
+		ASSERT_EQ(0, upng_retprobe_add(self->ev[f][1], bin, s.offset,
+					       variant->retval));
+		ASSERT_EQ(0, upng_probe_enable(self->ev[f][0], true));
+		ASSERT_EQ(0, upng_probe_enable(self->ev[f][1], true));
+	}
+}
+
+/* The events of our probes traced by PID, in trace order, into GOT. */
+static void parse_trace(FIXTURE_DATA(tailcall) *self, pid_t pid,
+			struct seq *got)
+{
+	char line[4096], who[32], name[80];
+	const char *p, *end, *hit, *val;
+	int f, r;
+
+	got->n = 0;
+	snprintf(who, sizeof(who), "-%d ", pid);
+	for (p = self->trace; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '\n');
+		if (*p == '#' || (size_t)(end - p) >= sizeof(line))
+			continue;
+		memcpy(line, p, end - p);
+		line[end - p] = '\0';
+		if (!strstr(line, who))
+			continue;
+		for (f = 0; f < NFN; f++) {
+			if (!(self->probed & BIT(f)))
+				continue;
+			for (r = 0; r < 2; r++) {
+				snprintf(name, sizeof(name), " %s: ",
+					 self->ev[f][r]);
+				hit = strstr(line, name);
+				if (!hit)
+					continue;
+				val = strstr(hit, r ? " ret=" : " a=");
+				seq_add(got, f, r,
+					val ? strtoull(strchr(val, '=') + 1,
+						       NULL, 0) : ~0ULL, 0);
+				goto next;
+			}
+		}
+next:
+		;
+	}
+}
+
+/*
+ * Probe the functions of PROBED, run the target with STEPS, and check its
+ * output, its exit and the trace against the model; no kernel warning.
+ */
+static void run_case(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(tailcall) *self,
+		     const FIXTURE_VARIANT(tailcall) *variant,
+		     unsigned int probed, const char *steps)
+{
+	struct model m = { &self->want, probed, variant->mask };
+	char lines[MAX_LINES][128], *list, *step, *colon, *save;
+	char sname[16], kind[16];
+	unsigned long long x, v, want;
+	int nlines = 0, i = 0, status, at, inxol, sig;
+	pid_t pid;
+
+	add_probes(_metadata, self, variant, probed);
+	ASSERT_EQ(0, upng_trace_reset());
+	ASSERT_EQ(0, upng_spawn(&self->child, upng_path(variant->bin), steps,
+				NULL));
+	pid = self->child.pid;
+	while (nlines < MAX_LINES &&
+	       upng_recv(&self->child, lines[nlines], sizeof(lines[0]),
+			 RECV_MS) >= 0)
+		nlines++;
+	status = upng_finish(&self->child, RECV_MS);
+	for (i = 0; i < NFN; i++) {
+		if (!(probed & BIT(i)))
+			continue;
+		EXPECT_EQ(0, upng_probe_enable(self->ev[i][0], false));
+		EXPECT_EQ(0, upng_probe_enable(self->ev[i][1], false));
+	}
+	self->trace = upng_trace_read();
+	ASSERT_NE(NULL, self->trace);
+	for (i = 0; i < nlines; i++)
+		TH_LOG("target: %s", lines[i]);
+
+	/* The process survived every step and exited normally. */
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("target exit status 0x%x (signal %d)", status,
+		       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	EXPECT_FALSE(kmsg_warned(self->kmsg, self->buf[0],
+				 sizeof(self->buf[0])))
+		TH_LOG("kernel log: %s", self->buf[0]);
+
+	/* Each step printed what the model says; build the events. */
+	self->want.n = 0;
+	list = strdup(steps);
+	ASSERT_NE(NULL, list);
+	i = 0;
+	for (step = strtok_r(list, ",", &save); step;
+	     step = strtok_r(NULL, ",", &save), i++) {
+		colon = strchr(step, ':');
+		ASSERT_NE(NULL, colon);
+		*colon = '\0';
+		x = strtoull(colon + 1, NULL, 0);
+		ASSERT_LT(i, nlines) TH_LOG("no output for step %d (%s)", i,
+					    step);
+		v = ~0ULL;
+		kind[0] = '\0';
+		ASSERT_LE(2, sscanf(lines[i], "%15s %15s %llu", sname, kind, &v))
+			TH_LOG("step %s: '%s'", step, lines[i]);
+		ASSERT_STREQ(step, sname);
+
+		if (!strcmp(step, "pn") || !strcmp(step, "pl")) {
+			/*
+			 * A return to the trampoline the program pushed
+			 * itself: the signal or the value is the engine's
+			 * choice, the events are those of the functions
+			 * entered.
+			 */
+			sig = !strcmp(kind, "sig") ? (int)v : 0;
+			EXPECT_TRUE(!strcmp(kind, "v") || sig == SIGILL ||
+				    sig == SIGSEGV)
+				TH_LOG("step %s: '%s'", step, lines[i]);
+			seq_add(&self->want, -1, false, 0,
+				BIT(F_B) | (step[1] == 'l' ? BIT(F_O) : 0));
+			continue;
+		}
+		if (!strcmp(step, "peek")) {
+			inxol = -1;
+			ASSERT_EQ(2, sscanf(lines[i], "peek tramp %llu inxol %d",
+					    &v, &inxol))
+				TH_LOG("'%s'", lines[i]);
+			/* The return address read was the trampoline. */
+			EXPECT_EQ(1, inxol) TH_LOG("0x%llx", v);
+			m_ev(&m, F_P, false, x);
+			m_ev(&m, F_P, true, v);
+			continue;
+		}
+		if (!strcmp(step, "a")) {
+			want = m_a(&m, x, 0);
+		} else if (!strcmp(step, "b")) {
+			want = m_b(&m, x, 0);
+		} else if (!strcmp(step, "oa")) {
+			want = m_outer(&m, x, 0, m_a);
+		} else if (!strcmp(step, "r")) {
+			want = m_r(&m, x, 1);
+		} else if (!strcmp(step, "or")) {
+			want = m_outer(&m, x, 1, m_rec);
+		} else if (!strcmp(step, "oc")) {
+			want = m_outer(&m, x, 0, m_chain);
+		} else if (!strcmp(step, "ljo") || !strcmp(step, "ljd")) {
+			m_ev(&m, F_O, false, x);
+			want = m_lc(&m, x);
+			EXPECT_STREQ("lj", kind) TH_LOG("'%s'", lines[i]);
+			EXPECT_EQ(want, v) TH_LOG("'%s'", lines[i]);
+			continue;
+		} else if (!strcmp(step, "k0") || !strcmp(step, "k1")) {
+			want = m_catch(&m, x, step[1] == '1');
+		} else if (!strcmp(step, "ok1")) {
+			want = m_outer(&m, x, 1, m_catch);
+		} else {
+			ASSERT_TRUE(false) TH_LOG("unknown step %s", step);
+		}
+		/* The value the program saw. */
+		EXPECT_STREQ("v", kind) TH_LOG("'%s'", lines[i]);
+		EXPECT_EQ(want, v & variant->mask) TH_LOG("'%s'", lines[i]);
+	}
+	free(list);
+	EXPECT_EQ(i + 1, nlines);
+	if (i < nlines)
+		EXPECT_STREQ("done", lines[i]);
+
+	/* The trace holds exactly the events of the model, in order. */
+	parse_trace(self, pid, &self->got);
+	EXPECT_TRUE(seq_match(&self->want, &self->got, &at))
+		TH_LOG("events differ at %d:\nwant%s\ngot %s", at,
+		       seq_str(&self->want, self->buf[0], sizeof(self->buf[0])),
+		       seq_str(&self->got, self->buf[1], sizeof(self->buf[1])));
+}
+
+/*
+ * The program reads the trampoline's address as its return address in a
+ * return-probed function, then pushes it and jmps to a return-probed
+ * function when no return probe is pending (the old engine warned).
+ * First, so that a WARN_ON_ONCE() has not been used up by another case.
+ */
+TEST_F_TIMEOUT(tailcall, push_trampoline_none_pending, 120)
+{
+	run_case(_metadata, self, variant, BIT(F_P) | BIT(F_A) | BIT(F_B),
+		 "peek:0,pn:5,b:6,pn:7,a:8");
+}
+
+/* The same after a longjmp() left pending return probes behind, deeper. */
+TEST_F_TIMEOUT(tailcall, push_trampoline_dead_pending, 120)
+{
+	run_case(_metadata, self, variant,
+		 BIT(F_P) | BIT(F_O) | BIT(F_LC) | BIT(F_LD) | BIT(F_A) |
+		 BIT(F_B), "peek:0,ljd:3,pn:5,a:8,ljd:4,pn:6,b:9");
+}
+
+/* The same inside a return-probed function whose return is pending. */
+TEST_F_TIMEOUT(tailcall, push_trampoline_live_pending, 120)
+{
+	run_case(_metadata, self, variant,
+		 BIT(F_P) | BIT(F_O) | BIT(F_A) | BIT(F_B),
+		 "peek:0,pl:5,a:8,oa:9,pl:6,b:10");
+}
+
+/* A jmp B: both returns, B's first, with B's value. */
+TEST_F_TIMEOUT(tailcall, jmp, 120)
+{
+	run_case(_metadata, self, variant, BIT(F_A) | BIT(F_B),
+		 "b:9,a:1,a:2,b:3,a:50");
+}
+
+/* Only the tail-called function is return-probed, then only the caller. */
+TEST_F_TIMEOUT(tailcall, jmp_one_probed, 120)
+{
+	run_case(_metadata, self, variant, BIT(F_B), "a:1,b:2,a:3");
+	run_case(_metadata, self, variant, BIT(F_A), "a:4,b:5,a:6");
+}
+
+/* O calls A, A jmp B: O's pending return is neither lost nor taken. */
+TEST_F_TIMEOUT(tailcall, jmp_under_probed_caller, 120)
+{
+	run_case(_metadata, self, variant, BIT(F_O) | BIT(F_A) | BIT(F_B),
+		 "oa:1,oa:2,a:3,oa:4");
+}
+
+/* R jmps to itself N times: N + 1 entries, then N + 1 returns. */
+TEST_F_TIMEOUT(tailcall, self_tail_recursion, 120)
+{
+	run_case(_metadata, self, variant, BIT(F_R) | BIT(F_O),
+		 "r:0,r:1,r:7,or:5,r:2,or:0");
+}
+
+/* O calls C, C jmp D, D jmp E. */
+TEST_F_TIMEOUT(tailcall, chain, 120)
+{
+	run_case(_metadata, self, variant,
+		 BIT(F_O) | BIT(F_C) | BIT(F_D) | BIT(F_E),
+		 "oc:1,oc:4,oc:7");
+}
+
+/*
+ * O calls LC, LC jmp LD, LD calls a function that siglongjmp()s out of
+ * them all; later calls, with or without tail calls, are reported right.
+ */
+TEST_F_TIMEOUT(tailcall, longjmp_out_of_chain, 120)
+{
+	run_case(_metadata, self, variant,
+		 BIT(F_O) | BIT(F_LC) | BIT(F_LD) | BIT(F_A) | BIT(F_B) |
+		 BIT(F_C) | BIT(F_D) | BIT(F_E),
+		 "ljo:3,a:4,oc:5,ljo:6,ljo:7,oc:8,a:9,ljd:10,oa:11,ljd:12,b:13");
+}
+
+/*
+ * K calls LC, LC jmp LD, LD calls a function that siglongjmp()s back into
+ * K, which returns (k0) or first calls A, A jmp B (k1): the chain's
+ * returns are never reported, K's is, and K returns to its caller, also
+ * when K was called by the return-probed O (ok1).
+ */
+TEST_F_TIMEOUT(tailcall, longjmp_then_return, 120)
+{
+	run_case(_metadata, self, variant,
+		 BIT(F_K) | BIT(F_LC) | BIT(F_LD) | BIT(F_A) | BIT(F_B) |
+		 BIT(F_O),
+		 "k0:3,a:4,k1:5,k0:6,k1:7,ok1:8,oa:9,ok1:10,a:11");
+}
+
+TEST_HARNESS_MAIN
