@@ -256,8 +256,13 @@ bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm)
 	return wanted;
 }
 
-/* Reads the probed instruction through @file and analyses it. */
-static int uprobe_analyze(struct uprobe *uprobe, struct file *file)
+/*
+ * Reads the probed instruction through @file and analyses it. Only the
+ * analysis' verdict is final: *@final is false for a read error (no
+ * memory, I/O), which a later attempt may not meet.
+ */
+static int uprobe_analyze(struct uprobe *uprobe, struct file *file,
+			  bool *final)
 {
 	const char *reason = "cannot read the instruction";
 	struct dentry *dentry;
@@ -266,6 +271,7 @@ static int uprobe_analyze(struct uprobe *uprobe, struct file *file)
 
 	err = uprobe_read_insn(file, uprobe->offset, uprobe->arch.insn,
 			       sizeof(uprobe->arch.insn));
+	*final = !err;
 	if (!err) {
 		is_64bit = uprobe_file_is_64bit(file);
 		reason = "undecodable instruction";
@@ -295,12 +301,14 @@ static int uprobe_analyze(struct uprobe *uprobe, struct file *file)
  *	of an overlay) to read the instruction through
  *
  * The first caller reads and analyses the instruction; later ones get
- * the same result. May be called with an mmap lock held.
+ * the same verdict (a read error is not one: the next caller tries
+ * again). May be called with an mmap lock held.
  *
  * Return: 0 when the probe can be used, else the analysis' error.
  */
 int uprobe_prepare(struct uprobe *uprobe, struct file *file)
 {
+	bool final;
 	int err;
 
 	if (uprobe_ready(uprobe))
@@ -308,9 +316,12 @@ int uprobe_prepare(struct uprobe *uprobe, struct file *file)
 	mutex_lock(&uprobe->prep_mutex);
 	err = uprobe->prep;
 	if (!err) {
-		err = uprobe_analyze(uprobe, file);
+		err = uprobe_analyze(uprobe, file, &final);
 		/* Pairs with the acquire in uprobe_ready(). */
-		smp_store_release(&uprobe->prep, err ? err : 1);
+		if (!err)
+			smp_store_release(&uprobe->prep, 1);
+		else if (final)
+			WRITE_ONCE(uprobe->prep, err);
 	}
 	mutex_unlock(&uprobe->prep_mutex);
 	return err > 0 ? 0 : err;

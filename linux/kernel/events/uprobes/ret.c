@@ -203,28 +203,25 @@ void uprobe_free_return_instances(struct uprobe_task *utask)
  * @child: the child's fresh state
  * @parent: the parent's state
  *
- * Return: 0, or -ENOMEM (then @child has none).
+ * Cannot fail: the child's stack returns through the trampoline, and
+ * would get SIGILL there without its instances. The copies are small and
+ * at most MAX_URETPROBE_DEPTH.
  */
-int uprobe_dup_return_instances(struct uprobe_task *child,
-				struct uprobe_task *parent)
+void uprobe_dup_return_instances(struct uprobe_task *child,
+				 struct uprobe_task *parent)
 {
 	struct return_instance *ri, **tail = &child->return_instances;
 
 	for (ri = parent->return_instances; ri; ri = ri->next) {
-		struct return_instance *copy = kmemdup(ri, sizeof(*ri),
-						       GFP_KERNEL);
+		struct return_instance *copy;
 
-		if (!copy) {
-			uprobe_free_return_instances(child);
-			return -ENOMEM;
-		}
+		copy = kmemdup(ri, sizeof(*ri), GFP_KERNEL | __GFP_NOFAIL);
 		uprobe_get(copy->uprobe);
 		copy->next = NULL;
 		*tail = copy;
 		tail = &copy->next;
 		child->depth++;
 	}
-	return 0;
 }
 
 /**

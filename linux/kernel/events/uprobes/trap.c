@@ -518,15 +518,22 @@ unsigned long uprobe_get_trap_addr(struct pt_regs *regs)
 	return instruction_pointer(regs);
 }
 
+/* Tries to recreate the parent's XOL area, for the return trampoline. */
+#define UPROBE_DUP_XOL_TRIES	16
+
 static void uprobe_dup_xol_work(struct callback_head *work)
 {
 	struct uprobe_task *utask = current->utask;
+	int err, tries = 0;
 
-	if (current->flags & PF_EXITING)
-		return;
-	if (xol_area_dup(utask->dup_xol_addr))
-		pr_warn_ratelimited("pid %d: no XOL area after fork, pending return probes will fault\n",
-				    current->pid);
+	do {
+		if (current->flags & PF_EXITING || fatal_signal_pending(current))
+			return;
+		err = xol_area_dup(utask->dup_xol_addr);
+	} while (err == -ENOMEM && ++tries < UPROBE_DUP_XOL_TRIES);
+	if (err)
+		pr_warn_ratelimited("pid %d: no XOL area after fork (%pe), pending return probes will fault\n",
+				    current->pid, ERR_PTR(err));
 }
 
 /**
@@ -549,13 +556,9 @@ void uprobe_copy_process(struct task_struct *t, unsigned long flags)
 	if (t->mm == current->mm && !(flags & CLONE_VFORK))
 		return;
 
-	child = kzalloc(sizeof(*child), GFP_KERNEL);
-	if (!child || uprobe_dup_return_instances(child, utask)) {
-		pr_warn_ratelimited("pid %d: cannot copy pending return probes\n",
-				    current->pid);
-		kfree(child);
-		return;
-	}
+	/* Not failing: the child returns through the trampoline. */
+	child = kzalloc(sizeof(*child), GFP_KERNEL | __GFP_NOFAIL);
+	uprobe_dup_return_instances(child, utask);
 	t->utask = child;
 	if (t->mm == current->mm)
 		return;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * KUnit tests for the return-probe bookkeeping: copying pending return
- * instances to a child, and putting real return addresses back into a
- * callchain. They run on a kernel thread, which has no trampoline: its
+ * instances to a child, putting real return addresses back into a
+ * callchain, and which instances a return through the trampoline ends. They run on a kernel thread, which has no trampoline: its
  * trampoline address is UPROBE_NO_TRAMPOLINE_VADDR.
  */
 #include <kunit/test.h>
@@ -63,7 +63,7 @@ static void uprobe_ret_test_dup(struct kunit *test)
 		ri->chained = i == 1;
 		uprobe_ret_test_push(&parent, &u, ri, 0x1000 + i);
 	}
-	KUNIT_ASSERT_EQ(test, uprobe_dup_return_instances(&child, &parent), 0);
+	uprobe_dup_return_instances(&child, &parent);
 	KUNIT_EXPECT_EQ(test, child.depth, 3U);
 	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 7);
 	/* Same order and content, separate memory. */
@@ -86,9 +86,85 @@ static void uprobe_ret_test_dup(struct kunit *test)
 	refcount_set(&u.ref, 1);
 }
 
+/* Return handler of the trampoline tests: records ri->func in order. */
+static unsigned long uprobe_ret_test_seen[8];
+static int uprobe_ret_test_nseen;
+
+static int uprobe_ret_test_handler(struct uprobe_consumer *uc,
+				   unsigned long func, struct pt_regs *regs)
+{
+	if (uprobe_ret_test_nseen < ARRAY_SIZE(uprobe_ret_test_seen))
+		uprobe_ret_test_seen[uprobe_ret_test_nseen] = func;
+	uprobe_ret_test_nseen++;
+	return 0;
+}
+
+/* Pushes an instance (outermost first) of a function entered at @sp. */
+static void uprobe_ret_test_enter(struct kunit *test, struct uprobe_task *ut,
+				  struct uprobe *u, unsigned long func,
+				  unsigned long sp, bool chained)
+{
+	struct return_instance *ri = kzalloc(sizeof(*ri), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ri);
+	ri->func = func;
+	ri->stack = sp;
+	ri->chained = chained;
+	uprobe_ret_test_push(ut, u, ri, 0x7000 + (sp & 0xfff));
+}
+
+/*
+ * The trampoline handles the chain of the returning frame: a tail call's
+ * instance with its caller's, innermost first; chains of frames that
+ * longjmp() left, chained tops included, go without their handlers.
+ */
+static void uprobe_ret_test_trampoline(struct kunit *test)
+{
+	struct uprobe_consumer uc = { .ret_handler = uprobe_ret_test_handler };
+	struct uprobe_task ut = {}, *saved = current->utask;
+	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
+	struct pt_regs regs = {};
+
+	INIT_LIST_HEAD(&u.consumers);
+	list_add(&uc.cons_node, &u.consumers);
+	current->utask = &ut;
+
+	/* O at 0x300 calls A (0x200), which tail-calls B: B returns. */
+	uprobe_ret_test_enter(test, &ut, &u, 0xa0, 0x300, false);
+	uprobe_ret_test_enter(test, &ut, &u, 0xa1, 0x200, false);
+	uprobe_ret_test_enter(test, &ut, &u, 0xa2, 0x200, true);
+	uprobe_ret_test_nseen = 0;
+	regs.sp = 0x208;
+	uprobe_handle_trampoline(&regs);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_nseen, 2);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[0], 0xa2UL);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[1], 0xa1UL);
+	KUNIT_EXPECT_EQ(test, instruction_pointer(&regs), 0x7200UL);
+	KUNIT_EXPECT_EQ(test, ut.depth, 1U);
+
+	/*
+	 * O calls C (0x100), which tail-calls D; longjmp() leaves both and
+	 * O returns: C and D are dropped, only O's handler runs.
+	 */
+	uprobe_ret_test_enter(test, &ut, &u, 0xc0, 0x100, false);
+	uprobe_ret_test_enter(test, &ut, &u, 0xc1, 0x100, true);
+	uprobe_ret_test_nseen = 0;
+	regs.sp = 0x308;
+	uprobe_handle_trampoline(&regs);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_nseen, 1);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[0], 0xa0UL);
+	KUNIT_EXPECT_EQ(test, instruction_pointer(&regs), 0x7300UL);
+	KUNIT_EXPECT_NULL(test, ut.return_instances);
+	KUNIT_EXPECT_EQ(test, ut.depth, 0U);
+	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 1);
+
+	current->utask = saved;
+}
+
 static struct kunit_case uprobe_ret_test_cases[] = {
 	KUNIT_CASE(uprobe_ret_test_callchain),
 	KUNIT_CASE(uprobe_ret_test_dup),
+	KUNIT_CASE(uprobe_ret_test_trampoline),
 	{}
 };
 
