@@ -28,32 +28,69 @@
 #include <linux/pagemap.h>
 #include <linux/pagewalk.h>
 #include <linux/rmap.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/userfaultfd_k.h>
 
 #include "internal.h"
 
+/* Reads through the page cache of @file's own inode, with @file. */
+static int uprobe_read_cache(struct file *file, loff_t offset, u8 *dst,
+			     size_t len)
+{
+	struct address_space *mapping = file->f_mapping;
+
+	while (len) {
+		size_t off = offset_in_page(offset);
+		size_t n = min_t(size_t, len, PAGE_SIZE - off);
+		struct page *page;
+
+		if (shmem_mapping(mapping))
+			page = shmem_read_mapping_page(mapping,
+						       offset >> PAGE_SHIFT);
+		else
+			page = read_mapping_page(mapping, offset >> PAGE_SHIFT,
+						 file);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		memcpy_from_page(dst, page, off, n);
+		put_page(page);
+		dst += n;
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
 /**
  * uprobe_read_insn() - read bytes of a probed file
- * @file: the file, open for reading
+ * @inode: the probed inode
+ * @file: an open file of @inode, or of a file whose content is @inode's
+ *	(an overlay's)
  * @offset: where to start
  * @buf: destination; zero filled past the end of the file
  * @len: how many bytes
  *
- * Reads through the file's own read method: filesystems that need an
- * open file to fill their page cache (FUSE, 9p, NFS, CIFS) get one.
+ * Filesystems that fill their page cache only for an open file (FUSE,
+ * 9p, NFS, CIFS) get one. A file of @inode itself is read through its
+ * page cache's read_folio, which takes no lock the mmap hook may not
+ * hold; another file (only at registration) through its read method.
  *
  * Return: 0, -EINVAL when @offset is past the end, or the read error.
  */
-int uprobe_read_insn(struct file *file, loff_t offset, void *buf, size_t len)
+int uprobe_read_insn(struct inode *inode, struct file *file, loff_t offset,
+		     void *buf, size_t len)
 {
 	loff_t pos = offset;
 	u8 *dst = buf;
 	ssize_t n;
 
-	if (offset < 0 || offset >= i_size_read(file_inode(file)))
+	if (offset < 0 || offset >= i_size_read(inode))
 		return -EINVAL;
 	memset(buf, 0, len);
+	len = min_t(loff_t, len, i_size_read(inode) - offset);
+	if (file_inode(file) == inode)
+		return uprobe_read_cache(file, offset, dst, len);
 	while (len) {
 		n = kernel_read(file, dst, len, &pos);
 		if (n < 0)
@@ -68,7 +105,8 @@ int uprobe_read_insn(struct file *file, loff_t offset, void *buf, size_t len)
 
 /**
  * uprobe_file_is_64bit() - is the probed file a 64-bit program?
- * @file: the file, open for reading
+ * @inode: the probed inode
+ * @file: an open file to read it through, as for uprobe_read_insn()
  *
  * The instruction set of a probe is taken from the ELF class of its
  * file; anything that is not a 32-bit ELF is analysed as native code.
@@ -77,13 +115,13 @@ int uprobe_read_insn(struct file *file, loff_t offset, void *buf, size_t len)
  *
  * Return: false for an ELFCLASS32 file, true otherwise.
  */
-bool uprobe_file_is_64bit(struct file *file)
+bool uprobe_file_is_64bit(struct inode *inode, struct file *file)
 {
 	u8 ident[EI_CLASS + 1];
 
 	if (!IS_ENABLED(CONFIG_64BIT))
 		return false;
-	if (uprobe_read_insn(file, 0, ident, sizeof(ident)))
+	if (uprobe_read_insn(inode, file, 0, ident, sizeof(ident)))
 		return true;
 	return memcmp(ident, ELFMAG, SELFMAG) || ident[EI_CLASS] != ELFCLASS32;
 }

@@ -269,11 +269,11 @@ static int uprobe_analyze(struct uprobe *uprobe, struct file *file,
 	bool is_64bit = true;
 	int err;
 
-	err = uprobe_read_insn(file, uprobe->offset, uprobe->arch.insn,
-			       sizeof(uprobe->arch.insn));
+	err = uprobe_read_insn(uprobe->inode, file, uprobe->offset,
+			       uprobe->arch.insn, sizeof(uprobe->arch.insn));
 	*final = !err;
 	if (!err) {
-		is_64bit = uprobe_file_is_64bit(file);
+		is_64bit = uprobe_file_is_64bit(uprobe->inode, file);
 		reason = "undecodable instruction";
 		err = arch_uprobe_analyze(&uprobe->arch, is_64bit, &reason);
 	}

@@ -90,8 +90,9 @@ bool uprobes_registry_empty(void);
 void uprobe_walk(void (*fn)(struct uprobe *uprobe, void *arg), void *arg);
 
 /* bkpt.c: breakpoints in process memory */
-int uprobe_read_insn(struct file *file, loff_t offset, void *buf, size_t len);
-bool uprobe_file_is_64bit(struct file *file);
+int uprobe_read_insn(struct inode *inode, struct file *file, loff_t offset,
+		     void *buf, size_t len);
+bool uprobe_file_is_64bit(struct inode *inode, struct file *file);
 int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 		   struct vm_area_struct *vma, unsigned long vaddr);
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
