@@ -97,18 +97,21 @@ SYSCALL_DEFINE0(uretprobe)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	unsigned long tramp = uprobe_get_trampoline_vaddr();
-	unsigned long saved[3];	/* r11, rcx, rax: in push order, reversed */
+	unsigned long __user *saved = (unsigned long __user *)regs->sp;
+	unsigned long r11, cx, ax;
 
 	if (tramp == UPROBE_NO_TRAMPOLINE_VADDR ||
 	    regs->ip != tramp + (uprobe_x86_uret_tramp_ret - uprobe_x86_uret_tramp))
 		goto sigill;
-	if (copy_from_user(saved, (void __user *)regs->sp, sizeof(saved)))
+	/* r11, rcx, rax: in push order, reversed */
+	if (get_user(r11, saved) || get_user(cx, saved + 1) ||
+	    get_user(ax, saved + 2))
 		goto sigill;
 
-	regs->r11 = saved[0];
-	regs->cx = saved[1];
-	regs->ax = saved[2];
-	regs->sp += sizeof(saved);
+	regs->r11 = r11;
+	regs->cx = cx;
+	regs->ax = ax;
+	regs->sp += 3 * sizeof(*saved);
 	/* regs is now the user's state at the return: no syscall restart. */
 	regs->orig_ax = -1;
 
