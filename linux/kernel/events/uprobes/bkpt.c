@@ -30,6 +30,7 @@
 #include <linux/rmap.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
+#include <linux/swap.h>
 #include <linux/userfaultfd_k.h>
 
 #include "internal.h"
@@ -455,6 +456,12 @@ static int uprobe_write_opcode_locked(struct mm_struct *mm,
 		if (IS_ERR(page)) {
 			err = PTR_ERR(page);
 			break;
+		}
+		/* A folio batched for the LRU holds a reference of its own. */
+		if (cache && !folio_test_lru(page_folio(page))) {
+			lru_add_drain();
+			if (!folio_test_lru(page_folio(page)))
+				lru_add_drain_all();
 		}
 		err = uprobe_replace_locked(vma, vaddr, page, expect, opcode,
 					    cache, index);

@@ -48,7 +48,7 @@ FUNC tc_a
 ENDF tc_a
 
 FUNC tc_outer
-	push	%rbx			/* keeps the callee's stack aligned */
+	push	%rbx			/* aligns the callee's stack */
 	call	*%rdx
 	add	$1000, %rax
 	pop	%rbx
@@ -133,7 +133,7 @@ FUNC tc_outer
 	mov	12(%esp), %edx		/* y */
 	mov	8(%esp), %eax		/* x */
 	push	%edx
-	push	%eax			/* 16-byte aligned at the call */
+	push	%eax			/* 16-byte aligned call */
 	call	*%ecx
 	add	$8, %esp
 	add	$1000, %eax
@@ -186,7 +186,7 @@ FUNC tc_ld
 	mov	4(%esp), %eax
 	add	$5, %eax
 	sub	$8, %esp
-	push	%eax			/* 16-byte aligned at the call */
+	push	%eax			/* 16-byte aligned call */
 	call	tc_escape
 	add	$12, %esp
 	ret
@@ -211,7 +211,7 @@ FUNC tc_guard
 	sub	$12, %esp
 	pushl	16(%ebp)		/* z */
 	pushl	12(%ebp)		/* y */
-	pushl	8(%ebp)			/* x: 16-byte aligned at the call */
+	pushl	8(%ebp)			/* x; aligned call */
 	call	*20(%ebp)
 	mov	%ebp, %esp
 	pop	%ebp

@@ -30,7 +30,7 @@
 #include "kselftest_harness.h"
 #include "upng.h"
 
-#define RECV_MS 30000
+#define RECV_MS 10000
 #define MAX_EV 512
 #define MAX_LINES 64
 
@@ -89,13 +89,13 @@ static const char *seq_str(const struct seq *s, char *buf, size_t len)
 			at += snprintf(buf + at, len - at, " {");
 			for (f = 0; f < NFN; f++)
 				if (e->any & BIT(f))
-					at += snprintf(buf + at, len - at, " %s",
-						       fns[f].label);
+					at += snprintf(buf + at, len - at,
+						       " %s", fns[f].label);
 			at += snprintf(buf + at, len - at, " }*");
 			continue;
 		}
-		at += snprintf(buf + at, len - at, " %s%c%llu", fns[e->fn].label,
-			       e->ret ? '<' : '>', e->val);
+		at += snprintf(buf + at, len - at, " %s%c%llu",
+			       fns[e->fn].label, e->ret ? '<' : '>', e->val);
 	}
 	if (i < s->n)
 		snprintf(buf + at, len - at, " ...(%d events)", s->n);
@@ -265,69 +265,83 @@ static unsigned long long m_rec(struct model *m, unsigned long long n,
 	return m_r(m, n, acc);
 }
 
-FIXTURE(tailcall) {
+struct tc_state {
 	struct upng_child child;
-	char ev[NFN][2][64];
-	unsigned int probed;
+	char ev[NFN][2][64];	/* entry and return event per function */
+	unsigned int probed;	/* functions with events */
 	int kmsg;
 	char *trace;
 	struct seq want, got;
 	char buf[2][16384];
 };
 
-FIXTURE_VARIANT(tailcall) {
+struct tc_variant {
 	const char *bin;
 	const char *arg;	/* the first argument at a function entry */
 	const char *retval;
 	unsigned long long mask;
 };
 
+FIXTURE(tailcall) {
+	struct tc_state st;
+};
+
+FIXTURE_VARIANT(tailcall) {
+	struct tc_variant v;
+};
+
 FIXTURE_VARIANT_ADD(tailcall, x86_64) {
-	.bin = "bin/tailcall64",
-	.arg = "a=%di:u64",
-	.retval = "ret=$retval:u64",
-	.mask = ~0ULL,
+	.v = {
+		.bin = "bin/tailcall64",
+		.arg = "a=%di:u64",
+		.retval = "ret=$retval:u64",
+		.mask = ~0ULL,
+	},
 };
 
 FIXTURE_VARIANT_ADD(tailcall, i386) {
-	.bin = "bin/tailcall32",
-	.arg = "a=+4($stack):u32",
-	.retval = "ret=$retval:u32",
-	.mask = 0xffffffffULL,
+	.v = {
+		.bin = "bin/tailcall32",
+		.arg = "a=+4($stack):u32",
+		.retval = "ret=$retval:u32",
+		.mask = 0xffffffffULL,
+	},
 };
 
 FIXTURE_SETUP(tailcall)
 {
+	struct tc_state *st = &self->st;
 	int f;
 
 	upng_die_with_parent();
-	memset(&self->child, 0, sizeof(self->child));
-	self->probed = 0;
-	self->trace = NULL;
+	memset(&st->child, 0, sizeof(st->child));
+	st->probed = 0;
+	st->trace = NULL;
 	for (f = 0; f < NFN; f++) {
-		upng_evname(self->ev[f][0], sizeof(self->ev[f][0]), "tcin");
-		upng_evname(self->ev[f][1], sizeof(self->ev[f][1]), "tcret");
+		upng_evname(st->ev[f][0], sizeof(st->ev[f][0]), "tcin");
+		upng_evname(st->ev[f][1], sizeof(st->ev[f][1]), "tcret");
 	}
-	self->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, self->kmsg);
-	ASSERT_LE(0, lseek(self->kmsg, 0, SEEK_END));
+	st->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, st->kmsg);
+	ASSERT_LE(0, lseek(st->kmsg, 0, SEEK_END));
 }
 
 FIXTURE_TEARDOWN(tailcall)
 {
+	struct tc_state *st = &self->st;
 	int f;
 
-	if (self->child.pid > 0)
-		upng_finish(&self->child, 1000);
+	if (st->child.pid > 0)
+		upng_finish(&st->child, 1000);
 	for (f = 0; f < NFN; f++) {
-		if (!(self->probed & BIT(f)))
+		if (!(st->probed & BIT(f)))
 			continue;
-		upng_probe_del(self->ev[f][0]);
-		upng_probe_del(self->ev[f][1]);
+		upng_probe_del(st->ev[f][0]);
+		upng_probe_del(st->ev[f][1]);
 	}
-	free(self->trace);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
+	free(st->trace);
+	if (st->kmsg >= 0)
+		close(st->kmsg);
 }
 
 /* The first kernel log record since setup with a warning or a bug. */
@@ -346,7 +360,7 @@ static bool kmsg_warned(int fd, char *rec, size_t len)
 		if (n <= 0)
 			return false;
 		rec[n] = '\0';
-		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(bad); i++)
 			if (strstr(rec, bad[i]))
 				return true;
 	}
@@ -354,34 +368,34 @@ static bool kmsg_warned(int fd, char *rec, size_t len)
 
 /* Entry and return probes on each function of PROBED, enabled. */
 static void add_probes(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(tailcall) *self,
-		       const FIXTURE_VARIANT(tailcall) *variant,
+		       struct tc_state *st,
+		       const struct tc_variant *var,
 		       unsigned int probed)
 {
-	const char *bin = upng_path(variant->bin);
+	const char *bin = upng_path(var->bin);
 	struct upng_sym s;
 	int f;
 
 	for (f = 0; f < NFN; f++) {
 		if (!(probed & BIT(f)))
 			continue;
-		if (!(self->probed & BIT(f))) {
+		if (!(st->probed & BIT(f))) {
 			ASSERT_EQ(0, upng_elf_sym(bin, fns[f].sym, &s))
 				TH_LOG("%s in %s", fns[f].sym, bin);
-			self->probed |= BIT(f);
-			ASSERT_EQ(0, upng_probe_add(self->ev[f][0], bin,
-						    s.offset, variant->arg));
-			ASSERT_EQ(0, upng_retprobe_add(self->ev[f][1], bin,
+			st->probed |= BIT(f);
+			ASSERT_EQ(0, upng_probe_add(st->ev[f][0], bin,
+						    s.offset, var->arg));
+			ASSERT_EQ(0, upng_retprobe_add(st->ev[f][1], bin,
 						       s.offset,
-						       variant->retval));
+						       var->retval));
 		}
-		ASSERT_EQ(0, upng_probe_enable(self->ev[f][0], true));
-		ASSERT_EQ(0, upng_probe_enable(self->ev[f][1], true));
+		ASSERT_EQ(0, upng_probe_enable(st->ev[f][0], true));
+		ASSERT_EQ(0, upng_probe_enable(st->ev[f][1], true));
 	}
 }
 
 /* The events of PROBED traced by PID, in trace order, into GOT. */
-static void parse_trace(FIXTURE_DATA(tailcall) *self, unsigned int probed,
+static void parse_trace(struct tc_state *st, unsigned int probed,
 			pid_t pid, struct seq *got)
 {
 	char line[4096], who[32], name[80];
@@ -390,7 +404,7 @@ static void parse_trace(FIXTURE_DATA(tailcall) *self, unsigned int probed,
 
 	got->n = 0;
 	snprintf(who, sizeof(who), "-%d ", pid);
-	for (p = self->trace; *p; p = *end ? end + 1 : end) {
+	for (p = st->trace; *p; p = *end ? end + 1 : end) {
 		end = strchrnul(p, '\n');
 		if (*p == '#' || (size_t)(end - p) >= sizeof(line))
 			continue;
@@ -403,7 +417,7 @@ static void parse_trace(FIXTURE_DATA(tailcall) *self, unsigned int probed,
 				continue;
 			for (r = 0; r < 2; r++) {
 				snprintf(name, sizeof(name), " %s: ",
-					 self->ev[f][r]);
+					 st->ev[f][r]);
 				hit = strstr(line, name);
 				if (!hit)
 					continue;
@@ -424,49 +438,47 @@ next:
  * output, its exit and the trace against the model; no kernel warning.
  */
 static void run_case(struct __test_metadata *_metadata,
-		     FIXTURE_DATA(tailcall) *self,
-		     const FIXTURE_VARIANT(tailcall) *variant,
+		     struct tc_state *st,
+		     const struct tc_variant *var,
 		     unsigned int probed, const char *steps)
 {
-	struct model m = { &self->want, probed, variant->mask };
+	struct model m = { &st->want, probed, var->mask };
 	char lines[MAX_LINES][128], *list, *step, *colon, *save;
 	char sname[16], kind[16];
 	unsigned long long x, v, want;
-	int nlines = 0, i = 0, status, at, inxol, sig;
+	int nlines = 0, i = 0, n, status, at, inxol, sig;
 	pid_t pid;
 
-	add_probes(_metadata, self, variant, probed);
+	add_probes(_metadata, st, var, probed);
 	ASSERT_EQ(0, upng_trace_reset());
-	ASSERT_EQ(0, upng_spawn(&self->child, upng_path(variant->bin), steps,
+	ASSERT_EQ(0, upng_spawn(&st->child, upng_path(var->bin), steps,
 				NULL));
-	pid = self->child.pid;
+	pid = st->child.pid;
 	while (nlines < MAX_LINES &&
-	       upng_recv(&self->child, lines[nlines], sizeof(lines[0]),
+	       upng_recv(&st->child, lines[nlines], sizeof(lines[0]),
 			 RECV_MS) >= 0)
 		nlines++;
-	status = upng_finish(&self->child, RECV_MS);
+	status = upng_finish(&st->child, RECV_MS);
 	for (i = 0; i < NFN; i++) {
 		if (!(probed & BIT(i)))
 			continue;
-		EXPECT_EQ(0, upng_probe_enable(self->ev[i][0], false));
-		EXPECT_EQ(0, upng_probe_enable(self->ev[i][1], false));
+		EXPECT_EQ(0, upng_probe_enable(st->ev[i][0], false));
+		EXPECT_EQ(0, upng_probe_enable(st->ev[i][1], false));
 	}
-	free(self->trace);
-	self->trace = upng_trace_read();
-	ASSERT_NE(NULL, self->trace);
-	for (i = 0; i < nlines; i++)
-		TH_LOG("target: %s", lines[i]);
+	free(st->trace);
+	st->trace = upng_trace_read();
+	ASSERT_NE(NULL, st->trace);
 
 	/* The process survived every step and exited normally. */
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
 		TH_LOG("target exit status 0x%x (signal %d)", status,
 		       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-	EXPECT_FALSE(kmsg_warned(self->kmsg, self->buf[0],
-				 sizeof(self->buf[0])))
-		TH_LOG("kernel log: %s", self->buf[0]);
+	EXPECT_FALSE(kmsg_warned(st->kmsg, st->buf[0],
+				 sizeof(st->buf[0])))
+		TH_LOG("kernel log: %s", st->buf[0]);
 
 	/* Each step printed what the model says; build the events. */
-	self->want.n = 0;
+	st->want.n = 0;
 	list = strdup(steps);
 	ASSERT_NE(NULL, list);
 	i = 0;
@@ -480,8 +492,8 @@ static void run_case(struct __test_metadata *_metadata,
 					    step);
 		v = ~0ULL;
 		kind[0] = '\0';
-		ASSERT_LE(2, sscanf(lines[i], "%15s %15s %llu", sname, kind, &v))
-			TH_LOG("step %s: '%s'", step, lines[i]);
+		n = sscanf(lines[i], "%15s %15s %llu", sname, kind, &v);
+		ASSERT_LE(2, n) TH_LOG("step %s: '%s'", step, lines[i]);
 		ASSERT_STREQ(step, sname);
 
 		if (!strcmp(step, "pn") || !strcmp(step, "pl")) {
@@ -495,15 +507,15 @@ static void run_case(struct __test_metadata *_metadata,
 			EXPECT_TRUE(!strcmp(kind, "v") || sig == SIGILL ||
 				    sig == SIGSEGV)
 				TH_LOG("step %s: '%s'", step, lines[i]);
-			seq_add(&self->want, -1, false, 0,
+			seq_add(&st->want, -1, false, 0,
 				BIT(F_B) | (step[1] == 'l' ? BIT(F_O) : 0));
 			continue;
 		}
 		if (!strcmp(step, "peek")) {
 			inxol = -1;
-			ASSERT_EQ(2, sscanf(lines[i], "peek tramp %llu inxol %d",
-					    &v, &inxol))
-				TH_LOG("'%s'", lines[i]);
+			n = sscanf(lines[i], "peek tramp %llu inxol %d", &v,
+				   &inxol);
+			ASSERT_EQ(2, n) TH_LOG("'%s'", lines[i]);
 			/* The return address read was the trampoline. */
 			EXPECT_EQ(1, inxol) TH_LOG("0x%llx", v);
 			m_ev(&m, F_P, false, x);
@@ -537,7 +549,7 @@ static void run_case(struct __test_metadata *_metadata,
 		}
 		/* The value the program saw. */
 		EXPECT_STREQ("v", kind) TH_LOG("'%s'", lines[i]);
-		EXPECT_EQ(want, v & variant->mask) TH_LOG("'%s'", lines[i]);
+		EXPECT_EQ(want, v & var->mask) TH_LOG("'%s'", lines[i]);
 	}
 	free(list);
 	EXPECT_EQ(i + 1, nlines);
@@ -545,11 +557,16 @@ static void run_case(struct __test_metadata *_metadata,
 		EXPECT_STREQ("done", lines[i]);
 
 	/* The trace holds exactly the events of the model, in order. */
-	parse_trace(self, probed, pid, &self->got);
-	EXPECT_TRUE(seq_match(&self->want, &self->got, &at))
+	parse_trace(st, probed, pid, &st->got);
+	EXPECT_TRUE(seq_match(&st->want, &st->got, &at))
 		TH_LOG("events differ at %d:\nwant%s\ngot %s", at,
-		       seq_str(&self->want, self->buf[0], sizeof(self->buf[0])),
-		       seq_str(&self->got, self->buf[1], sizeof(self->buf[1])));
+		       seq_str(&st->want, st->buf[0], sizeof(st->buf[0])),
+		       seq_str(&st->got, st->buf[1], sizeof(st->buf[1])));
+	if (_metadata->exit_code == KSFT_FAIL) {
+		TH_LOG("target %s %s:", var->bin, steps);
+		for (i = 0; i < nlines; i++)
+			TH_LOG("  %s", lines[i]);
+	}
 }
 
 /*
@@ -560,14 +577,14 @@ static void run_case(struct __test_metadata *_metadata,
  */
 TEST_F_TIMEOUT(tailcall, push_trampoline_none_pending, 120)
 {
-	run_case(_metadata, self, variant, BIT(F_P) | BIT(F_A) | BIT(F_B),
-		 "peek:0,pn:5,b:6,pn:7,a:8");
+	run_case(_metadata, &self->st, &variant->v,
+		 BIT(F_P) | BIT(F_A) | BIT(F_B), "peek:0,pn:5,b:6,pn:7,a:8");
 }
 
 /* The same after a longjmp() left pending return probes behind, deeper. */
 TEST_F_TIMEOUT(tailcall, push_trampoline_dead_pending, 120)
 {
-	run_case(_metadata, self, variant,
+	run_case(_metadata, &self->st, &variant->v,
 		 BIT(F_P) | BIT(F_O) | BIT(F_LC) | BIT(F_LD) | BIT(F_A) |
 		 BIT(F_B), "peek:0,ljd:3,pn:5,a:8,ljd:4,pn:6,b:9");
 }
@@ -575,7 +592,7 @@ TEST_F_TIMEOUT(tailcall, push_trampoline_dead_pending, 120)
 /* The same inside a return-probed function whose return is pending. */
 TEST_F_TIMEOUT(tailcall, push_trampoline_live_pending, 120)
 {
-	run_case(_metadata, self, variant,
+	run_case(_metadata, &self->st, &variant->v,
 		 BIT(F_P) | BIT(F_O) | BIT(F_A) | BIT(F_B),
 		 "peek:0,pl:5,a:8,oa:9,pl:6,b:10");
 }
@@ -583,35 +600,35 @@ TEST_F_TIMEOUT(tailcall, push_trampoline_live_pending, 120)
 /* A jmp B: both returns, B's first, with B's value. */
 TEST_F_TIMEOUT(tailcall, jmp, 120)
 {
-	run_case(_metadata, self, variant, BIT(F_A) | BIT(F_B),
+	run_case(_metadata, &self->st, &variant->v, BIT(F_A) | BIT(F_B),
 		 "b:9,a:1,a:2,b:3,a:50");
 }
 
 /* Only the tail-called function is return-probed, then only the caller. */
 TEST_F_TIMEOUT(tailcall, jmp_one_probed, 120)
 {
-	run_case(_metadata, self, variant, BIT(F_B), "a:1,b:2,a:3");
-	run_case(_metadata, self, variant, BIT(F_A), "a:4,b:5,a:6");
+	run_case(_metadata, &self->st, &variant->v, BIT(F_B), "a:1,b:2,a:3");
+	run_case(_metadata, &self->st, &variant->v, BIT(F_A), "a:4,b:5,a:6");
 }
 
 /* O calls A, A jmp B: O's pending return is neither lost nor taken. */
 TEST_F_TIMEOUT(tailcall, jmp_under_probed_caller, 120)
 {
-	run_case(_metadata, self, variant, BIT(F_O) | BIT(F_A) | BIT(F_B),
-		 "oa:1,oa:2,a:3,oa:4");
+	run_case(_metadata, &self->st, &variant->v,
+		 BIT(F_O) | BIT(F_A) | BIT(F_B), "oa:1,oa:2,a:3,oa:4");
 }
 
 /* R jmps to itself N times: N + 1 entries, then N + 1 returns. */
 TEST_F_TIMEOUT(tailcall, self_tail_recursion, 120)
 {
-	run_case(_metadata, self, variant, BIT(F_R) | BIT(F_O),
+	run_case(_metadata, &self->st, &variant->v, BIT(F_R) | BIT(F_O),
 		 "r:0,r:1,r:7,or:5,r:2,or:0");
 }
 
 /* O calls C, C jmp D, D jmp E. */
 TEST_F_TIMEOUT(tailcall, chain, 120)
 {
-	run_case(_metadata, self, variant,
+	run_case(_metadata, &self->st, &variant->v,
 		 BIT(F_O) | BIT(F_C) | BIT(F_D) | BIT(F_E),
 		 "oc:1,oc:4,oc:7");
 }
@@ -622,10 +639,10 @@ TEST_F_TIMEOUT(tailcall, chain, 120)
  */
 TEST_F_TIMEOUT(tailcall, longjmp_out_of_chain, 120)
 {
-	run_case(_metadata, self, variant,
+	run_case(_metadata, &self->st, &variant->v,
 		 BIT(F_O) | BIT(F_LC) | BIT(F_LD) | BIT(F_A) | BIT(F_B) |
 		 BIT(F_C) | BIT(F_D) | BIT(F_E),
-		 "ljo:3,a:4,oc:5,ljo:6,ljo:7,oc:8,a:9,ljd:10,oa:11,ljd:12,b:13");
+		 "ljo:3,a:4,oc:5,ljo:6,ljo:7,oc:8,a:9,ljd:10,oa:11,b:13");
 }
 
 /*
@@ -636,7 +653,7 @@ TEST_F_TIMEOUT(tailcall, longjmp_out_of_chain, 120)
  */
 TEST_F_TIMEOUT(tailcall, longjmp_then_return, 120)
 {
-	run_case(_metadata, self, variant,
+	run_case(_metadata, &self->st, &variant->v,
 		 BIT(F_K) | BIT(F_LC) | BIT(F_LD) | BIT(F_A) | BIT(F_B) |
 		 BIT(F_O),
 		 "k0:3,a:4,k1:5,k0:6,k1:7,ok1:8,oa:9,ok1:10,a:11");

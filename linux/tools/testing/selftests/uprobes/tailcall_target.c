@@ -37,23 +37,13 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef long (*tc_fn)(long, long, long);
+#include "tailcall.h"
 
-long tc_b(long x);
-long tc_a(long x);
-long tc_outer(long x, long y, void *fn);
-long tc_r(long n, long acc);
-long tc_c(long x);
-long tc_lc(long x);
-long tc_peek(long x);
-long tc_pushjmp(long x, long t);
-long tc_guard(long x, long y, long z, void *fn);
-void tc_escape(long v) __attribute__((noreturn));
-long tc_catch(long x, long mode);
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static sigjmp_buf step_env, lj_env, catch_env;
-static sigjmp_buf *volatile lj_target;
-static volatile long lj_val;
+static sigjmp_buf *lj_target;
+static long lj_val;
 static long tramp;
 static char altstack[65536];
 
@@ -71,12 +61,11 @@ __attribute__((noipa)) void tc_escape(long v)
  */
 __attribute__((noipa)) long tc_catch(long x, long mode)
 {
-	volatile long m = mode;
 	long v;
 
 	if (sigsetjmp(catch_env, 0)) {
 		v = lj_val;
-		if (m)
+		if (mode)
 			v = tc_a(v);
 		return v + 2000;
 	}
@@ -87,17 +76,17 @@ __attribute__((noipa)) long tc_catch(long x, long mode)
 }
 
 /* tc_outer(x, 0, tc_lc) from a frame well below the caller's. */
-__attribute__((noipa)) long deep_call(long x)
+static __attribute__((noipa)) long deep_call(long x)
 {
-	volatile char pad[1024];
+	char pad[1024];
 	long v;
 
 	pad[0] = 1;
+	asm volatile("" : : "r" (pad) : "memory");
 	v = tc_outer(x, 0, tc_lc);
+	asm volatile("" : : "r" (pad) : "memory");
 	return v + pad[0];
 }
-
-static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static void out(const char *fmt, ...)
 {
@@ -168,7 +157,10 @@ static void run_step(const char *name, long x)
 	} else if (!strcmp(name, "ljo") || !strcmp(name, "ljd")) {
 		lj_target = &lj_env;
 		if (!sigsetjmp(lj_env, 0)) {
-			v = name[2] == 'o' ? tc_outer(x, 0, tc_lc) : deep_call(x);
+			if (name[2] == 'o')
+				v = tc_outer(x, 0, tc_lc);
+			else
+				v = deep_call(x);
 			out("%s v %ld", name, v);	/* wrong */
 		} else {
 			out("%s lj %ld", name, (long)lj_val);
@@ -219,7 +211,7 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sa.sa_flags = SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
 
 	steps = strdup(argv[1]);

@@ -89,6 +89,9 @@ const char *upng_self_path(void);
  */
 int upng_spawn(struct upng_child *c, const char *path, const char *arg1,
 	       const char *arg2);
+/* The same, calling BEFORE_EXEC (if not NULL) in the child just before exec. */
+int upng_spawn_hook(struct upng_child *c, const char *path, const char *arg1,
+		    const char *arg2, void (*before_exec)(void));
 /* Send the line CMD (without newline) to the child; 0 or -errno. */
 int upng_send(struct upng_child *c, const char *cmd);
 /* Read one line (without newline) within TIMEOUT_MS; length or -errno. */
@@ -103,5 +106,94 @@ int upng_file_read(const char *path, unsigned long off, void *buf, size_t len);
 uint64_t upng_file_hash(const char *path);
 /* Unique event name "upng_<TAG>_<pid>_<counter>" into BUF. */
 const char *upng_evname(char *buf, size_t len, const char *tag);
+
+/* ---- kernel files: debugfs, /proc/kallsyms, /dev/kmsg (upng_proc.c) ---- */
+
+/* Write the string S to the (sysfs, debugfs, procfs) file PATH; 0 or -errno. */
+int upng_write_str(const char *path, const char *s);
+/* Content of PATH into BUF, without its trailing newline; 0 or -errno. */
+int upng_read_str(const char *path, char *buf, size_t len);
+
+/* A range of kernel text, see upng_kallsyms_range(). */
+struct upng_ksym_range {
+	unsigned long start, end;	/* [start, end) */
+	int found, wanted;		/* names found in /proc/kallsyms, asked */
+	char lo[64], hi[64];		/* the lowest and the highest of them */
+	char missing[512];		/* names not found, comma separated */
+};
+
+/*
+ * The kernel text holding the functions NAMES (NULL terminated; a name
+ * also matches its compiler clones "NAME.isra.0" and the like, not the
+ * ".cold" parts): from the lowest of them to the first text symbol after
+ * the highest, so that return addresses inside it are in. Names far from
+ * the others (another file's function of the same name) are ignored.
+ * For the objects of one directory, which the kernel links one after the
+ * other, list functions of its first and last objects. 0, -ENOENT when
+ * no name was found, -EPERM when kallsyms hides addresses, or -errno.
+ */
+int upng_kallsyms_range(const char *const *names, struct upng_ksym_range *r);
+
+/* /dev/kmsg opened at its end (O_NONBLOCK), to see later records; fd or -errno. */
+int upng_kmsg_open(void);
+/*
+ * Read the records logged since FD was opened (or last scanned). Returns
+ * how many report a kernel problem: WARNING, BUG, Oops, lockdep, KASAN,
+ * kmemleak, a call trace ... (what the runner greps the console for), or
+ * -errno; the first of them goes into FIRST (LEN bytes). With WORD,
+ * *NWORD is set to the number of records containing it.
+ */
+long upng_kmsg_scan(int fd, const char *word, long *nword, char *first,
+		    size_t len);
+
+/* ---- probes with a USDT semaphore, perf uprobe events (upng_tracefs.c) ---- */
+
+/*
+ * Append "p:uprobes/EV PATH:0xOFF(0xSEM_OFF) ARGS" to uprobe_events: a
+ * probe counting itself in the 16-bit semaphore at file offset SEM_OFF.
+ */
+int upng_probe_add_sem(const char *ev, const char *path, unsigned long off,
+		       unsigned long sem_off, const char *args);
+/* Type of the perf "uprobe" PMU (sysfs), or -errno. */
+int upng_uprobe_pmu_type(void);
+/*
+ * Open an enabled counting perf event of the uprobe PMU on PATH:OFF
+ * (with the semaphore at file offset SEM_OFF, or none for 0), bound to
+ * process PID on any CPU; the fd or -errno.
+ */
+int upng_perf_uprobe_open(const char *path, unsigned long off,
+			  unsigned long sem_off, pid_t pid);
+/* The count of a perf event, or -1. */
+long long upng_perf_count(int fd);
+
+/* ---- more on processes (upng_proc.c) ---- */
+
+/* CLOCK_MONOTONIC in milliseconds. */
+long long upng_now_ms(void);
+/*
+ * Write LEN bytes at ADDR of process PID through /proc/PID/mem, the way
+ * a debugger's PTRACE_POKETEXT does (forced, so also into read-only text,
+ * which gets a private copy), without stopping it; 0 or -errno.
+ */
+int upng_mem_write(pid_t pid, unsigned long addr, const void *buf, size_t len);
+
+/* One mapping of /proc/PID/smaps; sizes in kB. */
+struct upng_vma {
+	unsigned long start, end;
+	char perms[8];
+	long size_kb, rss_kb, locked_kb, anon_kb;
+};
+
+/* The mapping of PID holding ADDR, from smaps; 0, -ENOENT or -errno. */
+int upng_smaps_vma(pid_t pid, unsigned long addr, struct upng_vma *out);
+/* Value in kB of field NAME ("VmLck") of /proc/PID/status, or -errno. */
+long upng_status_kb(pid_t pid, const char *name);
+
+/* /proc/PID/pagemap bits (Documentation/admin-guide/mm/pagemap.rst). */
+#define UPNG_PM_PRESENT	(1ULL << 63)
+#define UPNG_PM_FILE	(1ULL << 61)	/* page cache (or shared anon) page */
+
+/* The pagemap entry of ADDR in PID into *ENTRY; 0 or -errno. */
+int upng_pagemap(pid_t pid, unsigned long addr, uint64_t *entry);
 
 #endif /* UPNG_H */

@@ -67,6 +67,12 @@ const char *upng_self_path(void)
 int upng_spawn(struct upng_child *c, const char *path, const char *arg1,
 	       const char *arg2)
 {
+	return upng_spawn_hook(c, path, arg1, arg2, NULL);
+}
+
+int upng_spawn_hook(struct upng_child *c, const char *path, const char *arg1,
+		    const char *arg2, void (*before_exec)(void))
+{
 	int to[2], from[2];
 	pid_t pid;
 
@@ -89,6 +95,8 @@ int upng_spawn(struct upng_child *c, const char *path, const char *arg1,
 		upng_die_with_parent();
 		dup2(to[0], 0);
 		dup2(from[1], 1);
+		if (before_exec)
+			before_exec();
 		execl(path, path, arg1, arg2, (char *)NULL);
 		_exit(127);
 	}
@@ -223,4 +231,365 @@ const char *upng_evname(char *buf, size_t len, const char *tag)
 
 	snprintf(buf, len, "upng_%s_%d_%d", tag, getpid(), counter++);
 	return buf;
+}
+
+int upng_write_str(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+int upng_read_str(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	if (!len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		got += n;
+	}
+	close(fd);
+	while (got && buf[got - 1] == '\n')
+		got--;
+	buf[got] = '\0';
+	return 0;
+}
+
+/* Names of a range farther than this from the median one are ignored. */
+#define KSYM_NEAR	(128UL << 10)
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Index in NAMES of the function SYM is (or is a clone of), or -1. */
+static int ksym_match(const char *const *names, const char *sym)
+{
+	const char *dot = strchr(sym, '.');
+	size_t len = dot ? (size_t)(dot - sym) : strlen(sym);
+	int i;
+
+	if (dot && strstr(dot, "cold"))
+		return -1;
+	for (i = 0; names[i]; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], sym, len))
+			return i;
+	return -1;
+}
+
+int upng_kallsyms_range(const char *const *names, struct upng_ksym_range *r)
+{
+	unsigned long *text = NULL, *hit = NULL, addr, median, lo = 0, hi = 0;
+	size_t ntext = 0, ctext = 0, nhit = 0, chit = 0, i;
+	char line[512], sym[256], type, *seen;
+	int wanted, err = 0, nz = 0;
+	FILE *f;
+
+	memset(r, 0, sizeof(*r));
+	for (wanted = 0; names[wanted]; wanted++)
+		;
+	r->wanted = wanted;
+	seen = calloc(wanted + 1, 1);
+	f = fopen("/proc/kallsyms", "re");
+	if (!seen || !f) {
+		err = f ? -ENOMEM : -errno;
+		goto out;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		int idx;
+
+		/* Core kernel text only: module symbols end in "[mod]". */
+		if (sscanf(line, "%lx %c %255s", &addr, &type, sym) != 3 ||
+		    strchr(line, '['))
+			continue;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		nz |= addr != 0;
+		if (ntext == ctext) {
+			unsigned long *n;
+
+			ctext = ctext ? 2 * ctext : 65536;
+			n = realloc(text, ctext * sizeof(*text));
+			if (!n) {
+				err = -ENOMEM;
+				goto out;
+			}
+			text = n;
+		}
+		text[ntext++] = addr;
+		idx = ksym_match(names, sym);
+		if (idx < 0)
+			continue;
+		if (nhit == chit) {
+			unsigned long *n;
+
+			chit = chit ? 2 * chit : 64;
+			n = realloc(hit, chit * 2 * sizeof(*hit));
+			if (!n) {
+				err = -ENOMEM;
+				goto out;
+			}
+			hit = n;
+		}
+		hit[2 * nhit] = addr;
+		hit[2 * nhit + 1] = idx;
+		nhit++;
+	}
+	if (!nz && ntext) {
+		err = -EPERM;
+		goto out;
+	}
+	if (!nhit) {
+		err = -ENOENT;
+		goto out;
+	}
+	/* The median address of the matches is in the wanted code. */
+	qsort(hit, nhit, 2 * sizeof(*hit), cmp_ulong);
+	median = hit[2 * (nhit / 2)];
+	for (i = 0; i < nhit; i++) {
+		addr = hit[2 * i];
+		if (addr + KSYM_NEAR < median || addr > median + KSYM_NEAR)
+			continue;
+		if (!lo || addr < lo)
+			lo = addr;
+		if (addr >= hi)
+			hi = addr;
+		seen[hit[2 * i + 1]] = 1;
+	}
+	qsort(text, ntext, sizeof(*text), cmp_ulong);
+	r->start = lo;
+	r->end = hi + 4096;
+	for (i = 0; i < ntext; i++) {
+		if (text[i] > hi) {
+			r->end = text[i];
+			break;
+		}
+	}
+	for (i = 0; i < (size_t)wanted; i++) {
+		if (seen[i]) {
+			r->found++;
+			continue;
+		}
+		if (strlen(r->missing) + strlen(names[i]) + 3 < sizeof(r->missing))
+			snprintf(r->missing + strlen(r->missing),
+				 sizeof(r->missing) - strlen(r->missing), "%s%s",
+				 r->missing[0] ? ", " : "", names[i]);
+	}
+	/* Name the ends, for the logs. */
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %c %255s", &addr, &type, sym) != 3 ||
+		    ksym_match(names, sym) < 0 || strchr(line, '['))
+			continue;
+		if (addr == lo && !r->lo[0])
+			snprintf(r->lo, sizeof(r->lo), "%s", sym);
+		if (addr == hi && !r->hi[0])
+			snprintf(r->hi, sizeof(r->hi), "%s", sym);
+	}
+out:
+	if (f)
+		fclose(f);
+	free(seen);
+	free(text);
+	free(hit);
+	return err;
+}
+
+int upng_kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/* What scripts/lib.sh (SPLAT_RE) calls a kernel splat in the console log. */
+static const char *const kmsg_splat_words[] = {
+	"Oops", "BUG:", "kernel BUG", "WARNING:", "general protection fault",
+	"Kernel panic", "KASAN", "UBSAN", "possible circular locking",
+	"possible recursive locking", "inconsistent lock state",
+	"suspicious RCU usage", "suspected memory leak", "unreferenced object",
+	"soft lockup", "hard LOCKUP", "detected stalls",
+	"blocked for more than", "Call Trace:", "invalid opcode:", NULL,
+};
+
+long upng_kmsg_scan(int fd, const char *word, long *nword, char *first,
+		    size_t len)
+{
+	char rec[8192], *msg, *end;
+	long splats = 0;
+	ssize_t n;
+	int i;
+
+	if (nword)
+		*nword = 0;
+	if (first && len)
+		first[0] = '\0';
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)	/* overwritten records skipped */
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		rec[n] = '\0';
+		/* "prio,seq,time,flags;message\n KEY=value\n..." */
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		end = strchr(msg, '\n');
+		if (end)
+			*end = '\0';
+		if (word && nword && strstr(msg, word))
+			(*nword)++;
+		for (i = 0; kmsg_splat_words[i]; i++)
+			if (strstr(msg, kmsg_splat_words[i]))
+				break;
+		if (!kmsg_splat_words[i])
+			continue;
+		if (!splats++ && first && len)
+			snprintf(first, len, "%s", msg);
+	}
+	return splats;
+}
+
+long long upng_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+int upng_mem_write(pid_t pid, unsigned long addr, const void *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pwrite(fd, buf, len, addr);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+int upng_smaps_vma(pid_t pid, unsigned long addr, struct upng_vma *out)
+{
+	char path[64], line[512], perms[8];
+	unsigned long start, end;
+	bool in = false;
+	long kb;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	memset(out, 0, sizeof(*out));
+	while (fgets(line, sizeof(line), f)) {
+		/* "start-end perms offset dev inode [path]" opens a mapping */
+		if (sscanf(line, "%lx-%lx %7s ", &start, &end, perms) == 3) {
+			if (in)
+				break;
+			in = addr >= start && addr < end;
+			if (in) {
+				out->start = start;
+				out->end = end;
+				snprintf(out->perms, sizeof(out->perms), "%s",
+					 perms);
+			}
+			continue;
+		}
+		if (!in)
+			continue;
+		if (sscanf(line, "Size: %ld kB", &kb) == 1)
+			out->size_kb = kb;
+		else if (sscanf(line, "Rss: %ld kB", &kb) == 1)
+			out->rss_kb = kb;
+		else if (sscanf(line, "Locked: %ld kB", &kb) == 1)
+			out->locked_kb = kb;
+		else if (sscanf(line, "Anonymous: %ld kB", &kb) == 1)
+			out->anon_kb = kb;
+	}
+	fclose(f);
+	return in ? 0 : -ENOENT;
+}
+
+long upng_status_kb(pid_t pid, const char *name)
+{
+	char path[64], line[256];
+	size_t len = strlen(name);
+	long kb = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, name, len) && line[len] == ':' &&
+		    sscanf(line + len + 1, "%ld", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+int upng_pagemap(pid_t pid, unsigned long addr, uint64_t *entry)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, entry, sizeof(*entry),
+		  addr / sysconf(_SC_PAGESIZE) * sizeof(*entry));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*entry) ? 0 : -EIO;
 }

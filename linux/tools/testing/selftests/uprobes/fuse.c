@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probes on a program that lives on a FUSE file system (served by
+ * fusefs.c). FUSE fills its page cache only through an open file: its
+ * read_folio takes the request's file handle from file->private_data,
+ * so reading the probed instruction with read_mapping_page(mapping, idx,
+ * NULL) oopses when the page is not cached. Every case mounts a fresh
+ * file system, so nothing of the file is cached until something reads
+ * it, and checks (mincore()) that the cache is cold where it matters:
+ *
+ *  - a tracefs probe enabled with no process mapping the file, then the
+ *    program run from the mount: enabling succeeds, exact hit count;
+ *  - the same with the program running, its page cache dropped by the
+ *    server (FUSE_NOTIFY_INVAL_INODE) just before: the breakpoint is in
+ *    the process at once, exact hit count, gone after disable;
+ *  - the uprobe PMU (perf_event_open(), one counter per CPU) and a
+ *    BPF_TRACE_UPROBE_MULTI link, registered cold with no mapping:
+ *    exact counts, nothing after close;
+ *  - the page cache of the file is never written: while the breakpoint
+ *    is in the process and after, the file reads back as the original.
+ *
+ * At the end of each case the server must have seen every handle it gave
+ * out released, no READ through a handle it never gave out (that is, a
+ * read without a real open file), and the file system must unmount.
+ *
+ * Each case runs with and without FOPEN_KEEP_CACHE: without it (as with
+ * most FUSE servers) every open drops the file's page cache, mapped pages
+ * included, so an engine that opens the file to read it runs into that;
+ * with it the cache stays, and the program runs from pages the engine's
+ * own read may have brought in.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/magic.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fusefs.h"
+#include "upng.h"
+
+#define RECV_MS 30000
+#define INT3 0xcc
+#define PAGE 4096UL
+#define MAX_CPUS 64
+#define UPROBE_PMU_TYPE "/sys/bus/event_source/devices/uprobe/type"
+
+/* Newer than some hosts' <linux/bpf.h> (6.6): enum bpf_attach_type. */
+#define TRACE_UPROBE_MULTI 48
+
+/* union bpf_attr as BPF_LINK_CREATE reads it for an uprobe_multi link */
+struct uprobe_multi_attr {
+	__u32 prog_fd;
+	__u32 target_fd;
+	__u32 attach_type;
+	__u32 flags;
+	__aligned_u64 path;
+	__aligned_u64 offsets;
+	__aligned_u64 ref_ctr_offsets;
+	__aligned_u64 cookies;
+	__u32 cnt;
+	__u32 multi_flags;
+	__u32 pid;
+};
+
+/* ---- the target ---- */
+
+/* Start the target at PATH; returns the address of its target_func(). */
+static unsigned long start(struct __test_metadata *_metadata,
+			   struct upng_child *c, const char *path)
+{
+	unsigned long main_addr = 0, func = 0;
+	char line[256];
+
+	ASSERT_EQ(0, upng_spawn(c, path, NULL, NULL));
+	ASSERT_LT(0, upng_recv(c, line, sizeof(line), RECV_MS)) TH_LOG("%s", path);
+	ASSERT_EQ(2, sscanf(line, "ready %lx %lx", &main_addr, &func))
+		TH_LOG("'%s'", line);
+	return func;
+}
+
+/* N calls of target_func(): the sum of their results must be right. */
+static void call(struct __test_metadata *_metadata, struct upng_child *c,
+		 long n)
+{
+	char cmd[32], line[256];
+	long long sum = -1;
+
+	snprintf(cmd, sizeof(cmd), "call %ld", n);
+	ASSERT_EQ(0, upng_send(c, cmd));
+	ASSERT_LT(0, upng_recv(c, line, sizeof(line), RECV_MS)) TH_LOG("%s", cmd);
+	ASSERT_EQ(1, sscanf(line, "sum %lld", &sum)) TH_LOG("'%s'", line);
+	ASSERT_EQ(7LL * n * (n - 1) / 2 + 3LL * n, sum);
+}
+
+static void quit(struct __test_metadata *_metadata, struct upng_child *c)
+{
+	int status;
+
+	ASSERT_EQ(0, upng_send(c, "quit"));
+	status = upng_finish(c, RECV_MS);
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+static int byte_at(pid_t pid, unsigned long addr)
+{
+	unsigned char b;
+
+	return upng_mem_read(pid, addr, &b, 1) ? -1 : b;
+}
+
+/* ---- the file and its page cache ---- */
+
+/*
+ * How many pages of [OFF, OFF + LEN) of the file open as FD are in its
+ * page cache, or -errno: mincore() of a shared mapping, which reads
+ * nothing (and, being shared, is never probed).
+ */
+static long cached(int fd, off_t off, size_t len)
+{
+	unsigned char vec[1024];
+	off_t start = off & ~(PAGE - 1);
+	size_t pages, i;
+	long count = 0;
+	void *p;
+
+	len += off - start;
+	pages = (len + PAGE - 1) / PAGE;
+	if (!pages || pages > sizeof(vec))
+		return -EFBIG;
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, start);
+	if (p == MAP_FAILED)
+		return -errno;
+	if (mincore(p, len, vec))
+		count = -errno;
+	for (i = 0; count >= 0 && i < pages; i++)
+		count += vec[i] & 1;
+	munmap(p, len);
+	return count;
+}
+
+/*
+ * Cached pages of the whole file PATH. Opening it is a FUSE_OPEN, which
+ * without FOPEN_KEEP_CACHE drops the cache itself: the count is then 0
+ * whatever was there, and the cache is cold all the same.
+ */
+static long cached_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	long n;
+
+	if (fd < 0)
+		return -errno;
+	n = fstat(fd, &st) ? -errno : cached(fd, 0, st.st_size);
+	close(fd);
+	return n;
+}
+
+static ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len) {
+		n = pread(fd, (char *)buf + got, len - got, off + got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+/* The file open as FD has exactly the bytes of ORIG. */
+static void check_content(struct __test_metadata *_metadata, int fd,
+			  const char *orig)
+{
+	static unsigned char a[65536], b[65536];
+	ssize_t n, m, i;
+	off_t off = 0;
+	int ofd;
+
+	ofd = open(orig, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, ofd);
+	do {
+		n = pread_full(ofd, a, sizeof(a), off);
+		m = pread_full(fd, b, sizeof(b), off);
+		if (n < 0 || n != m || memcmp(a, b, n))
+			break;
+		off += n;
+	} while (n);
+	close(ofd);
+	ASSERT_LE(0, n);
+	ASSERT_EQ(n, m) TH_LOG("size or read error at %#llx", (long long)off);
+	for (i = 0; i < n && a[i] == b[i]; i++)
+		;
+	EXPECT_EQ(n, i) TH_LOG("at %#llx the file has %#x instead of %#x",
+			       (long long)off + i, b[i], a[i]);
+}
+
+/* ---- the FUSE server's view ---- */
+
+/* Start counting the server's READs of the probed instruction. */
+static uint64_t watch(struct fusefs *fs, unsigned long off)
+{
+	fusefs_watch(fs, 0, off);
+	return FUSEFS_STAT(fs, watch_reads);
+}
+
+/*
+ * Informational: did registering read the probed page from the server?
+ * (An engine that analyses the instruction at registration must; the
+ * 6.12 engine reads it only when it first installs the breakpoint.)
+ */
+static void note_reads(struct __test_metadata *_metadata, struct fusefs *fs,
+		       uint64_t before, const char *how)
+{
+	TH_LOG("%s read the probed page from the server %llu time(s)", how,
+	       (unsigned long long)(FUSEFS_STAT(fs, watch_reads) - before));
+}
+
+/*
+ * Every probe is gone and every process that ran the file has exited:
+ * the kernel must have released every handle it was given (a struct
+ * file kept by a probe also keeps the mount busy), the server must have
+ * seen no READ, FLUSH or RELEASE through a handle it never gave out (a
+ * read without a real open file) and no protocol error, and the file
+ * system must unmount.
+ */
+static void check_released(struct __test_metadata *_metadata,
+			   struct fusefs *fs)
+{
+	int i;
+
+	/* Releases are asynchronous, the last fput() may be delayed. */
+	for (i = 0; i < 100; i++) {
+		if (FUSEFS_STAT(fs, opens) == FUSEFS_STAT(fs, releases))
+			break;
+		usleep(50000);
+	}
+	EXPECT_EQ(FUSEFS_STAT(fs, opens), FUSEFS_STAT(fs, releases))
+		TH_LOG("a file of the FUSE mount is still open");
+	EXPECT_EQ(0ULL, FUSEFS_STAT(fs, bad_handle))
+		TH_LOG("a request came with a handle FUSE_OPEN never gave");
+	EXPECT_EQ(0ULL, FUSEFS_STAT(fs, errors));
+	if (FUSEFS_STAT(fs, enosys))
+		TH_LOG("%llu request(s) answered ENOSYS, the last opcode %llu",
+		       (unsigned long long)FUSEFS_STAT(fs, enosys),
+		       (unsigned long long)FUSEFS_STAT(fs, last_enosys));
+	EXPECT_EQ(0, fusefs_umount(fs));
+}
+
+/* ---- perf and BPF ---- */
+
+static int uprobe_pmu_type(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen(UPROBE_PMU_TYPE, "r");
+	int type = -1;
+
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			type = atoi(buf);
+		fclose(f);
+	}
+	return type;
+}
+
+/* A counting uprobe PMU event on CPU for every process. */
+static int open_uprobe_counter(const char *path, unsigned long off, int cpu)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = uprobe_pmu_type();
+	attr.uprobe_path = (unsigned long)path;		/* config1 */
+	attr.probe_offset = off;			/* config2 */
+	return syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+static long sys_bpf(int cmd, void *attr, unsigned int size)
+{
+	return syscall(__NR_bpf, cmd, attr, size);
+}
+
+/* One u64 at key 0. */
+static int map_create(void)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_ARRAY;
+	a.key_size = sizeof(__u32);
+	a.value_size = sizeof(__u64);
+	a.max_entries = 1;
+	return sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+}
+
+static long long map_value(int map)
+{
+	__u32 key = 0;
+	__u64 v = 0;
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map;
+	a.key = (unsigned long)&key;
+	a.value = (unsigned long)&v;
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a, sizeof(a)))
+		return -1;
+	return v;
+}
+
+#define INSN(c, d, s, o, i) ((struct bpf_insn) {			\
+	.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+
+/*
+ * A BPF_PROG_TYPE_KPROBE program for uprobe_multi links that adds one to
+ * the map's value. On failure LOG gets the verifier's reasons.
+ */
+static int prog_load(int map, char *log, size_t size)
+{
+	struct bpf_insn insns[] = {
+		/* u32 key = 0 at fp - 4; r2 = &key */
+		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
+		/* r1 = map (a two-slot 64-bit immediate) */
+		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD,
+		     0, map),
+		INSN(0, 0, 0, 0, 0),
+		/* r0 = bpf_map_lookup_elem(map, &key); if (!r0) goto out */
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2, 0),
+		/* lock *(u64 *)r0 += 1 */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1),
+		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_0, BPF_REG_1, 0,
+		     BPF_ADD),
+		/* out: return 0 */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_KPROBE;
+	a.expected_attach_type = TRACE_UPROBE_MULTI;
+	a.insns = (unsigned long)insns;
+	a.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	a.license = (unsigned long)"GPL";
+	strcpy(a.prog_name, "upng_count");
+	fd = sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+	if (fd >= 0)
+		return fd;
+	/* Again with the verifier's log, to say why. */
+	log[0] = '\0';
+	a.log_buf = (unsigned long)log;
+	a.log_size = size;
+	a.log_level = 1;
+	return sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+}
+
+/* An uprobe_multi link of PROG at PATH:OFF, for every process. */
+static int uprobe_multi_link(int prog, const char *path, unsigned long off)
+{
+	struct uprobe_multi_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_fd = prog;
+	a.attach_type = TRACE_UPROBE_MULTI;
+	a.path = (unsigned long)path;
+	a.offsets = (unsigned long)&off;
+	a.cnt = 1;
+	return sys_bpf(BPF_LINK_CREATE, &a, sizeof(a));
+}
+
+/* ---- the cases ---- */
+
+FIXTURE(fuse) {
+	struct fusefs fs;
+	char dir[64];
+	char bin[PATH_MAX];	/* the target on the FUSE mount */
+	char orig[PATH_MAX];	/* the same program, beside the tests */
+	struct upng_sym sym;	/* its target_func() */
+	unsigned char insn[16];	/* the original bytes there */
+	struct upng_child child;
+	char ev[64];
+	int fds[MAX_CPUS], nfds;	/* perf events */
+	int map, prog, link, fd;
+};
+
+FIXTURE_VARIANT(fuse) {
+	unsigned int flags;	/* of fusefs_mount() */
+};
+
+/* Every open drops the page cache (the default of FUSE servers). */
+FIXTURE_VARIANT_ADD(fuse, drop_cache) {
+	.flags = 0,
+};
+
+FIXTURE_VARIANT_ADD(fuse, keep_cache) {
+	.flags = FUSEFS_KEEP_CACHE,
+};
+
+FIXTURE_SETUP(fuse)
+{
+	struct fusefs_file target = { .name = "target", .mode = 0755 };
+	int err;
+
+	self->map = self->prog = self->link = self->fd = -1;
+	self->nfds = 0;
+	memset(&self->child, 0, sizeof(self->child));
+	upng_die_with_parent();
+	if (access("/dev/fuse", F_OK))
+		SKIP(return, "no /dev/fuse: the kernel has no FUSE (CONFIG_FUSE_FS)");
+	snprintf(self->orig, sizeof(self->orig), "%s", upng_path("bin/target"));
+	ASSERT_EQ(0, upng_elf_sym(self->orig, "target_func", &self->sym));
+	ASSERT_EQ(0, upng_file_read(self->orig, self->sym.offset, self->insn,
+				    sizeof(self->insn)));
+	ASSERT_NE(INT3, self->insn[0]);
+	upng_evname(self->ev, sizeof(self->ev), "fuse");
+	ASSERT_EQ(0, upng_trace_reset());
+
+	strcpy(self->dir, "/tmp/upng_fuse.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	target.src = self->orig;
+	err = fusefs_mount(&self->fs, self->dir, &target, 1, variant->flags);
+	if (err)
+		rmdir(self->dir);
+	ASSERT_EQ(0, err) TH_LOG("FUSE mount at %s: %s", self->dir,
+				 strerror(-err));
+	snprintf(self->bin, sizeof(self->bin), "%s/target", self->dir);
+}
+
+FIXTURE_TEARDOWN(fuse)
+{
+	int i;
+
+	if (self->child.pid > 0)
+		upng_finish(&self->child, 1000);
+	upng_probe_del(self->ev);
+	for (i = 0; i < self->nfds; i++)
+		close(self->fds[i]);
+	if (self->link >= 0)
+		close(self->link);
+	if (self->prog >= 0)
+		close(self->prog);
+	if (self->map >= 0)
+		close(self->map);
+	if (self->fd >= 0)
+		close(self->fd);
+	fusefs_umount(&self->fs);
+	rmdir(self->dir);
+}
+
+/* The server itself: names, attributes, contents, a program run. */
+TEST_F_TIMEOUT(fuse, serves_files, 120)
+{
+	static const char * const names[] = { ".", "..", "target" };
+	char missing[PATH_MAX + 16];
+	struct stat st, ost;
+	unsigned char tail[64];
+	struct statfs sfs;
+	struct dirent *de;
+	int i, seen = 0;
+	DIR *d;
+
+	ASSERT_EQ(0, stat(self->orig, &ost));
+	ASSERT_EQ(0, stat(self->bin, &st));
+	EXPECT_TRUE(S_ISREG(st.st_mode));
+	EXPECT_EQ(0755U, st.st_mode & 07777);
+	EXPECT_EQ(ost.st_size, st.st_size);
+	EXPECT_EQ(fusefs_nodeid(0), st.st_ino);
+	ASSERT_EQ(0, stat(self->dir, &st));
+	EXPECT_TRUE(S_ISDIR(st.st_mode));
+	ASSERT_EQ(0, statfs(self->dir, &sfs));
+	EXPECT_EQ(FUSE_SUPER_MAGIC, sfs.f_type);
+
+	snprintf(missing, sizeof(missing), "%s/missing", self->dir);
+	EXPECT_EQ(-1, open(missing, O_RDONLY));
+	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(-1, open(self->bin, O_RDWR));
+	EXPECT_EQ(EROFS, errno);
+
+	d = opendir(self->dir);
+	ASSERT_NE(NULL, d);
+	while ((de = readdir(d))) {
+		for (i = 0; i < 3 && strcmp(de->d_name, names[i]); i++)
+			;
+		EXPECT_GT(3, i) TH_LOG("unexpected entry '%s'", de->d_name);
+		if (i < 3)
+			seen |= 1 << i;
+		if (i == 2)
+			EXPECT_EQ(DT_REG, de->d_type);
+	}
+	closedir(d);
+	EXPECT_EQ(7, seen);
+
+	self->fd = open(self->bin, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	check_content(_metadata, self->fd, self->orig);
+	/* A read across the end of the file is short. */
+	EXPECT_EQ(10, pread(self->fd, tail, sizeof(tail), ost.st_size - 10));
+	close(self->fd);
+	self->fd = -1;
+
+	start(_metadata, &self->child, self->bin);
+	call(_metadata, &self->child, 10);
+	quit(_metadata, &self->child);
+	EXPECT_LT(0ULL, FUSEFS_STAT(&self->fs, reads));
+	check_released(_metadata, &self->fs);
+}
+
+/*
+ * Enabled with nothing of the file cached and no process mapping it:
+ * the instruction can only be read through a file the kernel opens.
+ */
+TEST_F_TIMEOUT(fuse, trace_cold_unmapped, 300)
+{
+	uint64_t reads;
+	char *trace;
+
+	ASSERT_EQ(0, cached_file(self->bin)) TH_LOG("the cache is not cold");
+	reads = watch(&self->fs, self->sym.offset);
+	ASSERT_EQ(0, upng_probe_add(self->ev, self->bin, self->sym.offset,
+				    NULL));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	note_reads(_metadata, &self->fs, reads, "enabling");
+
+	start(_metadata, &self->child, self->bin);
+	call(_metadata, &self->child, 100);
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	call(_metadata, &self->child, 10);
+	quit(_metadata, &self->child);
+	EXPECT_EQ(100, upng_probe_hits(self->ev));
+	trace = upng_trace_read();
+	ASSERT_NE(NULL, trace);
+	EXPECT_EQ(100, upng_trace_count(trace, self->ev));
+	free(trace);
+	EXPECT_EQ(0, upng_probe_del(self->ev));
+	/* The probed page did come from the server during this case. */
+	EXPECT_LT(reads, FUSEFS_STAT(&self->fs, watch_reads));
+	check_released(_metadata, &self->fs);
+}
+
+/*
+ * Enabled while the program runs, its page cache just dropped by the
+ * server: the file is mapped but its pages are not cached.
+ */
+TEST_F_TIMEOUT(fuse, trace_cold_running, 300)
+{
+	unsigned long func;
+	uint64_t reads;
+
+	func = start(_metadata, &self->child, self->bin);
+	call(_metadata, &self->child, 10);
+	ASSERT_EQ(0, fusefs_drop_cache(&self->fs, 0));
+	ASSERT_EQ(0, cached_file(self->bin))
+		TH_LOG("the cache survived FUSE_NOTIFY_INVAL_INODE");
+	reads = watch(&self->fs, self->sym.offset);
+	ASSERT_EQ(0, upng_probe_add(self->ev, self->bin, self->sym.offset,
+				    NULL));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	note_reads(_metadata, &self->fs, reads, "enabling");
+	EXPECT_EQ(INT3, byte_at(self->child.pid, func));
+
+	call(_metadata, &self->child, 100);
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
+	call(_metadata, &self->child, 10);
+	quit(_metadata, &self->child);
+	EXPECT_EQ(100, upng_probe_hits(self->ev));
+	EXPECT_EQ(0, upng_probe_del(self->ev));
+	check_released(_metadata, &self->fs);
+}
+
+/* The uprobe PMU, one counter per CPU, opened cold with no mapping. */
+TEST_F_TIMEOUT(fuse, perf_cold_unmapped, 300)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	long long total = 0, v;
+	unsigned long func;
+	uint64_t reads;
+	int i, fd, err;
+
+	ASSERT_LE(0, uprobe_pmu_type()) TH_LOG("no " UPROBE_PMU_TYPE);
+	ASSERT_EQ(0, cached_file(self->bin)) TH_LOG("the cache is not cold");
+	reads = watch(&self->fs, self->sym.offset);
+	for (cpu = 0; cpu < cpus && cpu < MAX_CPUS; cpu++) {
+		fd = open_uprobe_counter(self->bin, self->sym.offset, cpu);
+		err = fd < 0 ? errno : 0;
+		if (err == ENODEV)	/* offline */
+			continue;
+		ASSERT_LE(0, fd) TH_LOG("perf_event_open() on cpu %ld: %s",
+					cpu, strerror(err));
+		self->fds[self->nfds++] = fd;
+	}
+	ASSERT_LT(0, self->nfds);
+	note_reads(_metadata, &self->fs, reads, "perf_event_open()");
+
+	start(_metadata, &self->child, self->bin);
+	call(_metadata, &self->child, 80);
+	quit(_metadata, &self->child);
+	for (i = 0; i < self->nfds; i++) {
+		v = -1;
+		ASSERT_EQ((ssize_t)sizeof(v), read(self->fds[i], &v, sizeof(v)));
+		total += v;
+	}
+	EXPECT_EQ(80, total);
+	for (i = 0; i < self->nfds; i++)
+		close(self->fds[i]);
+	self->nfds = 0;
+
+	/* Closed: a new process runs without the breakpoint. */
+	func = start(_metadata, &self->child, self->bin);
+	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
+	call(_metadata, &self->child, 5);
+	quit(_metadata, &self->child);
+	check_released(_metadata, &self->fs);
+}
+
+/* A BPF_TRACE_UPROBE_MULTI link, created cold with no mapping. */
+TEST_F_TIMEOUT(fuse, bpf_multi_cold_unmapped, 300)
+{
+	static char log[65536];
+	unsigned long func;
+	uint64_t reads;
+	int err;
+
+	self->map = map_create();
+	err = errno;
+	ASSERT_LE(0, self->map) TH_LOG("BPF_MAP_CREATE: %s", strerror(err));
+	self->prog = prog_load(self->map, log, sizeof(log));
+	err = errno;
+	ASSERT_LE(0, self->prog) TH_LOG("BPF_PROG_LOAD: %s\n%s",
+					strerror(err), log);
+	ASSERT_EQ(0, cached_file(self->bin)) TH_LOG("the cache is not cold");
+	reads = watch(&self->fs, self->sym.offset);
+	self->link = uprobe_multi_link(self->prog, self->bin,
+				       self->sym.offset);
+	err = errno;
+	ASSERT_LE(0, self->link) TH_LOG("BPF_LINK_CREATE uprobe_multi: %s",
+					strerror(err));
+	note_reads(_metadata, &self->fs, reads, "BPF_LINK_CREATE");
+
+	start(_metadata, &self->child, self->bin);
+	call(_metadata, &self->child, 70);
+	quit(_metadata, &self->child);
+	EXPECT_EQ(70, map_value(self->map));
+	close(self->link);
+	self->link = -1;
+
+	/* Detached: a new process runs without the breakpoint. */
+	func = start(_metadata, &self->child, self->bin);
+	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
+	call(_metadata, &self->child, 5);
+	quit(_metadata, &self->child);
+	EXPECT_EQ(70, map_value(self->map));
+	close(self->prog);
+	close(self->map);
+	self->prog = self->map = -1;
+	check_released(_metadata, &self->fs);
+}
+
+/*
+ * The breakpoint goes into the process, never into the file's page
+ * cache: read back through the mount while it is in the process and
+ * after it is gone, the file is the original.
+ */
+TEST_F_TIMEOUT(fuse, page_cache_intact, 300)
+{
+	unsigned char buf[sizeof(self->insn)];
+	unsigned long func;
+	long res;
+
+	/*
+	 * Opened first: reading through this file later sees the page cache
+	 * as it is, where a new open without FOPEN_KEEP_CACHE would drop it
+	 * and read the server's bytes instead.
+	 */
+	self->fd = open(self->bin, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, upng_probe_add(self->ev, self->bin, self->sym.offset,
+				    NULL));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	func = start(_metadata, &self->child, self->bin);
+	call(_metadata, &self->child, 50);
+	EXPECT_EQ(INT3, byte_at(self->child.pid, func));
+
+	res = cached(self->fd, self->sym.offset, 1);
+	if (variant->flags & FUSEFS_KEEP_CACHE) {
+		EXPECT_EQ(1, res);
+	} else if (res != 1) {
+		TH_LOG("the probed page is not cached (%ld): an open dropped it",
+		       res);
+	}
+	ASSERT_EQ((ssize_t)sizeof(buf),
+		  pread(self->fd, buf, sizeof(buf), self->sym.offset));
+	EXPECT_EQ(0, memcmp(buf, self->insn, sizeof(buf)))
+		TH_LOG("page cache %#x, file %#x", buf[0], self->insn[0]);
+	EXPECT_EQ(50, upng_probe_hits(self->ev));
+
+	EXPECT_EQ(0, upng_probe_del(self->ev));
+	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
+	call(_metadata, &self->child, 10);
+	quit(_metadata, &self->child);
+	check_content(_metadata, self->fd, self->orig);
+	close(self->fd);
+	self->fd = -1;
+
+	/* And through a new open (the server's bytes, without KEEP_CACHE). */
+	self->fd = open(self->bin, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	check_content(_metadata, self->fd, self->orig);
+	close(self->fd);
+	self->fd = -1;
+	check_released(_metadata, &self->fs);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The race page of racetarget (layout in racetarget.h): page aligned and
+ * padded to a whole page, so that no other code shares it.
+ */
+#include "racetarget.h"
+
+	.macro FUNC name
+	.p2align 4
+	.globl \name
+	.type \name, @function
+\name:
+	.endm
+
+	.macro ENDF name
+	.size \name, . - \name
+	.endm
+
+	.text
+	.p2align 12
+	.globl race_page
+	.type race_page, @object
+race_page:
+	.globl race_pad
+	.type race_pad, @object
+race_pad:
+	.fill RACE_PAD_LEN, 1, RACE_PAD_BYTE
+	.size race_pad, . - race_pad
+
+	.p2align 3
+	.globl race_word
+	.type race_word, @object
+race_word:
+	.quad 0
+	.size race_word, . - race_word
+
+/* long race_a(long x): 5x + 1 */
+FUNC race_a
+	mov	%rdi, %rax
+	lea	1(%rax,%rax,4), %rax
+	ret
+ENDF race_a
+
+/* long race_b(long x): 3x + 2 */
+FUNC race_b
+	mov	%rdi, %rax
+	lea	2(%rax,%rax,2), %rax
+	ret
+ENDF race_b
+
+/* long race_c(long x): 9x + 3 */
+FUNC race_c
+	mov	%rdi, %rax
+	lea	3(%rax,%rax,8), %rax
+	ret
+ENDF race_c
+
+	/* The rest of the page: alignment padding only. */
+	.p2align 12
+	.size race_page, . - race_page
+
+	.section .note.GNU-stack, "", @progbits

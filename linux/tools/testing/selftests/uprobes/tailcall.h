@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Functions of tailcall.S (see there), and what tailcall_target.c adds. */
+#ifndef TAILCALL_H
+#define TAILCALL_H
+
+long tc_b(long x);
+long tc_a(long x);
+long tc_outer(long x, long y, void *fn);
+long tc_r(long n, long acc);
+long tc_c(long x);
+long tc_lc(long x);
+long tc_peek(long x);
+long tc_pushjmp(long x, long t);
+long tc_guard(long x, long y, long z, void *fn);
+
+/* In tailcall_target.c: called by tc_ld, never returns. */
+void tc_escape(long v);
+long tc_catch(long x, long mode);
+
+#endif /* TAILCALL_H */

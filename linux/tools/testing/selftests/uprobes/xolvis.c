@@ -1,0 +1,805 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The XOL area is invisible: a thread that runs a probed instruction out of
+ * line must never be seen with its instruction pointer in [uprobes].  A
+ * boosted slot (the copy followed by a jump back, no single-step) is left
+ * by the thread on its own, so anything that stops the thread there would
+ * see, or save, an address in the slot: a signal frame (and a fork() from
+ * the handler, whose child has no [uprobes] to return to), a ptrace stop,
+ * a SIGSTOP (/proc/PID/syscall, /proc/PID/stat), an exiting task.
+ *
+ * A loop in sites.S runs a probed instruction again and again, either a
+ * register-only lea (boosted) or an add from memory (single-stepped), while
+ * signals, forks, ptrace interrupts or SIGSTOP/SIGCONT hit it at random.
+ * Every place the thread is seen stopped is checked against the [uprobes]
+ * mapping, the loop's results against a computation without probe, the
+ * probe's hits against the loop's iterations, and forked children must
+ * finish their computation and exit normally.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sites.h"
+#include "upng.h"
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+#define CHUNK		128	/* iterations per call of site_xv_loop() */
+#define RUN_MS		2000	/* a case runs at least this long, */
+#define MAX_MS		10000	/* and at most this long for its minimums */
+#define TIMER_US	500	/* period of the POSIX timer */
+#define KILL_IN_FLIGHT	4	/* pthread_kill() signals queued at a time */
+#define MIN_SIGNALS	100	/* signals a storm must have delivered */
+#define MIN_STOPS	50	/* stops a tracer or SIGSTOP must have made */
+#define NFORK		48	/* forks from the signal handler, at most */
+#define FORK_EVERY	32	/* fork from every FORK_EVERY-th handler */
+#define MIN_FORKS	8
+#define CHILD_CHUNKS	2	/* what a child forked by the handler runs */
+#define NDIE		6	/* children killed while looping */
+#define DIE_POLLS	5000	/* /proc/PID/stat reads while one exits */
+
+#define LOAD(v) __atomic_load_n(&(v), __ATOMIC_SEQ_CST)
+#define STORE(v, x) __atomic_store_n(&(v), (x), __ATOMIC_SEQ_CST)
+#define ADD(v, x) __atomic_add_fetch(&(v), (x), __ATOMIC_SEQ_CST)
+
+static const unsigned long xv_k = 0x9e3779b97f4a7c15UL;
+
+/* What site_xv_loop() computes, without probe. */
+static unsigned long xv_ref(unsigned long n, unsigned long acc)
+{
+	while (n--)
+		acc = acc * 3 + 1 + xv_k;
+	return acc;
+}
+
+/* Where the thread was seen: instruction pointers sorted by place. */
+struct xv_where {
+	long n;			/* observations */
+	long in_loop;		/* inside site_xv_loop() */
+	long at_site;		/* on the probed instruction itself */
+	long in_xol;		/* inside [uprobes]: must stay 0 */
+	unsigned long bad_ip;	/* the first of those */
+};
+
+/*
+ * State of the signal cases, shared with the handler (which runs in the
+ * looping thread only; the sender thread reads kill_sigs).
+ */
+static struct {
+	unsigned long site;		/* the probed address */
+	unsigned long xol_lo, xol_hi;	/* [uprobes] of this process */
+	struct xv_where w;		/* interrupted instruction pointers */
+	long timer_sigs, kill_sigs;	/* signals handled, by origin */
+	int forks_left;			/* forks the handler may still do */
+	int fork_errors;
+	int nkids;
+	pid_t kids[NFORK];
+	int is_child;			/* set in a child forked by the handler */
+} xv;
+
+static int xv_sig_timer, xv_sig_kill;
+
+static void xv_note(struct xv_where *w, unsigned long ip, unsigned long lo,
+		    unsigned long hi)
+{
+	w->n++;
+	if (ip >= (unsigned long)site_xv_loop && ip < (unsigned long)site_xv_end)
+		w->in_loop++;
+	if (ip == xv.site)
+		w->at_site++;
+	if (ip >= lo && ip < hi && !w->in_xol++)
+		w->bad_ip = ip;
+}
+
+static void xv_handler(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	unsigned long ip = uc->uc_mcontext.gregs[REG_RIP];
+	long seen_xol = xv.w.in_xol;
+	int saved_errno = errno;
+	pid_t pid;
+
+	if (sig == xv_sig_kill)
+		ADD(xv.kill_sigs, 1);
+	else
+		ADD(xv.timer_sigs, 1);
+	xv_note(&xv.w, ip, xv.xol_lo, xv.xol_hi);
+
+	/*
+	 * Fork now and then, and whenever the thread was caught in [uprobes]:
+	 * the child returns from this handler to where the parent would.
+	 * The process has a single thread: glibc's fork() takes no lock.
+	 */
+	if (xv.forks_left > 0 &&
+	    (xv.w.in_xol != seen_xol || !(xv.w.n % FORK_EVERY))) {
+		pid = fork();
+		if (!pid) {
+			xv.forks_left = 0;
+			STORE(xv.is_child, 1);
+		} else if (pid < 0) {
+			xv.fork_errors++;
+		} else {
+			xv.kids[xv.nkids++] = pid;
+			xv.forks_left--;
+		}
+	}
+	errno = saved_errno;
+}
+
+/* The loop in progress: its accumulator, iterations and wrong results. */
+struct xv_run {
+	unsigned long acc;
+	long iters, bad;
+};
+
+static void xv_chunk_once(struct xv_run *r)
+{
+	unsigned long acc = r->acc, got;
+
+	got = site_xv_loop(CHUNK, acc, &xv_k);
+	if (got != xv_ref(CHUNK, acc))
+		r->bad++;
+	r->acc = got;
+	r->iters += CHUNK;
+}
+
+/* In a child forked by the signal handler: finish the work and exit. */
+static void xv_child_end(struct xv_run *r)
+{
+	int i;
+
+	if (!LOAD(xv.is_child))
+		return;
+	for (i = 0; i < CHILD_CHUNKS; i++)
+		xv_chunk_once(r);
+	_exit(r->bad ? 3 : 0);
+}
+
+/* One call of the loop, checked. */
+static void xv_chunk(struct xv_run *r)
+{
+	xv_chunk_once(r);
+	xv_child_end(r);
+}
+
+static long xv_ms(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 +
+	       (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static unsigned long xv_rand(unsigned long *seed)
+{
+	*seed ^= *seed << 13;
+	*seed ^= *seed >> 7;
+	*seed ^= *seed << 17;
+	return *seed;
+}
+
+/* Let the target run for a random while, 0 to 1 ms. */
+static void xv_delay(unsigned long *seed)
+{
+	unsigned long us = xv_rand(seed) % 1000;
+	struct timespec ts = { 0, us * 1000 };
+
+	if (us < 100)
+		sched_yield();
+	else
+		nanosleep(&ts, NULL);
+}
+
+/* The [uprobes] mapping of PID (0: this process); 0 or -errno. */
+static int xv_xol_range(pid_t pid, unsigned long *lo, unsigned long *hi)
+{
+	char path[64], line[512];
+	int err = -ENOENT;
+	FILE *f;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/maps");
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[uprobes]"))
+			continue;
+		if (sscanf(line, "%lx-%lx", lo, hi) == 2)
+			err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+/* Read the small file PATH into BUF; its length or -errno. */
+static int xv_read(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	buf[n] = '\0';
+	return n;
+}
+
+/* Field 3 (state) and 30 (kstkeip) of /proc/PID/stat; 0 or -errno. */
+static int xv_proc_stat(pid_t pid, char *state, unsigned long *eip)
+{
+	char path[64], buf[1024], *p;
+	int i, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	n = xv_read(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return -EINVAL;
+	p += 2;
+	*state = *p;
+	for (i = 3; i < 30; i++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -EINVAL;
+		p++;
+	}
+	*eip = strtoul(p, NULL, 10);
+	return 0;
+}
+
+/*
+ * The user instruction pointer of a blocked task, the last field of
+ * /proc/PID/syscall; 0, -EAGAIN when it says "running", or -errno.
+ */
+static int xv_proc_pc(pid_t pid, unsigned long *pc)
+{
+	char path[64], buf[512], *p;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	n = xv_read(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	if (!strncmp(buf, "running", 7))
+		return -EAGAIN;
+	p = strrchr(buf, ' ');
+	if (!p)
+		return -EINVAL;
+	*pc = strtoul(p + 1, NULL, 16);
+	return 0;
+}
+
+static sigjmp_buf xv_jmp;
+static int xv_found;
+
+static void xv_fault(int sig)
+{
+	siglongjmp(xv_jmp, 1);
+}
+
+/*
+ * Does this process's [uprobes] page hold the probed instruction followed
+ * by a jmp (ff 25), i.e. a boosted slot?  1, 0, or -1 when unreadable.
+ * Only a diagnostic: it tells whether the boosted case really was one.
+ */
+static int xv_boosted_copy(const unsigned char *insn, size_t len)
+{
+	struct sigaction sa, old_segv, old_bus;
+	const unsigned char *page = (const void *)xv.xol_lo, *p;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = xv_fault;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	xv_found = -1;
+	if (!sigsetjmp(xv_jmp, 1)) {
+		xv_found = 0;
+		for (p = page; p + len + 2 <= page + (xv.xol_hi - xv.xol_lo); p++) {
+			if (!memcmp(p, insn, len) && p[len] == 0xff &&
+			    p[len + 1] == 0x25) {
+				xv_found = 1;
+				break;
+			}
+		}
+	}
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	return xv_found;
+}
+
+FIXTURE(xolvis) {
+	char ev[64];
+	pid_t pid;		/* child to kill in the teardown */
+	unsigned char insn[16];	/* the probed instruction, from the file */
+};
+
+FIXTURE_VARIANT(xolvis) {
+	const char *sym;	/* probed instruction in site_xv_loop() */
+	char *addr;
+	size_t len;		/* its length */
+};
+
+FIXTURE_VARIANT_ADD(xolvis, boosted) {
+	.sym = "site_xv_boost", .addr = site_xv_boost, .len = 5,
+};
+
+FIXTURE_VARIANT_ADD(xolvis, stepped) {
+	.sym = "site_xv_step", .addr = site_xv_step, .len = 3,
+};
+
+FIXTURE_SETUP(xolvis)
+{
+	struct upng_sym sym;
+
+	upng_die_with_parent();
+	memset(&xv, 0, sizeof(xv));
+	self->pid = 0;
+	xv_sig_timer = SIGRTMIN;
+	xv_sig_kill = SIGRTMIN + 1;
+	upng_evname(self->ev, sizeof(self->ev), "xolvis");
+	ASSERT_EQ(0, upng_trace_reset());
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), variant->sym, &sym));
+	ASSERT_EQ((unsigned long)variant->addr, sym.value);
+	ASSERT_EQ(0, upng_file_read(upng_self_path(), sym.offset, self->insn,
+				    variant->len));
+	xv.site = sym.value;
+	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(), sym.offset,
+				    NULL));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+}
+
+FIXTURE_TEARDOWN(xolvis)
+{
+	if (self->pid > 0) {
+		kill(self->pid, SIGKILL);
+		waitpid(self->pid, NULL, 0);
+	}
+	upng_probe_del(self->ev);
+}
+
+/* First hits in this process: the probe works, [uprobes] exists. */
+static void xv_prime(struct __test_metadata *_metadata, const char *ev,
+		     struct xv_run *r)
+{
+	xv_chunk(r);
+	ASSERT_EQ(0, r->bad);
+	ASSERT_EQ(CHUNK, upng_probe_hits(ev));
+	ASSERT_EQ(0, xv_xol_range(0, &xv.xol_lo, &xv.xol_hi))
+		TH_LOG("no [uprobes] mapping after %d hits", CHUNK);
+}
+
+static int xv_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = xv_handler;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, xv_sig_timer);
+	sigaddset(&sa.sa_mask, xv_sig_kill);
+	if (sigaction(xv_sig_timer, &sa, NULL) ||
+	    sigaction(xv_sig_kill, &sa, NULL))
+		return -errno;
+	return 0;
+}
+
+/* Block the storm's signals in this thread. */
+static void xv_block(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, xv_sig_timer);
+	sigaddset(&set, xv_sig_kill);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+/* A POSIX timer sending xv_sig_timer to this thread every TIMER_US. */
+static int xv_timer_start(timer_t *t)
+{
+	struct itimerspec its = {
+		.it_interval = { 0, TIMER_US * 1000 },
+		.it_value = { 0, TIMER_US * 1000 },
+	};
+	struct sigevent sev;
+	int err;
+
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = xv_sig_timer;
+	sev.sigev_notify_thread_id = gettid();
+	if (timer_create(CLOCK_MONOTONIC, &sev, t))
+		return -errno;
+	if (timer_settime(*t, 0, &its, NULL)) {
+		err = -errno;
+		timer_delete(*t);
+		return err;
+	}
+	return 0;
+}
+
+/* A thread that keeps KILL_IN_FLIGHT signals queued for the target. */
+struct xv_sender {
+	pthread_t target;
+	long sent;
+	int stop;
+};
+
+static void *xv_sender_main(void *arg)
+{
+	struct xv_sender *s = arg;
+
+	xv_block();
+	while (!LOAD(s->stop)) {
+		if (LOAD(s->sent) - LOAD(xv.kill_sigs) < KILL_IN_FLIGHT &&
+		    !pthread_kill(s->target, xv_sig_kill))
+			ADD(s->sent, 1);
+		sched_yield();
+	}
+	return NULL;
+}
+
+/*
+ * Run the loop for RUN_MS and until MIN_SIGNALS signals were handled and
+ * MIN_KIDS children forked, MAX_MS at most; the time it took.
+ */
+static long xv_storm(struct xv_run *r, int min_kids)
+{
+	struct timespec t0;
+	long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		xv_chunk(r);
+		ms = xv_ms(&t0);
+	} while (ms < MAX_MS &&
+		 (ms < RUN_MS || LOAD(xv.w.n) < MIN_SIGNALS ||
+		  LOAD(xv.nkids) < min_kids));
+	return ms;
+}
+
+/*
+ * A timer and another thread bombard the looping thread with signals; the
+ * handler must never find the interrupted instruction pointer in
+ * [uprobes], the results must be exact and every iteration one hit.
+ */
+TEST_F_TIMEOUT(xolvis, signal_frames, 60)
+{
+	struct xv_sender snd = { .target = pthread_self() };
+	struct xv_run run = { .acc = 1 };
+	long ms, hits, spins;
+	pthread_t th;
+	timer_t tm;
+	int copy;
+
+	xv_prime(_metadata, self->ev, &run);
+	copy = xv_boosted_copy(self->insn, variant->len);
+	ASSERT_EQ(0, xv_handlers());
+	ASSERT_EQ(0, xv_timer_start(&tm));
+	ASSERT_EQ(0, pthread_create(&th, NULL, xv_sender_main, &snd));
+	ms = xv_storm(&run, 0);
+	STORE(snd.stop, 1);
+	pthread_join(th, NULL);
+	timer_delete(tm);
+	/* Take the signals still queued. */
+	for (spins = 0; LOAD(xv.kill_sigs) < snd.sent && spins < 100000; spins++)
+		sched_yield();
+	xv_block();
+	hits = upng_probe_hits(self->ev);
+
+	TH_LOG("%s: %ld ms, %ld iterations, %ld hits", variant->sym, ms,
+	       run.iters, hits);
+	TH_LOG("[uprobes] %lx-%lx, boosted copy there: %s", xv.xol_lo,
+	       xv.xol_hi, copy < 0 ? "unreadable" : copy ? "yes" : "no");
+	TH_LOG("%ld timer + %ld thread signals (%ld sent)", xv.timer_sigs,
+	       xv.kill_sigs, snd.sent);
+	TH_LOG("interrupted: %ld in the loop, %ld at the probe, %ld in [uprobes]",
+	       xv.w.in_loop, xv.w.at_site, xv.w.in_xol);
+	ASSERT_EQ(0, run.bad) TH_LOG("wrong results from the loop");
+	ASSERT_EQ(0, xv.w.in_xol)
+		TH_LOG("a signal frame holds ip %#lx, in [uprobes]", xv.w.bad_ip);
+	ASSERT_LE(MIN_SIGNALS, xv.w.n);
+	ASSERT_LE(MIN_SIGNALS / 2, xv.w.in_loop);
+	ASSERT_EQ(snd.sent, xv.kill_sigs);
+	ASSERT_EQ(run.iters, hits);
+}
+
+/*
+ * The handler forks now and then (and whenever it found the thread in
+ * [uprobes]): the child has no XOL area of its own yet and gets none of
+ * the parent's, yet it returns from the handler to the interrupted
+ * instruction pointer.  It must finish its computation and exit(0).
+ */
+TEST_F_TIMEOUT(xolvis, fork_in_handler, 60)
+{
+	struct xv_run run = { .acc = 1 };
+	int i, status, ok = 0, crashed = 0, failed = 0;
+	int first_status = 0;
+	long ms;
+	timer_t tm;
+
+	xv_prime(_metadata, self->ev, &run);
+	xv.forks_left = NFORK;
+	ASSERT_EQ(0, xv_handlers());
+	ASSERT_EQ(0, xv_timer_start(&tm));
+	ms = xv_storm(&run, MIN_FORKS);
+	xv_block();
+	/* A child forked after the last chunk ends here. */
+	xv_child_end(&run);
+	timer_delete(tm);
+
+	for (i = 0; i < xv.nkids; i++) {
+		ASSERT_EQ(xv.kids[i], waitpid(xv.kids[i], &status, 0));
+		if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+			ok++;
+			continue;
+		}
+		if (WIFSIGNALED(status))
+			crashed++;
+		else
+			failed++;
+		if (!first_status)
+			first_status = status;
+	}
+
+	TH_LOG("%s: %ld ms, %ld iterations, %ld signals", variant->sym, ms,
+	       run.iters, xv.w.n);
+	TH_LOG("interrupted: %ld in the loop, %ld at the probe, %ld in [uprobes] %lx-%lx",
+	       xv.w.in_loop, xv.w.at_site, xv.w.in_xol, xv.xol_lo, xv.xol_hi);
+	TH_LOG("%d children forked by the handler: %d exited 0, %d killed, %d failed",
+	       xv.nkids, ok, crashed, failed);
+	ASSERT_EQ(0, run.bad) TH_LOG("wrong results from the loop");
+	ASSERT_EQ(0, crashed)
+		TH_LOG("a child died of signal %d", WTERMSIG(first_status));
+	ASSERT_EQ(0, failed)
+		TH_LOG("a child exited with %d (3: wrong results)",
+		       WEXITSTATUS(first_status));
+	ASSERT_EQ(0, xv.w.in_xol)
+		TH_LOG("a signal frame holds ip %#lx, in [uprobes]", xv.w.bad_ip);
+	ASSERT_EQ(0, xv.fork_errors);
+	ASSERT_LE(MIN_FORKS, xv.nkids);
+	ASSERT_LE(MIN_SIGNALS, xv.w.n);
+}
+
+/* Shared with a looping child. */
+struct xv_shared {
+	long iters, bad;
+	int stop;
+};
+
+/* The child of the ptrace and SIGSTOP cases: loop until told to stop. */
+static void xv_child_main(struct xv_shared *sh)
+{
+	struct xv_run r = { .acc = 1 };
+
+	upng_die_with_parent();
+	while (!LOAD(sh->stop)) {
+		xv_chunk(&r);
+		STORE(sh->bad, r.bad);
+		STORE(sh->iters, r.iters);
+	}
+	_exit(r.bad ? 3 : 0);
+}
+
+/*
+ * Start a looping child (its pid also in *PIDP, for the teardown), wait
+ * for its first hits; its [uprobes] in *LO, *HI.
+ */
+static pid_t xv_spawn(struct __test_metadata *_metadata, pid_t *pidp,
+		      struct xv_shared *sh, unsigned long *lo,
+		      unsigned long *hi)
+{
+	pid_t pid;
+	int i;
+
+	memset(sh, 0, sizeof(*sh));
+	pid = fork();
+	if (!pid)
+		xv_child_main(sh);
+	ASSERT_LT(0, pid);
+	*pidp = pid;
+	for (i = 0; i < 10000 && !LOAD(sh->iters); i++)
+		usleep(1000);
+	ASSERT_NE(0, LOAD(sh->iters)) TH_LOG("the child does not loop");
+	ASSERT_EQ(0, xv_xol_range(pid, lo, hi))
+		TH_LOG("no [uprobes] mapping in the child");
+	return pid;
+}
+
+/* Reap a child, letting a tracee run on through its stops; wait status. */
+static int xv_reap(pid_t pid)
+{
+	int status;
+
+	for (;;) {
+		if (waitpid(pid, &status, 0) != pid)
+			return -1;
+		if (!WIFSTOPPED(status))
+			return status;
+		ptrace(PTRACE_CONT, pid, NULL,
+		       (void *)(long)(status >> 16 ? 0 : WSTOPSIG(status)));
+	}
+}
+
+/*
+ * A tracer interrupts the looping child at random times: the registers it
+ * reads must not hold an instruction pointer in [uprobes].  Every other
+ * stop it writes them back, as debuggers do; the child's results and the
+ * hits must stay exact.
+ */
+TEST_F_TIMEOUT(xolvis, ptrace_interrupt, 60)
+{
+	struct user_regs_struct regs;
+	struct xv_where w = { 0 };
+	unsigned long lo, hi, seed = getpid() | 1, other_ip = 0;
+	int status, other = 0;
+	struct xv_shared *sh;
+	struct timespec t0;
+	long ms, hits;
+	pid_t pid;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, sh);
+	pid = xv_spawn(_metadata, &self->pid, sh, &lo, &hi);
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, pid, NULL,
+			    (void *)PTRACE_O_EXITKILL));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		xv_delay(&seed);
+		ASSERT_EQ(0, ptrace(PTRACE_INTERRUPT, pid, NULL, NULL));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFSTOPPED(status)) TH_LOG("status %#x", status);
+		ASSERT_EQ(0, ptrace(PTRACE_GETREGS, pid, NULL, &regs));
+		if (status >> 16 != PTRACE_EVENT_STOP) {
+			/* A signal: the child faulted. Deliver it. */
+			other = WSTOPSIG(status);
+			other_ip = regs.rip;
+			ptrace(PTRACE_CONT, pid, NULL, (void *)(long)other);
+			break;
+		}
+		xv_note(&w, regs.rip, lo, hi);
+		if (w.n & 1)
+			ASSERT_EQ(0, ptrace(PTRACE_SETREGS, pid, NULL, &regs));
+		ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+		ms = xv_ms(&t0);
+	} while (ms < MAX_MS && (ms < RUN_MS || w.n < MIN_STOPS));
+	STORE(sh->stop, 1);
+	status = xv_reap(pid);
+	self->pid = 0;
+	hits = upng_probe_hits(self->ev);
+
+	TH_LOG("%s: %ld iterations, %ld hits, %ld stops", variant->sym,
+	       sh->iters, hits, w.n);
+	TH_LOG("stopped: %ld in the loop, %ld at the probe, %ld in [uprobes] %lx-%lx",
+	       w.in_loop, w.at_site, w.in_xol, lo, hi);
+	ASSERT_EQ(0, other) TH_LOG("signal %d at ip %#lx", other, other_ip);
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("3: wrong results");
+	ASSERT_EQ(0, w.in_xol)
+		TH_LOG("PTRACE_GETREGS gave ip %#lx, in [uprobes]", w.bad_ip);
+	ASSERT_LE(MIN_STOPS, w.n);
+	ASSERT_LE(MIN_STOPS / 2, w.in_loop);
+	ASSERT_EQ(sh->iters, hits);
+}
+
+/*
+ * SIGSTOP the looping child at random times: /proc/PID/syscall shows where
+ * the stopped task is in user space, /proc/PID/stat's kstkeip shows it for
+ * exiting tasks only (fs/proc/array.c: PF_EXITING, PF_DUMPCORE), so it is
+ * checked when not 0.  Then kill looping children and read their stat
+ * while they exit.
+ */
+TEST_F_TIMEOUT(xolvis, sigstop_proc, 60)
+{
+	struct xv_where w = { 0 }, eips = { 0 };
+	unsigned long lo, hi, pc, eip, seed = getpid() | 1;
+	long ms, hits, running = 0;
+	struct xv_shared *sh;
+	struct timespec t0;
+	int i, err, status;
+	char state;
+	pid_t pid;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, sh);
+	pid = xv_spawn(_metadata, &self->pid, sh, &lo, &hi);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		xv_delay(&seed);
+		ASSERT_EQ(0, kill(pid, SIGSTOP));
+		ASSERT_EQ(pid, waitpid(pid, &status, WUNTRACED));
+		ASSERT_TRUE(WIFSTOPPED(status)) TH_LOG("status %#x", status);
+		err = xv_proc_pc(pid, &pc);
+		if (err == -EAGAIN)
+			running++;
+		else
+			ASSERT_EQ(0, err);
+		if (!err)
+			xv_note(&w, pc, lo, hi);
+		ASSERT_EQ(0, xv_proc_stat(pid, &state, &eip));
+		if (eip)
+			xv_note(&eips, eip, lo, hi);
+		ASSERT_EQ(0, kill(pid, SIGCONT));
+		ms = xv_ms(&t0);
+	} while (ms < MAX_MS && (ms < RUN_MS || w.n < MIN_STOPS));
+	STORE(sh->stop, 1);
+	status = xv_reap(pid);
+	self->pid = 0;
+	hits = upng_probe_hits(self->ev);
+
+	TH_LOG("%s: %ld iterations, %ld hits, %ld stops (%ld \"running\")",
+	       variant->sym, sh->iters, hits, w.n + running, running);
+	TH_LOG("stopped: %ld in the loop, %ld at the probe, %ld in [uprobes] %lx-%lx",
+	       w.in_loop, w.at_site, w.in_xol, lo, hi);
+	TH_LOG("kstkeip of the stopped task given %ld times", eips.n);
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("3: wrong results");
+	ASSERT_EQ(0, w.in_xol)
+		TH_LOG("/proc/PID/syscall gave ip %#lx, in [uprobes]", w.bad_ip);
+	ASSERT_EQ(0, eips.in_xol)
+		TH_LOG("/proc/PID/stat gave kstkeip %#lx, in [uprobes]",
+		       eips.bad_ip);
+	ASSERT_LE(MIN_STOPS, w.n);
+	ASSERT_LE(MIN_STOPS / 2, w.in_loop);
+	ASSERT_EQ(sh->iters, hits);
+
+	/* Exiting tasks: kstkeip is shown while they tear down. */
+	memset(&eips, 0, sizeof(eips));
+	for (i = 0; i < NDIE; i++) {
+		int polls;
+
+		pid = xv_spawn(_metadata, &self->pid, sh, &lo, &hi);
+		xv_delay(&seed);
+		ASSERT_EQ(0, kill(pid, SIGKILL));
+		for (polls = 0; polls < DIE_POLLS; polls++) {
+			if (xv_proc_stat(pid, &state, &eip) || state == 'Z')
+				break;
+			if (eip)
+				xv_note(&eips, eip, lo, hi);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		self->pid = 0;
+		ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+			TH_LOG("status %#x", status);
+	}
+	TH_LOG("%d children killed: kstkeip given %ld times, %ld in [uprobes]",
+	       NDIE, eips.n, eips.in_xol);
+	ASSERT_EQ(0, eips.in_xol)
+		TH_LOG("/proc/PID/stat of an exiting task gave kstkeip %#lx, in [uprobes]",
+		       eips.bad_ip);
+}
+
+TEST_HARNESS_MAIN
