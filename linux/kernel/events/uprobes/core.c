@@ -256,27 +256,14 @@ bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm)
 	return wanted;
 }
 
-/*
- * Reads the probed instruction through @file and analyses it. Only the
- * analysis' verdict is final: *@final is false for a read error (no
- * memory, I/O), which a later attempt may not meet.
- */
-static int uprobe_analyze(struct uprobe *uprobe, struct file *file,
-			  bool *final)
+/* Analyses the instruction read into @uprobe->arch.insn. */
+static int uprobe_analyze(struct uprobe *uprobe, bool is_64bit)
 {
-	const char *reason = "cannot read the instruction";
+	const char *reason = "undecodable instruction";
 	struct dentry *dentry;
-	bool is_64bit = true;
 	int err;
 
-	err = uprobe_read_insn(uprobe->inode, file, uprobe->offset,
-			       uprobe->arch.insn, sizeof(uprobe->arch.insn));
-	*final = !err;
-	if (!err) {
-		is_64bit = uprobe_file_is_64bit(uprobe->inode, file);
-		reason = "undecodable instruction";
-		err = arch_uprobe_analyze(&uprobe->arch, is_64bit, &reason);
-	}
+	err = arch_uprobe_analyze(&uprobe->arch, is_64bit, &reason);
 	if (!err) {
 		uprobe->is_64bit = is_64bit;
 		return 0;
@@ -300,28 +287,39 @@ static int uprobe_analyze(struct uprobe *uprobe, struct file *file,
  * @file: the probed file (or another open file of the same content, e.g.
  *	of an overlay) to read the instruction through
  *
- * The first caller reads and analyses the instruction; later ones get
- * the same verdict (a read error is not one: the next caller tries
- * again). May be called with an mmap lock held.
+ * The first caller to succeed analyses the instruction; later ones get
+ * the same verdict. A read error is not one: the next caller tries again.
+ * The file is read before prep_mutex is taken, so that no lock of the
+ * filesystem nests inside it. May be called with an mmap lock held.
  *
- * Return: 0 when the probe can be used, else the analysis' error.
+ * Return: 0 when the probe can be used, else the read or analysis error.
  */
 int uprobe_prepare(struct uprobe *uprobe, struct file *file)
 {
-	bool final;
+	u8 insn[MAX_UINSN_BYTES];
+	bool is_64bit;
 	int err;
 
-	if (uprobe_ready(uprobe))
-		return 0;
+	/* Pairs with the releases below. */
+	err = smp_load_acquire(&uprobe->prep);
+	if (err)
+		return err > 0 ? 0 : err;
+	err = uprobe_read_insn(uprobe->inode, file, uprobe->offset, insn,
+			       sizeof(insn));
+	if (err) {
+		pr_warn_ratelimited("inode %lu:0x%llx: cannot read the instruction (%pe)\n",
+				    uprobe->inode->i_ino, uprobe->offset,
+				    ERR_PTR(err));
+		return err;
+	}
+	is_64bit = uprobe_file_is_64bit(uprobe->inode, file);
+
 	mutex_lock(&uprobe->prep_mutex);
 	err = uprobe->prep;
 	if (!err) {
-		err = uprobe_analyze(uprobe, file, &final);
-		/* Pairs with the acquire in uprobe_ready(). */
-		if (!err)
-			smp_store_release(&uprobe->prep, 1);
-		else if (final)
-			WRITE_ONCE(uprobe->prep, err);
+		memcpy(uprobe->arch.insn, insn, sizeof(uprobe->arch.insn));
+		err = uprobe_analyze(uprobe, is_64bit);
+		smp_store_release(&uprobe->prep, err ? err : 1);
 	}
 	mutex_unlock(&uprobe->prep_mutex);
 	return err > 0 ? 0 : err;
