@@ -83,7 +83,8 @@ static unsigned long start(struct __test_metadata *_metadata,
 	char line[256];
 
 	ASSERT_EQ(0, upng_spawn(c, path, NULL, NULL));
-	ASSERT_LT(0, upng_recv(c, line, sizeof(line), RECV_MS)) TH_LOG("%s", path);
+	ASSERT_LT(0, upng_recv(c, line, sizeof(line), RECV_MS))
+		TH_LOG("%s", path);
 	ASSERT_EQ(2, sscanf(line, "ready %lx %lx", &main_addr, &func))
 		TH_LOG("'%s'", line);
 	return func;
@@ -98,7 +99,8 @@ static void call(struct __test_metadata *_metadata, struct upng_child *c,
 
 	snprintf(cmd, sizeof(cmd), "call %ld", n);
 	ASSERT_EQ(0, upng_send(c, cmd));
-	ASSERT_LT(0, upng_recv(c, line, sizeof(line), RECV_MS)) TH_LOG("%s", cmd);
+	ASSERT_LT(0, upng_recv(c, line, sizeof(line), RECV_MS))
+		TH_LOG("%s", cmd);
 	ASSERT_EQ(1, sscanf(line, "sum %lld", &sum)) TH_LOG("'%s'", line);
 	ASSERT_EQ(7LL * n * (n - 1) / 2 + 3LL * n, sum);
 }
@@ -111,6 +113,34 @@ static void quit(struct __test_metadata *_metadata, struct upng_child *c)
 	status = upng_finish(c, RECV_MS);
 	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
 	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * Wait until PID sleeps in read() (of its commands): it then runs no code,
+ * so faults in no page, until it is sent the next command.
+ */
+static int wait_in_read(pid_t pid)
+{
+	char path[64], buf[64], want[16];
+	ssize_t n;
+	int i, fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	snprintf(want, sizeof(want), "%d ", __NR_read);
+	for (i = 0; i < 1000; i++) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			if (!strncmp(buf, want, strlen(want)))
+				return 0;
+		}
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
 }
 
 static int byte_at(pid_t pid, unsigned long addr)
@@ -364,7 +394,7 @@ static int prog_load(int map, char *log, size_t size)
 	a.prog_type = BPF_PROG_TYPE_KPROBE;
 	a.expected_attach_type = TRACE_UPROBE_MULTI;
 	a.insns = (unsigned long)insns;
-	a.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	a.insn_cnt = ARRAY_SIZE(insns);
 	a.license = (unsigned long)"GPL";
 	strcpy(a.prog_name, "upng_count");
 	fd = sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
@@ -430,7 +460,7 @@ FIXTURE_SETUP(fuse)
 	memset(&self->child, 0, sizeof(self->child));
 	upng_die_with_parent();
 	if (access("/dev/fuse", F_OK))
-		SKIP(return, "no /dev/fuse: the kernel has no FUSE (CONFIG_FUSE_FS)");
+		SKIP(return, "no /dev/fuse: kernel without CONFIG_FUSE_FS");
 	snprintf(self->orig, sizeof(self->orig), "%s", upng_path("bin/target"));
 	ASSERT_EQ(0, upng_elf_sym(self->orig, "target_func", &self->sym));
 	ASSERT_EQ(0, upng_file_read(self->orig, self->sym.offset, self->insn,
@@ -572,6 +602,7 @@ TEST_F_TIMEOUT(fuse, trace_cold_running, 300)
 
 	func = start(_metadata, &self->child, self->bin);
 	call(_metadata, &self->child, 10);
+	ASSERT_EQ(0, wait_in_read(self->child.pid));
 	ASSERT_EQ(0, fusefs_drop_cache(&self->fs, 0));
 	ASSERT_EQ(0, cached_file(self->bin))
 		TH_LOG("the cache survived FUSE_NOTIFY_INVAL_INODE");
@@ -621,7 +652,8 @@ TEST_F_TIMEOUT(fuse, perf_cold_unmapped, 300)
 	quit(_metadata, &self->child);
 	for (i = 0; i < self->nfds; i++) {
 		v = -1;
-		ASSERT_EQ((ssize_t)sizeof(v), read(self->fds[i], &v, sizeof(v)));
+		ASSERT_EQ((ssize_t)sizeof(v),
+			  read(self->fds[i], &v, sizeof(v)));
 		total += v;
 	}
 	EXPECT_EQ(80, total);
@@ -709,13 +741,14 @@ TEST_F_TIMEOUT(fuse, page_cache_intact, 300)
 	if (variant->flags & FUSEFS_KEEP_CACHE) {
 		EXPECT_EQ(1, res);
 	} else if (res != 1) {
-		TH_LOG("the probed page is not cached (%ld): an open dropped it",
+		TH_LOG("probed page not cached (%ld): an open dropped it",
 		       res);
 	}
 	ASSERT_EQ((ssize_t)sizeof(buf),
 		  pread(self->fd, buf, sizeof(buf), self->sym.offset));
 	EXPECT_EQ(0, memcmp(buf, self->insn, sizeof(buf)))
 		TH_LOG("page cache %#x, file %#x", buf[0], self->insn[0]);
+	check_content(_metadata, self->fd, self->orig);
 	EXPECT_EQ(50, upng_probe_hits(self->ev));
 
 	EXPECT_EQ(0, upng_probe_del(self->ev));

@@ -11,11 +11,16 @@
  * No FOPEN_DIRECT_IO: files go through the page cache, so they can be
  * mapped and executed. Every handle given out by OPEN is tracked, so a
  * READ through anything but a file the kernel really opened is seen.
+ *
+ * Only the server holds /dev/fuse: when it dies the kernel aborts the
+ * connection and nothing waits for it for ever. The test asks it for
+ * cache invalidations over a socket.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fuse.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,6 +30,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -33,10 +39,10 @@
 #include "fusefs.h"
 
 #define MAX_FILES	16
-#define MAX_HANDLES	4096		/* per mount: handles are not reused */
+#define MAX_HANDLES	4096		/* per mount, never reused */
 #define MAX_WRITE	(128 * 1024)	/* read-only, but INIT must say */
 #define BUF_SIZE	(MAX_WRITE + 4096)
-#define TTL		3600		/* entry and attribute timeout, s */
+#define TTL		3600		/* entry and attr timeout, s */
 #define MTIME		1700000000	/* fixed: nothing ever changes */
 #define BLOCK		4096
 
@@ -48,7 +54,8 @@ struct node {
 };
 
 struct server {
-	int dev;
+	int dev;			/* /dev/fuse */
+	int ctl;			/* requests of fusefs_drop_cache() */
 	unsigned int flags;
 	struct node files[MAX_FILES];
 	int nfiles;
@@ -63,6 +70,7 @@ static unsigned char request[BUF_SIZE] __attribute__((aligned(8)));
 #define STAT_ADD(s, field, n) \
 	__atomic_add_fetch(&(s)->stats->field, (n), __ATOMIC_SEQ_CST)
 
+/* Answer IN: ERROR (a positive errno), or success with LEN bytes at ARG. */
 static void reply(struct server *s, const struct fuse_in_header *in,
 		  int error, const void *arg, size_t len)
 {
@@ -335,9 +343,7 @@ static void do_readdir(struct server *s, const struct fuse_in_header *in,
 		return;
 	}
 	max = ri->size < sizeof(buf) ? ri->size : sizeof(buf);
-	/* The offset is the index of the next entry; each entry names its
-	 * successor's.
-	 */
+	/* The offset is an entry's index; each entry gives its successor's. */
 	for (i = ri->offset; dir_entry(s, i, &name, &ino, &type); i++) {
 		struct fuse_dirent *de = (struct fuse_dirent *)(buf + used);
 		size_t namelen = strlen(name);
@@ -455,14 +461,61 @@ static void handle(struct server *s, const struct fuse_in_header *in,
 	}
 }
 
+/*
+ * A request of fusefs_drop_cache(): have the kernel drop the attributes
+ * and page cache of a file (FUSE_NOTIFY_INVAL_INODE), reply 0 or -errno.
+ * The write waits for the file's locked pages: nothing may be reading
+ * the file meanwhile, as this server cannot answer it.
+ */
+static bool control(struct server *s)
+{
+	struct {
+		struct fuse_out_header h;
+		struct fuse_notify_inval_inode_out arg;
+	} msg = {
+		/* unique 0: a notification, its code in error */
+		.h = { .len = sizeof(msg), .error = FUSE_NOTIFY_INVAL_INODE },
+		/* offset 0, length 0: all the pages */
+	};
+	int32_t idx, err = 0;
+
+	if (read(s->ctl, &idx, sizeof(idx)) != sizeof(idx))
+		return false;			/* the test has gone */
+	if (idx < 0 || idx >= s->nfiles) {
+		err = -EINVAL;
+	} else {
+		msg.arg.ino = fusefs_nodeid(idx);
+		/* ENOENT: no inode in the kernel, so no cache either */
+		if (write(s->dev, &msg, sizeof(msg)) != sizeof(msg) &&
+		    errno != ENOENT)
+			err = -errno;
+	}
+	return write(s->ctl, &err, sizeof(err)) == sizeof(err);
+}
+
 /* Answer requests until the file system is unmounted. */
 static void serve(struct server *s)
 {
 	const struct fuse_in_header *in = (const void *)request;
+	struct pollfd pfd[2] = {
+		{ .fd = s->dev, .events = POLLIN },
+		{ .fd = s->ctl, .events = POLLIN },	/* ignored if -1 */
+	};
 	size_t hdr = sizeof(*in), ext;
 	ssize_t n;
 
 	for (;;) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			STAT_ADD(s, errors, 1);
+			return;
+		}
+		if (pfd[1].revents && !control(s))
+			pfd[1].fd = -1;
+		if (!pfd[0].revents)
+			continue;
+		/* POLLERR once unmounted: read() then fails with ENODEV. */
 		n = read(s->dev, request, sizeof(request));
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN ||
@@ -531,13 +584,15 @@ out:
 int fusefs_mount(struct fusefs *fs, const char *dir,
 		 const struct fusefs_file *files, int n, unsigned int flags)
 {
-	struct server s = { .flags = flags, .nfiles = n, .next_fh = 1 };
+	struct server s = {
+		.dev = -1, .ctl = -1, .flags = flags, .nfiles = n, .next_fh = 1,
+	};
 	pid_t parent = getpid(), pid;
+	int i, err = 0, ctl[2] = { -1, -1 };
 	char opts[128];
-	int i, err = 0;
 
 	memset(fs, 0, sizeof(*fs));
-	fs->dev = -1;
+	fs->ctl = -1;
 	if (n < 1 || n > MAX_FILES || strlen(dir) >= sizeof(fs->dir))
 		return -EINVAL;
 	strcpy(fs->dir, dir);
@@ -552,6 +607,10 @@ int fusefs_mount(struct fusefs *fs, const char *dir,
 	}
 	if (err)
 		goto out;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctl)) {
+		err = -errno;
+		goto out;
+	}
 
 	s.dev = open("/dev/fuse", O_RDWR | O_CLOEXEC);
 	if (s.dev < 0) {
@@ -582,20 +641,26 @@ int fusefs_mount(struct fusefs *fs, const char *dir,
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(1);
+		close(ctl[0]);
+		s.ctl = ctl[1];
 		serve(&s);
 		_exit(__atomic_load_n(&s.stats->errors, __ATOMIC_SEQ_CST) ?
 		      1 : 0);
 	}
 	fs->server = pid;
-	fs->dev = s.dev;
+	fs->ctl = ctl[0];
 	fs->stats = s.stats;
-	s.dev = -1;
+	ctl[0] = -1;
 	s.stats = NULL;
 out:
 	for (i = 0; i < n && i < MAX_FILES; i++)
 		free(s.files[i].data);
+	/* The server's now: this process must not keep the connection up. */
 	if (s.dev >= 0)
 		close(s.dev);
+	for (i = 0; i < 2; i++)
+		if (ctl[i] >= 0)
+			close(ctl[i]);
 	if (s.stats)
 		munmap(s.stats, sizeof(*s.stats));
 	return err;
@@ -645,30 +710,26 @@ int fusefs_umount(struct fusefs *fs)
 		err = status;
 	else if (!err && !(WIFEXITED(status) && !WEXITSTATUS(status)))
 		err = -EPROTO;
-	close(fs->dev);
+	close(fs->ctl);
 	munmap(fs->stats, sizeof(*fs->stats));
 	fs->server = 0;
-	fs->dev = -1;
+	fs->ctl = -1;
 	fs->stats = NULL;
 	return err;
 }
 
 int fusefs_drop_cache(struct fusefs *fs, int idx)
 {
-	struct {
-		struct fuse_out_header h;
-		struct fuse_notify_inval_inode_out arg;
-	} msg = {
-		/* unique 0: a notification, its code in error */
-		.h = { .len = sizeof(msg), .error = FUSE_NOTIFY_INVAL_INODE },
-		/* offset 0, length 0: the attributes and all the pages */
-		.arg = { .ino = fusefs_nodeid(idx) },
-	};
+	struct pollfd pfd = { .fd = fs->ctl, .events = POLLIN };
+	int32_t req = idx, err;
 
-	if (write(fs->dev, &msg, sizeof(msg)) == sizeof(msg))
-		return 0;
-	/* ENOENT: the kernel has no inode for it, so no cache either. */
-	return errno == ENOENT ? 0 : -errno;
+	if (write(fs->ctl, &req, sizeof(req)) != sizeof(req))
+		return -EPIPE;
+	if (poll(&pfd, 1, 10000) != 1)
+		return -ETIMEDOUT;
+	if (read(fs->ctl, &err, sizeof(err)) != sizeof(err))
+		return -EPIPE;
+	return err;
 }
 
 void fusefs_watch(struct fusefs *fs, int idx, uint64_t off)

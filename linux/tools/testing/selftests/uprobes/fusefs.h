@@ -29,7 +29,7 @@ struct fusefs_stats {
 	uint64_t opens;		/* FUSE_OPEN answered with a handle */
 	uint64_t releases;	/* FUSE_RELEASE of an open handle */
 	uint64_t reads;		/* FUSE_READ answered */
-	uint64_t bad_handle;	/* READ, FLUSH or RELEASE of no open handle */
+	uint64_t bad_handle;	/* READ, FLUSH, RELEASE of no open handle */
 	uint64_t errors;	/* malformed requests, failed replies */
 	uint64_t enosys;	/* requests answered ENOSYS (xattrs aside) */
 	uint64_t last_enosys;	/* opcode of the last of them */
@@ -41,7 +41,7 @@ struct fusefs_stats {
 struct fusefs {
 	char dir[PATH_MAX];
 	pid_t server;			/* 0 when not mounted */
-	int dev;			/* /dev/fuse, for notifications */
+	int ctl;			/* socket to the server */
 	struct fusefs_stats *stats;	/* shared with the server */
 };
 
@@ -68,7 +68,10 @@ int fusefs_mount(struct fusefs *fs, const char *dir,
  * -EPROTO if the server saw errors, or another -errno.
  */
 int fusefs_umount(struct fusefs *fs);
-/* Have the kernel drop the page cache of file IDX (mapped pages too). */
+/*
+ * Have the server make the kernel drop the page cache of file IDX,
+ * mapped pages included, while nothing is reading the file; 0 or -errno.
+ */
 int fusefs_drop_cache(struct fusefs *fs, int idx);
 /* Count in watch_reads the READs of file IDX that cover offset OFF. */
 void fusefs_watch(struct fusefs *fs, int idx, uint64_t off);

@@ -154,6 +154,9 @@ long upng_kmsg_scan(int fd, const char *word, long *nword, char *first,
  */
 int upng_probe_add_sem(const char *ev, const char *path, unsigned long off,
 		       unsigned long sem_off, const char *args);
+/* The same for a return probe ("r:uprobes/EV ..."). */
+int upng_retprobe_add_sem(const char *ev, const char *path, unsigned long off,
+			  unsigned long sem_off, const char *args);
 /* Type of the perf "uprobe" PMU (sysfs), or -errno. */
 int upng_uprobe_pmu_type(void);
 /*

@@ -411,9 +411,9 @@ int upng_kallsyms_range(const char *const *names, struct upng_ksym_range *r)
 		    ksym_match(names, sym) < 0 || strchr(line, '['))
 			continue;
 		if (addr == lo && !r->lo[0])
-			snprintf(r->lo, sizeof(r->lo), "%s", sym);
+			snprintf(r->lo, sizeof(r->lo), "%.63s", sym);
 		if (addr == hi && !r->hi[0])
-			snprintf(r->hi, sizeof(r->hi), "%s", sym);
+			snprintf(r->hi, sizeof(r->hi), "%.63s", sym);
 	}
 out:
 	if (f)

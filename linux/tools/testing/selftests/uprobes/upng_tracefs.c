@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Probe control through tracefs: uprobe_events, per-event enable files,
- * uprobe_profile hit counts and the trace buffer.
+ * uprobe_profile hit counts and the trace buffer; and through perf: the
+ * counting events of the uprobe PMU.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "upng.h"
@@ -58,25 +61,39 @@ int upng_tracefs_read(const char *rel, char *buf, size_t len)
 }
 
 static int event_add(char kind, const char *ev, const char *path,
-		     unsigned long off, const char *args)
+		     unsigned long off, unsigned long sem_off, const char *args)
 {
-	char cmd[1024];
+	char cmd[1024], sem[32] = "";
 
-	snprintf(cmd, sizeof(cmd), "%c:uprobes/%s %s:0x%lx%s%s\n", kind, ev,
-		 path, off, args ? " " : "", args ? args : "");
+	if (sem_off)
+		snprintf(sem, sizeof(sem), "(0x%lx)", sem_off);
+	snprintf(cmd, sizeof(cmd), "%c:uprobes/%s %s:0x%lx%s%s%s\n", kind, ev,
+		 path, off, sem, args ? " " : "", args ? args : "");
 	return tracefs_write("uprobe_events", cmd, O_APPEND);
 }
 
 int upng_probe_add(const char *ev, const char *path, unsigned long off,
 		   const char *args)
 {
-	return event_add('p', ev, path, off, args);
+	return event_add('p', ev, path, off, 0, args);
 }
 
 int upng_retprobe_add(const char *ev, const char *path, unsigned long off,
 		      const char *args)
 {
-	return event_add('r', ev, path, off, args);
+	return event_add('r', ev, path, off, 0, args);
+}
+
+int upng_probe_add_sem(const char *ev, const char *path, unsigned long off,
+		       unsigned long sem_off, const char *args)
+{
+	return event_add('p', ev, path, off, sem_off, args);
+}
+
+int upng_retprobe_add_sem(const char *ev, const char *path, unsigned long off,
+			  unsigned long sem_off, const char *args)
+{
+	return event_add('r', ev, path, off, sem_off, args);
 }
 
 int upng_probe_enable(const char *ev, bool on)
@@ -226,4 +243,44 @@ long upng_trace_values(const char *trace, const char *ev, const char *arg,
 		line = *end ? end + 1 : end;
 	}
 	return count;
+}
+
+int upng_uprobe_pmu_type(void)
+{
+	char buf[32];
+	int err;
+
+	err = upng_read_str("/sys/bus/event_source/devices/uprobe/type", buf,
+			    sizeof(buf));
+	return err ? err : atoi(buf);
+}
+
+int upng_perf_uprobe_open(const char *path, unsigned long off,
+			  unsigned long sem_off, pid_t pid)
+{
+	struct perf_event_attr attr;
+	int type = upng_uprobe_pmu_type();
+	long fd;
+
+	if (type < 0)
+		return type;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	/* format/: retprobe is config:0, ref_ctr_offset config:32-63 */
+	attr.config = (unsigned long long)sem_off << 32;
+	attr.config1 = (unsigned long)path;	/* uprobe_path */
+	attr.config2 = off;			/* probe_offset */
+	fd = syscall(__NR_perf_event_open, &attr, pid, -1, -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+long long upng_perf_count(int fd)
+{
+	long long v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return -1;
+	return v;
 }

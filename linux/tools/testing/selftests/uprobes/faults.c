@@ -1,0 +1,1530 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault injection on the engine: failslab, fail_page_alloc and
+ * fail_usercopy, confined to the engine's code by the stack trace filter
+ * (require-start/require-end: the text of kernel/events/uprobes/, or of
+ * arch/x86/kernel/uprobes/ for a second run of the hit path, found in
+ * /proc/kallsyms) and to chosen tasks by the task filter
+ * (/proc/thread-self/make-it-fail). Whatever fails must end as an errno
+ * or a skipped hit: never a breakpoint left for good, a wrong result, a
+ * killed process, a hit handled twice, a probe left in the registry, or a
+ * WARNING/BUG in the kernel log (leaks of memory: kmemleak, which the
+ * runner checks on the debug kernel).
+ *
+ *   registration    enabling events under faults (in the writer) while
+ *                   two targets run through the probes: 0 or an errno;
+ *                   then the enable file, the breakpoints in every
+ *                   process and the hits agree with the result, and
+ *                   disable / enable / delete work as if nothing failed
+ *   unregistration  disabling under faults: no hit is counted after it,
+ *                   a breakpoint that could not be removed (kept
+ *                   "stranded" for a later attempt) executes the original
+ *                   instruction and goes away, no target is killed
+ *   hit_path        targets under faults run entry and return probes on
+ *                   boosted, emulated and stepped instructions (the whole
+ *                   instruction table of insn64.S): right results, exit
+ *                   0, never more hits (or traced returns) than
+ *                   executions; with the engine's range, then with the
+ *                   x86 code's range (fail_usercopy)
+ *   insertion       a target exec()ed under faults, and mmap() of the
+ *                   probed file under faults: the breakpoints a mapping
+ *                   gets are the file's instruction or int3, nothing else
+ *
+ * Every case counts the faults injected (the debugfs "times" countdown)
+ * and fails when there were none. The kernel needs CONFIG_FAILSLAB,
+ * FAIL_PAGE_ALLOC, FAULT_INJECTION_USERCOPY, FAULT_INJECTION_DEBUG_FS and
+ * FAULT_INJECTION_STACKTRACE_FILTER; without /sys/kernel/debug/failslab
+ * the cases are skipped. UPNG_FAULT_ROUNDS=N sets the rounds of every
+ * case (the probability goes 10, 20, 30% round after round).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sites.h"
+#include "upng.h"
+
+#define FI_ROOT		"/sys/kernel/debug"
+#define PROBES_LIST	FI_ROOT "/uprobes/probes"
+#define FI_TIMES	1000000
+#define RIPVAL		0x5eedL
+#define NKIDS		2
+#define MAXEV		112
+#define MAXFN		160
+/* For a target to show progress, and for a stranded breakpoint to go. */
+#define WAIT_MS		20000
+/* For a target to finish its work. */
+#define KID_MS		120000
+
+/* Calls of the hit_path targets: instruction table passes, site calls. */
+#define HIT_W		3
+#define HIT_S		25
+/* target_func() calls of an exec()ed target. */
+#define EXEC_N		60
+
+/* From insn64.S, linked in. */
+void refused_insns(void);
+long insn_t_call_reg(void);
+long insn_t_push_reg(void);
+
+/* ---- the engine's code, from /proc/kallsyms ---- */
+
+/*
+ * Functions of kernel/events/uprobes/, whose objects are linked in the
+ * order of its Makefile (core.o first, filters.o and debugfs.o last): the
+ * non-static ones of each file and static ones that may not be inlined,
+ * which can be emitted before the first or after the last non-static one.
+ * A name the kernel does not have (renamed, inlined) is only reported.
+ */
+static const char *const engine_funcs[] = {
+	/* core.c */
+	"uprobes_srcu_lock", "uprobes_srcu_unlock", "uprobes_srcu_held",
+	"uprobes_registry_empty", "uprobe_lookup", "uprobe_tryget",
+	"uprobe_get", "uprobe_put", "uprobe_walk", "uprobe_collect_range",
+	"uprobe_wanted_by", "uprobe_prepare", "uprobe_register_file",
+	"uprobe_register", "uprobe_apply", "uprobe_unregister_nosync",
+	"uprobe_unregister_sync", "uprobe_free_rcu", "uprobe_analyze",
+	"uprobe_find_file", "uprobe_alloc", "uprobe_find_or_create",
+	"uprobe_free_targets", "uprobe_collect_targets", "uprobe_sync_mms",
+	"uprobe_settle", "uprobe_sweep_work", "uprobe_has_consumer",
+	"uprobe_check_file",
+	/* bkpt.c */
+	"uprobe_read_insn", "uprobe_file_is_64bit", "uprobe_mmap_pending_ctrs",
+	"uprobe_forget_pending_ctrs", "uprobe_is_trap_at", "uprobe_install",
+	"uprobe_remove", "uprobe_ctr_add", "uprobe_ctr_update", "uprobe_peek",
+	"uprobe_replace_locked", "uprobe_write_opcode_locked",
+	/* mmap.c */
+	"uprobe_dup_mmap_lock", "uprobe_dup_mmap_unlock",
+	"uprobe_start_dup_mmap", "uprobe_end_dup_mmap", "uprobe_dup_mmap",
+	"uprobe_mmap", "uprobe_munmap", "uprobe_clear_state",
+	/* xol.c */
+	"xol_area_vaddr", "xol_area_ensure", "xol_area_dup", "xol_area_free",
+	"xol_get_slot", "xol_put_slot", "xol_boost_slot", "xol_boost_lookup",
+	"xol_write_slot", "uprobe_get_trampoline_vaddr", "xol_fault",
+	"xol_area_create", "xol_area_get",
+	/* trap.c */
+	"uprobe_utask", "uprobe_current_auprobe", "uprobe_current_func_ip",
+	"uprobe_run_handlers", "uprobe_remove_from_current",
+	"uprobe_notify_resume", "uprobe_pre_sstep_notifier",
+	"uprobe_post_sstep_notifier", "uprobe_deny_signal",
+	"uprobe_get_trap_addr", "uprobe_copy_process", "uprobe_free_utask",
+	"uprobe_find_hit", "uprobe_step_out_of_line", "uprobe_boost",
+	"uprobe_handle_breakpoint", "uprobe_finish_step",
+	"uprobe_leave_boost", "uprobe_dup_xol_work",
+	/* ret.c */
+	"uprobe_prepare_return", "uprobe_handle_trampoline",
+	"uprobe_free_return_instances", "uprobe_dup_return_instances",
+	"uprobe_fixup_callchain", "uprobe_pop_instance",
+	"uprobe_drop_dead_instances", "uprobe_run_ret_handlers",
+	/* filters.c, debugfs.c */
+	"uprobe_task_filter_match", "uprobe_task_filter_match_mm",
+	"uprobe_debugfs_show_one", "uprobe_debugfs_show",
+	NULL,
+};
+
+/*
+ * Functions of arch/x86/kernel/uprobes/ (analyze.o first, boost.o last;
+ * tramp.o is data). Where the core has a __weak default of the same name,
+ * kallsyms has the x86 one.
+ */
+static const char *const arch_funcs[] = {
+	/* analyze.c */
+	"arch_uprobe_analyze", "uprobe_x86_has_prefix", "uprobe_x86_refusal",
+	"uprobe_x86_refuse_op1", "uprobe_x86_refuse_op2", "uprobe_x86_plan",
+	"uprobe_x86_plan_branch", "uprobe_x86_plan_riprel",
+	"uprobe_x86_riprel",
+	/* xol.c */
+	"arch_uprobe_pre_xol", "arch_uprobe_post_xol",
+	"arch_uprobe_xol_was_trapped", "arch_uprobe_abort_xol",
+	"arch_uprobe_exception_notify", "uprobe_x86_xol_restore",
+	"uprobe_x86_fix_call", "uprobe_x86_fix_pushf", "uprobe_x86_debug",
+	/* emulate.c */
+	"arch_uprobe_skip_sstep", "uprobe_x86_push", "uprobe_x86_load",
+	"uprobe_x86_cond",
+	/* retprobe.c */
+	"arch_uretprobe_hijack_return_addr", "arch_uretprobe_is_alive",
+	"__x64_sys_uretprobe", "__do_sys_uretprobe", "arch_uprobe_trampoline",
+	/* boost.c */
+	"arch_uprobe_boost_insn", "arch_uprobe_boost_ok", "arch_uprobe_kind",
+	"arch_uprobe_hit_is_64bit", "uprobe_x86_boostable",
+	"uprobe_x86_can_boost", "uprobe_x86_boost_modrm_op",
+	"uprobe_x86_boost_modrm_op2", "uprobe_x86_boost_plain_op",
+	NULL,
+};
+
+/* At least this many of a list must be found for its range to be trusted. */
+#define MIN_FOUND	6
+
+static struct upng_ksym_range engine_range, arch_range;
+static int engine_err, arch_err;
+
+/* ---- fault injection control ---- */
+
+enum { FI_SLAB, FI_PAGE, FI_COPY, FI_NR };
+#define FI_M_SLAB	(1u << FI_SLAB)
+#define FI_M_PAGE	(1u << FI_PAGE)
+#define FI_M_COPY	(1u << FI_COPY)
+#define FI_M_ALL	(FI_M_SLAB | FI_M_PAGE | FI_M_COPY)
+
+static const char *const fi_name[FI_NR] = {
+	"failslab", "fail_page_alloc", "fail_usercopy",
+};
+
+/* The attributes saved before a case and restored after it. */
+static const char *const fi_keys[] = {
+	"probability", "interval", "times", "space", "verbose", "task-filter",
+	"stacktrace-depth", "require-start", "require-end", "reject-start",
+	"reject-end", "ignore-gfp-wait", "ignore-gfp-highmem", "min-order",
+	"cache-filter",
+};
+#define FI_NKEYS	(sizeof(fi_keys) / sizeof(fi_keys[0]))
+
+struct fi {
+	unsigned int armed;	/* attributes set up for the case */
+	unsigned int use;	/* those whose probability the rounds set */
+	bool saved;
+	char val[FI_NR][FI_NKEYS][48];
+	bool have[FI_NR][FI_NKEYS];
+	long injected[FI_NR];
+};
+
+static int fi_write(int k, const char *key, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), FI_ROOT "/%s/%s", fi_name[k], key);
+	return upng_write_str(path, val);
+}
+
+static int fi_read(int k, const char *key, char *buf, size_t len)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), FI_ROOT "/%s/%s", fi_name[k], key);
+	return upng_read_str(path, buf, len);
+}
+
+static void fi_save(struct fi *fi)
+{
+	unsigned int k, i;
+
+	for (k = 0; k < FI_NR; k++)
+		for (i = 0; i < FI_NKEYS; i++)
+			fi->have[k][i] = !fi_read(k, fi_keys[i], fi->val[k][i],
+						  sizeof(fi->val[k][i]));
+	fi->saved = true;
+}
+
+/* Everything as it was, except the probability: left 0. */
+static void fi_restore(struct fi *fi)
+{
+	unsigned int k, i;
+
+	if (!fi->saved)
+		return;
+	for (k = 0; k < FI_NR; k++)
+		fi_write(k, "probability", "0");
+	for (k = 0; k < FI_NR; k++)
+		for (i = 1; i < FI_NKEYS; i++)
+			if (fi->have[k][i])
+				fi_write(k, fi_keys[i], fi->val[k][i]);
+}
+
+/*
+ * Arms the attributes of MASK, probability 0: for tasks marked
+ * make-it-fail only, for allocations and copies with a return address in
+ * R on the stack, silently, a million times at most.
+ */
+static int fi_arm(struct fi *fi, unsigned int mask,
+		  const struct upng_ksym_range *r, char *why, size_t len)
+{
+	char start[32], end[32], times[16];
+	const char *const common[][2] = {
+		{ "probability", "0" }, { "verbose", "0" },
+		{ "task-filter", "Y" }, { "interval", "1" }, { "space", "0" },
+		{ "times", times }, { "stacktrace-depth", "32" },
+		{ "reject-start", "0" }, { "reject-end", "0" },
+		{ "require-start", start }, { "require-end", end },
+	};
+	const char *const slab[][2] = {
+		{ "ignore-gfp-wait", "N" }, { "cache-filter", "N" },
+	};
+	const char *const page[][2] = {
+		{ "ignore-gfp-wait", "N" }, { "ignore-gfp-highmem", "N" },
+		{ "min-order", "0" },
+	};
+	unsigned int k, i;
+	int err;
+
+	snprintf(start, sizeof(start), "%#lx", r->start);
+	snprintf(end, sizeof(end), "%#lx", r->end);
+	snprintf(times, sizeof(times), "%d", FI_TIMES);
+	for (k = 0; k < FI_NR; k++) {
+		if (!(mask & (1u << k)))
+			continue;
+		for (i = 0; i < sizeof(common) / sizeof(common[0]); i++) {
+			err = fi_write(k, common[i][0], common[i][1]);
+			if (err)
+				goto fail;
+		}
+		for (i = 0; k == FI_SLAB && i < sizeof(slab) / sizeof(slab[0]); i++) {
+			err = fi_write(k, slab[i][0], slab[i][1]);
+			if (err)
+				goto fail;
+		}
+		for (i = 0; k == FI_PAGE && i < sizeof(page) / sizeof(page[0]); i++) {
+			err = fi_write(k, page[i][0], page[i][1]);
+			if (err)
+				goto fail;
+		}
+	}
+	fi->armed = fi->use = mask;
+	return 0;
+fail:
+	snprintf(why, len, "setting up %s: %s", fi_name[k], strerror(-err));
+	return err;
+}
+
+static void fi_prob(struct fi *fi, int percent)
+{
+	char buf[16];
+	unsigned int k;
+
+	snprintf(buf, sizeof(buf), "%d", percent);
+	for (k = 0; k < FI_NR; k++)
+		if (fi->use & (1u << k))
+			fi_write(k, "probability", buf);
+}
+
+/* Faults injected since fi_arm(), per attribute; their sum. */
+static long fi_count(struct fi *fi)
+{
+	char buf[32];
+	unsigned int k;
+	long sum = 0;
+
+	for (k = 0; k < FI_NR; k++) {
+		if (!(fi->armed & (1u << k)) || fi_read(k, "times", buf, sizeof(buf)))
+			continue;
+		fi->injected[k] = FI_TIMES - atol(buf);
+		sum += fi->injected[k];
+	}
+	return sum;
+}
+
+/* make-it-fail of the calling thread, through an fd opened by it. */
+static int mif_open(void)
+{
+	int fd = open("/proc/thread-self/make-it-fail", O_WRONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Retried: clearing it may meet an injected fault itself. */
+static int mif_set(int fd, bool on)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++)
+		if (write(fd, on ? "1" : "0", 1) == 1)
+			return 0;
+	return -errno;
+}
+
+/* In a child, just before exec(): the new program runs under faults. */
+static void mif_before_exec(void)
+{
+	int fd = mif_open();
+
+	if (fd < 0 || mif_set(fd, true))
+		_exit(126);
+}
+
+static int prob_of(int round)
+{
+	return 10 + 10 * (round % 3);
+}
+
+static int rounds_of(int dflt)
+{
+	const char *s = getenv("UPNG_FAULT_ROUNDS");
+	int n = s ? atoi(s) : 0;
+
+	return n > 0 ? n : dflt;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* What a failed tracefs write or mmap() may say. */
+static bool errno_ok(int rc)
+{
+	switch (-rc) {
+	case 0: case ENOMEM: case EIO: case EFAULT: case EAGAIN: case EINTR:
+	case ENOSPC:
+		return true;
+	}
+	return false;
+}
+
+static const char *status_str(int status, char *buf, size_t len)
+{
+	if (status < 0)
+		snprintf(buf, len, "%s", strerror(-status));
+	else if (WIFEXITED(status))
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "wait status %#x", status);
+	return buf;
+}
+
+/* ---- events, targets, shared state ---- */
+
+/* What bounds the hits of an event: calls of which function(s). */
+enum { CLS_NONE, CLS_SPIN, CLS_INSN, CLS_SITE, CLS_TFUNC, CLS_MAIN };
+
+struct fev {
+	char name[64];
+	bool ret;
+	int cls;
+	long mult;		/* hits per call of its function, at most */
+	unsigned long off;	/* in the file */
+	unsigned long vaddr;	/* in a process (static, not PIE) */
+	unsigned char orig;	/* first byte of the instruction */
+	bool on;
+};
+
+struct kid {
+	long calls;
+	long errors;
+	char bad[160];
+};
+
+struct shared {
+	int stop;
+	struct kid kid[NKIDS];
+};
+
+struct insn_fn {
+	char name[48];
+	long (*fn)(void);
+	long ref;
+	bool check;
+};
+
+struct fctx {
+	struct fi fi;
+	const struct upng_ksym_range *range;
+	const char *bin;	/* the probed file */
+	struct stat st;
+	struct fev ev[MAXEV];
+	int nev;
+	pid_t pid[NKIDS];
+	struct shared *sh;
+	int mif;		/* make-it-fail of the test's own thread */
+	int kmsg;
+	/* results of the writes under faults */
+	long ok, enomem, other;
+	int other_err;
+	long stranded;
+	char listed_before[256];	/* a probe of the file before the case */
+	struct insn_fn fn[MAXFN];
+	int nfn;
+};
+
+static long ref_call_reg, ref_push_reg;
+
+static void probes_line(struct fctx *c, unsigned long off, char *out,
+			size_t len);
+
+static void ctx_setup(struct __test_metadata *_metadata, struct fctx *c,
+		      unsigned int mask, bool arch, const char *bin)
+{
+	const struct upng_ksym_range *r = arch ? &arch_range : &engine_range;
+	const char *what = arch ? "arch/x86/kernel/uprobes" :
+				  "kernel/events/uprobes";
+	char path[128], why[256];
+	int k, err = arch ? arch_err : engine_err;
+
+	upng_die_with_parent();
+	c->mif = c->kmsg = -1;
+	c->bin = bin;
+	for (k = 0; k < FI_NR; k++) {
+		if (!(mask & (1u << k)))
+			continue;
+		snprintf(path, sizeof(path), FI_ROOT "/%s", fi_name[k]);
+		ASSERT_EQ(0, access(path, F_OK))
+			TH_LOG("no %s: is CONFIG_%s set?", path,
+			       k == FI_PAGE ? "FAIL_PAGE_ALLOC" :
+			       k == FI_COPY ? "FAULT_INJECTION_USERCOPY" :
+			       "FAILSLAB");
+	}
+	ASSERT_EQ(0, access(FI_ROOT "/failslab/require-start", F_OK))
+		TH_LOG("no stack trace filter: CONFIG_FAULT_INJECTION_STACKTRACE_FILTER is not set");
+	ASSERT_EQ(0, err)
+		TH_LOG("the code of %s in /proc/kallsyms: %s", what,
+		       strerror(-err));
+	ASSERT_LE(MIN_FOUND, r->found)
+		TH_LOG("only %d of %d functions of %s found in /proc/kallsyms (missing: %s)",
+		       r->found, r->wanted, what, r->missing);
+	c->range = r;
+	TH_LOG("faults confined to %s: %#lx-%#lx (%s .. %s, %d of %d functions found)",
+	       what, r->start, r->end, r->lo, r->hi, r->found, r->wanted);
+
+	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, c->sh);
+	memset(c->sh, 0, sizeof(*c->sh));
+	c->mif = mif_open();
+	ASSERT_LE(0, c->mif) TH_LOG("/proc/thread-self/make-it-fail: %s",
+				    strerror(-c->mif));
+	c->kmsg = upng_kmsg_open();
+	ASSERT_LE(0, c->kmsg) TH_LOG("/dev/kmsg: %s", strerror(-c->kmsg));
+	ASSERT_EQ(0, stat(bin, &c->st)) TH_LOG("%s", bin);
+	ASSERT_EQ(0, upng_trace_reset());
+	probes_line(c, -1UL, c->listed_before, sizeof(c->listed_before));
+
+	fi_save(&c->fi);
+	ASSERT_EQ(0, fi_arm(&c->fi, mask, r, why, sizeof(why)))
+		TH_LOG("%s", why);
+	site_ripdata[0] = RIPVAL;
+}
+
+/* SKIP must return from the setup itself. */
+#define FAULTS_SETUP(c, mask, arch, bin)					\
+	do {									\
+		if (access(FI_ROOT "/failslab", F_OK))				\
+			SKIP(return, "no " FI_ROOT "/failslab: kernel without fault injection (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS) or debugfs not mounted"); \
+		ctx_setup(_metadata, c, mask, arch, bin);			\
+	} while (0)
+
+static void kids_kill(struct fctx *c)
+{
+	int k, status;
+
+	for (k = 0; k < NKIDS; k++) {
+		if (c->pid[k] <= 0)
+			continue;
+		kill(c->pid[k], SIGKILL);
+		waitpid(c->pid[k], &status, 0);
+		c->pid[k] = 0;
+	}
+}
+
+static void ctx_teardown(struct __test_metadata *_metadata, struct fctx *c)
+{
+	char first[512];
+	long n, nw;
+	int i;
+
+	if (c->mif >= 0) {
+		mif_set(c->mif, false);
+		close(c->mif);
+	}
+	fi_count(&c->fi);
+	fi_restore(&c->fi);
+	kids_kill(c);
+	for (i = 0; i < c->nev; i++)
+		upng_probe_del(c->ev[i].name);
+	if (c->fi.armed)
+		TH_LOG("faults injected: failslab %ld, fail_page_alloc %ld, fail_usercopy %ld; writes under faults: %ld ok, %ld ENOMEM, %ld other%s%s; stranded breakpoints seen %ld",
+		       c->fi.injected[FI_SLAB], c->fi.injected[FI_PAGE],
+		       c->fi.injected[FI_COPY], c->ok, c->enomem, c->other,
+		       c->other ? ", first: " : "",
+		       c->other ? strerror(c->other_err) : "", c->stranded);
+	if (c->kmsg >= 0) {
+		n = upng_kmsg_scan(c->kmsg, "uprobe", &nw, first, sizeof(first));
+		if (nw > 0)
+			TH_LOG("%ld kernel log lines about uprobes", nw);
+		EXPECT_EQ(0, n) TH_LOG("kernel log: %s", first);
+		close(c->kmsg);
+	}
+	if (c->sh && c->sh != MAP_FAILED)
+		munmap(c->sh, sizeof(*c->sh));
+}
+
+static void note_rc(struct fctx *c, int rc)
+{
+	if (!rc)
+		c->ok++;
+	else if (rc == -ENOMEM)
+		c->enomem++;
+	else if (!c->other++)
+		c->other_err = -rc;
+}
+
+static const char *short_name(const char *sym)
+{
+	static const char *const prefix[] = { "insn_p_", "site_", "target_" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(sym, prefix[i], strlen(prefix[i])))
+			return sym + strlen(prefix[i]);
+	return sym;
+}
+
+static struct fev *ev_add(struct __test_metadata *_metadata, struct fctx *c,
+			  const char *sym, bool ret, const char *args, int cls,
+			  long mult)
+{
+	struct fev *e = &c->ev[c->nev];
+	struct upng_sym s;
+	int err;
+
+	ASSERT_GT(MAXEV, c->nev);
+	ASSERT_EQ(0, upng_elf_sym(c->bin, sym, &s)) TH_LOG("%s in %s", sym, c->bin);
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "f%d_%s%.40s", getpid(),
+		 ret ? "r_" : "", short_name(sym));
+	e->ret = ret;
+	e->cls = cls;
+	e->mult = mult;
+	e->off = s.offset;
+	e->vaddr = s.value;
+	ASSERT_EQ(0, upng_file_read(c->bin, s.offset, &e->orig, 1));
+	ASSERT_NE(0xcc, e->orig) TH_LOG("%s starts with int3 in the file", sym);
+	err = ret ? upng_retprobe_add(e->name, c->bin, s.offset, args) :
+		    upng_probe_add(e->name, c->bin, s.offset, args);
+	ASSERT_EQ(0, err) TH_LOG("defining %s: %s", e->name, strerror(-err));
+	c->nev++;
+	return e;
+}
+
+/* Enable or disable every event, without faults: each must succeed. */
+static void set_all(struct __test_metadata *_metadata, struct fctx *c,
+		    bool on, const char *when)
+{
+	int i, err;
+
+	for (i = 0; i < c->nev; i++) {
+		err = upng_probe_enable(c->ev[i].name, on);
+		ASSERT_EQ(0, err) TH_LOG("%s: %s %s: %s", when,
+					 on ? "enabling" : "disabling",
+					 c->ev[i].name, strerror(-err));
+		c->ev[i].on = on;
+	}
+}
+
+/* The enable files say what the writes returned. */
+static void check_enabled(struct __test_metadata *_metadata, struct fctx *c,
+			  int round, const char *when)
+{
+	int i;
+
+	for (i = 0; i < c->nev; i++) {
+		ASSERT_EQ(c->ev[i].on, upng_probe_enabled(c->ev[i].name))
+			TH_LOG("round %d, %s: %s", round, when, c->ev[i].name);
+	}
+}
+
+/* uprobe_profile hits of every event (-1: not listed), in one read. */
+static void read_hits(struct fctx *c, long *hits)
+{
+	char file[512], name[256], *buf, *line, *end;
+	size_t len = 1 << 20;
+	unsigned long n;
+	int i;
+
+	for (i = 0; i < c->nev; i++)
+		hits[i] = -1;
+	buf = malloc(len);
+	if (!buf || upng_tracefs_read("uprobe_profile", buf, len)) {
+		free(buf);
+		return;
+	}
+	for (line = buf; line && *line; line = end) {
+		end = strchr(line, '\n');
+		if (end)
+			*end++ = '\0';
+		if (sscanf(line, "%511s %255s %lu", file, name, &n) != 3)
+			continue;
+		for (i = 0; i < c->nev; i++)
+			if (!strcmp(name, c->ev[i].name))
+				hits[i] = n;
+	}
+	free(buf);
+}
+
+/* Does an enabled event have a breakpoint at event I's address? */
+static bool want_bp(struct fctx *c, int i)
+{
+	int j;
+
+	for (j = 0; j < c->nev; j++)
+		if (c->ev[j].on && c->ev[j].vaddr == c->ev[i].vaddr)
+			return true;
+	return false;
+}
+
+/* The line of the engine's debugfs list for the probe at OFF, or "". */
+static void probes_line(struct fctx *c, unsigned long off, char *out,
+			size_t len)
+{
+	unsigned long ino;
+	unsigned long long o;
+	unsigned int maj, min;
+	char line[256], how[32];
+	FILE *f = fopen(PROBES_LIST, "re");
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lu 0x%llx %31s %u:%u", &ino, &o, how, &maj,
+			   &min) != 5)
+			continue;
+		if (ino != c->st.st_ino || maj != major(c->st.st_dev) ||
+		    min != minor(c->st.st_dev) || (off != -1UL && o != off))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(out, len, "%s", line);
+		break;
+	}
+	fclose(f);
+}
+
+/* Bytes at the events' addresses in PID that differ from the wanted ones. */
+static int bytes_wrong(struct __test_metadata *_metadata, struct fctx *c,
+		       pid_t pid, bool log, int *stranded)
+{
+	unsigned char b, want;
+	char line[256];
+	int i, n = 0, err;
+
+	for (i = 0; i < c->nev; i++) {
+		want = want_bp(c, i) ? 0xcc : c->ev[i].orig;
+		err = upng_mem_read(pid, c->ev[i].vaddr, &b, 1);
+		if (!err && b == want)
+			continue;
+		n++;
+		if (!err && b == 0xcc && stranded) {
+			probes_line(c, c->ev[i].off, line, sizeof(line));
+			*stranded += !!strstr(line, "stranded");
+		}
+		if (!log)
+			continue;
+		probes_line(c, c->ev[i].off, line, sizeof(line));
+		if (err)
+			TH_LOG("pid %d, %s: %s", pid, c->ev[i].name,
+			       strerror(-err));
+		else
+			TH_LOG("pid %d, %s at %#lx: %#x instead of %#x (the engine lists it as: '%s')",
+			       pid, c->ev[i].name, c->ev[i].vaddr, b, want, line);
+	}
+	return n;
+}
+
+/*
+ * Wait until the targets and this process have a breakpoint exactly at
+ * the enabled events: one that could not be removed is kept for a later
+ * attempt ("stranded"), which must succeed soon.
+ */
+static void settle_bytes(struct __test_metadata *_metadata, struct fctx *c,
+			 int round, const char *when)
+{
+	long long deadline = now_ms() + WAIT_MS;
+	int k, n, stranded = 0;
+	bool first = true;
+
+	for (;;) {
+		n = bytes_wrong(_metadata, c, getpid(), false, NULL);
+		for (k = 0; k < NKIDS; k++)
+			if (c->pid[k] > 0)
+				n += bytes_wrong(_metadata, c, c->pid[k], false,
+						 first ? &stranded : NULL);
+		if (first)
+			c->stranded += stranded;
+		first = false;
+		if (!n)
+			return;
+		if (now_ms() > deadline)
+			break;
+		usleep(50000);
+	}
+	bytes_wrong(_metadata, c, getpid(), true, NULL);
+	for (k = 0; k < NKIDS; k++)
+		if (c->pid[k] > 0)
+			bytes_wrong(_metadata, c, c->pid[k], true, NULL);
+	ASSERT_EQ(0, n) TH_LOG("round %d, %s: breakpoints still wrong after %d ms",
+			       round, when, WAIT_MS);
+}
+
+/* After the last event is deleted, the engine must forget the file. */
+static void no_probe_left(struct __test_metadata *_metadata, struct fctx *c)
+{
+	long long deadline = now_ms() + WAIT_MS;
+	char line[256];
+
+	if (access(PROBES_LIST, R_OK))
+		return;		/* not our engine */
+	if (c->listed_before[0]) {
+		TH_LOG("not checking for probes left behind: '%s' was there before",
+		       c->listed_before);
+		return;
+	}
+	do {
+		probes_line(c, -1UL, line, sizeof(line));
+		if (!line[0])
+			return;
+		usleep(100000);
+	} while (now_ms() < deadline);
+	ASSERT_EQ(0, line[0])
+		TH_LOG("a probe of %s is still registered after all its events were deleted (a leaked reference): '%s'",
+		       c->bin, line);
+}
+
+static void delete_all(struct __test_metadata *_metadata, struct fctx *c)
+{
+	int i, err;
+
+	for (i = 0; i < c->nev; i++) {
+		err = upng_probe_del(c->ev[i].name);
+		ASSERT_EQ(0, err) TH_LOG("deleting %s: %s", c->ev[i].name,
+					 strerror(-err));
+		c->ev[i].on = false;
+	}
+	c->nev = 0;
+}
+
+/* The last checks of every case: no probe left, faults were injected. */
+static void finish(struct __test_metadata *_metadata, struct fctx *c)
+{
+	long n;
+
+	delete_all(_metadata, c);
+	no_probe_left(_metadata, c);
+	n = fi_count(&c->fi);
+	ASSERT_LT(0, n)
+		TH_LOG("no fault was injected: the case tested nothing (is the range %#lx-%#lx the engine's code?)",
+		       c->range->start, c->range->end);
+}
+
+static int wait_kid(pid_t pid, int timeout_ms, int *status)
+{
+	long long deadline = now_ms() + timeout_ms;
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(pid, status, WNOHANG);
+		if (r == pid)
+			return 0;
+		if (r < 0)
+			return -errno;
+		if (now_ms() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, status, 0);
+			return -ETIMEDOUT;
+		}
+		usleep(2000);
+	}
+}
+
+/* Index of the first of N traced values (MAX kept) not R modulo M, or -1. */
+static long bad_return(const unsigned long long *vals, long n, long max,
+		       long long m, long long r)
+{
+	long i;
+
+	for (i = 0; i < n && i < max; i++)
+		if ((long long)vals[i] % m != r)
+			return i;
+	return -1;
+}
+
+static void kid_check(struct kid *k, const char *what, long got, long want)
+{
+	if (got == want)
+		return;
+	if (!k->errors++)
+		snprintf(k->bad, sizeof(k->bad), "%s returned %#lx, not %#lx",
+			 what, got, want);
+}
+
+/* ---- targets that run while events are enabled and disabled ---- */
+
+static void __attribute__((noreturn)) spin_main(struct shared *sh, int idx)
+{
+	struct kid *k = &sh->kid[idx];
+	long i;
+
+	for (i = 0; !__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE); i++) {
+		kid_check(k, "site_work", site_work(i), SITE_WORK(i));
+		kid_check(k, "site_ripload", site_ripload(), RIPVAL);
+		kid_check(k, "site_steps", site_steps(i), SITE_STEPS(i));
+		kid_check(k, "insn_t_call_reg", insn_t_call_reg(), ref_call_reg);
+		kid_check(k, "insn_t_push_reg", insn_t_push_reg(), ref_push_reg);
+		__atomic_store_n(&k->calls, i + 1, __ATOMIC_RELEASE);
+	}
+	_exit(k->errors ? 1 : 0);
+}
+
+/*
+ * Probes on what the spinning targets run: a boosted imul (with a
+ * memory-fetching argument), a return probe, an emulated rip-relative
+ * load, a stepped indirect call and an emulated push.
+ */
+static void spin_setup(struct __test_metadata *_metadata, struct fctx *c)
+{
+	int k;
+
+	ref_call_reg = insn_t_call_reg();
+	ref_push_reg = insn_t_push_reg();
+	ev_add(_metadata, c, "site_work_probe", false,
+	       "x=%di:u64 m=+0($stack):x64", CLS_SPIN, 1);
+	ev_add(_metadata, c, "site_steps", true, "ret=$retval:s64", CLS_SPIN, 1);
+	ev_add(_metadata, c, "site_ripload_probe", false, NULL, CLS_SPIN, 1);
+	ev_add(_metadata, c, "site_step2", false, NULL, CLS_SPIN, 1);
+	ev_add(_metadata, c, "insn_p_call_reg", false, NULL, CLS_SPIN, 1);
+	ev_add(_metadata, c, "insn_p_push_reg", false, NULL, CLS_SPIN, 1);
+	for (k = 0; k < NKIDS; k++) {
+		c->pid[k] = fork();
+		ASSERT_LE(0, c->pid[k]);
+		if (!c->pid[k]) {
+			upng_die_with_parent();
+			spin_main(c->sh, k);
+		}
+	}
+}
+
+static long spin_calls(struct fctx *c, int k)
+{
+	return __atomic_load_n(&c->sh->kid[k].calls, __ATOMIC_ACQUIRE);
+}
+
+/* No target may have died. */
+static void spin_alive(struct __test_metadata *_metadata, struct fctx *c,
+		       int round, const char *when)
+{
+	char st[64];
+	int k, status;
+
+	for (k = 0; k < NKIDS; k++) {
+		if (waitpid(c->pid[k], &status, WNOHANG) != c->pid[k])
+			continue;
+		c->pid[k] = 0;
+		ASSERT_TRUE(false)
+			TH_LOG("round %d, %s: target %d %s after %ld calls%s%s", round,
+			       when, k, status_str(status, st, sizeof(st)),
+			       spin_calls(c, k), c->sh->kid[k].errors ? ": " : "",
+			       c->sh->kid[k].bad);
+	}
+}
+
+/* Let every target run MORE calls. */
+static void spin_wait(struct __test_metadata *_metadata, struct fctx *c,
+		      long more, int round, const char *when)
+{
+	long long deadline = now_ms() + WAIT_MS;
+	long mark[NKIDS];
+	int k, done;
+
+	for (k = 0; k < NKIDS; k++)
+		mark[k] = spin_calls(c, k);
+	do {
+		spin_alive(_metadata, c, round, when);
+		for (done = 0, k = 0; k < NKIDS; k++)
+			done += spin_calls(c, k) >= mark[k] + more;
+		if (done == NKIDS)
+			return;
+		usleep(1000);
+	} while (now_ms() < deadline);
+	ASSERT_EQ(NKIDS, done) TH_LOG("round %d, %s: targets stuck", round, when);
+}
+
+/* Stop the targets: right results, exit 0; never more hits than calls. */
+static void spin_finish(struct __test_metadata *_metadata, struct fctx *c)
+{
+	long hits[MAXEV], calls = 0;
+	char st[64];
+	int k, i, status, err;
+
+	__atomic_store_n(&c->sh->stop, 1, __ATOMIC_RELEASE);
+	for (k = 0; k < NKIDS; k++) {
+		err = wait_kid(c->pid[k], KID_MS, &status);
+		c->pid[k] = 0;
+		ASSERT_EQ(0, err) TH_LOG("target %d: %s", k, strerror(-err));
+		ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+			TH_LOG("target %d %s%s%s", k,
+			       status_str(status, st, sizeof(st)),
+			       c->sh->kid[k].errors ? ": " : "", c->sh->kid[k].bad);
+		calls += c->sh->kid[k].calls;
+	}
+	read_hits(c, hits);
+	for (i = 0; i < c->nev; i++) {
+		ASSERT_GE(calls, hits[i])
+			TH_LOG("%s: %ld hits for %ld calls", c->ev[i].name,
+			       hits[i], calls);
+	}
+}
+
+/* ---- registration ---- */
+
+FIXTURE(registration) {
+	struct fctx c;
+};
+
+FIXTURE_VARIANT(registration) {
+	unsigned int mask;
+};
+
+FIXTURE_VARIANT_ADD(registration, failslab) {
+	.mask = FI_M_SLAB,
+};
+
+FIXTURE_VARIANT_ADD(registration, fail_page_alloc) {
+	.mask = FI_M_PAGE,
+};
+
+FIXTURE_SETUP(registration)
+{
+	FAULTS_SETUP(&self->c, variant->mask, false, upng_self_path());
+	spin_setup(_metadata, &self->c);
+}
+
+FIXTURE_TEARDOWN(registration)
+{
+	ctx_teardown(_metadata, &self->c);
+}
+
+TEST_F_TIMEOUT(registration, enable_while_running, 400)
+{
+	struct fctx *c = &self->c;
+	long before[MAXEV], after[MAXEV];
+	int round, rounds = rounds_of(25), i, rc;
+
+	for (round = 0; round < rounds; round++) {
+		fi_prob(&c->fi, prob_of(round));
+		for (i = 0; i < c->nev; i++) {
+			ASSERT_EQ(0, mif_set(c->mif, true));
+			rc = upng_probe_enable(c->ev[i].name, true);
+			ASSERT_EQ(0, mif_set(c->mif, false));
+			note_rc(c, rc);
+			ASSERT_TRUE(errno_ok(rc))
+				TH_LOG("round %d: enabling %s under faults: %s",
+				       round, c->ev[i].name, strerror(-rc));
+			c->ev[i].on = !rc;
+		}
+		fi_prob(&c->fi, 0);
+		check_enabled(_metadata, c, round, "after enabling under faults");
+		/* A failed enable leaves no breakpoint, a good one all of them. */
+		settle_bytes(_metadata, c, round, "after enabling under faults");
+		read_hits(c, before);
+		spin_wait(_metadata, c, 20, round, "after enabling under faults");
+		read_hits(c, after);
+		for (i = 0; i < c->nev; i++) {
+			if (c->ev[i].on) {
+				ASSERT_LT(before[i], after[i])
+					TH_LOG("round %d: %s enabled, its breakpoints in place, not hit",
+					       round, c->ev[i].name);
+			} else {
+				ASSERT_EQ(before[i], after[i])
+					TH_LOG("round %d: %s failed to enable, hit",
+					       round, c->ev[i].name);
+			}
+		}
+		set_all(_metadata, c, false, "disabling without faults");
+		settle_bytes(_metadata, c, round, "after disabling");
+
+		/* What failed left nothing that stops a clean enable. */
+		set_all(_metadata, c, true, "enabling again without faults");
+		check_enabled(_metadata, c, round, "enabled again");
+		settle_bytes(_metadata, c, round, "enabled again");
+		read_hits(c, before);
+		spin_wait(_metadata, c, 20, round, "enabled again");
+		read_hits(c, after);
+		for (i = 0; i < c->nev; i++) {
+			ASSERT_LT(before[i], after[i])
+				TH_LOG("round %d: %s enabled again, not hit",
+				       round, c->ev[i].name);
+		}
+		set_all(_metadata, c, false, "disabling again");
+		settle_bytes(_metadata, c, round, "disabled again");
+		spin_alive(_metadata, c, round, "disabled again");
+	}
+	spin_finish(_metadata, c);
+	finish(_metadata, c);
+}
+
+/* ---- unregistration ---- */
+
+FIXTURE(unregistration) {
+	struct fctx c;
+};
+
+FIXTURE_VARIANT(unregistration) {
+	unsigned int mask;
+};
+
+FIXTURE_VARIANT_ADD(unregistration, failslab) {
+	.mask = FI_M_SLAB,
+};
+
+FIXTURE_VARIANT_ADD(unregistration, failslab_and_page_alloc) {
+	.mask = FI_M_SLAB | FI_M_PAGE,
+};
+
+FIXTURE_SETUP(unregistration)
+{
+	FAULTS_SETUP(&self->c, variant->mask, false, upng_self_path());
+	spin_setup(_metadata, &self->c);
+}
+
+FIXTURE_TEARDOWN(unregistration)
+{
+	ctx_teardown(_metadata, &self->c);
+}
+
+TEST_F_TIMEOUT(unregistration, disable_while_running, 400)
+{
+	struct fctx *c = &self->c;
+	long before[MAXEV], after[MAXEV];
+	int round, rounds = rounds_of(12), i, rc[MAXEV];
+
+	for (round = 0; round < rounds; round++) {
+		set_all(_metadata, c, true, "enabling without faults");
+		settle_bytes(_metadata, c, round, "enabled");
+		read_hits(c, before);
+		spin_wait(_metadata, c, 10, round, "enabled");
+		read_hits(c, after);
+		for (i = 0; i < c->nev; i++) {
+			ASSERT_LT(before[i], after[i])
+				TH_LOG("round %d: %s enabled, not hit", round,
+				       c->ev[i].name);
+		}
+
+		fi_prob(&c->fi, prob_of(round));
+		for (i = 0; i < c->nev; i++) {
+			ASSERT_EQ(0, mif_set(c->mif, true));
+			rc[i] = upng_probe_enable(c->ev[i].name, false);
+			ASSERT_EQ(0, mif_set(c->mif, false));
+			note_rc(c, rc[i]);
+			ASSERT_TRUE(errno_ok(rc[i]))
+				TH_LOG("round %d: disabling %s under faults: %s",
+				       round, c->ev[i].name, strerror(-rc[i]));
+		}
+		fi_prob(&c->fi, 0);
+		for (i = 0; i < c->nev; i++) {
+			if (rc[i]) {
+				ASSERT_EQ(0, upng_probe_enable(c->ev[i].name, false))
+					TH_LOG("round %d: disabling %s again",
+					       round, c->ev[i].name);
+			}
+			c->ev[i].on = false;
+		}
+		check_enabled(_metadata, c, round, "after disabling under faults");
+
+		/*
+		 * Breakpoints that could not be removed may be there for a
+		 * while: they run the original instruction, count no hit and
+		 * kill nobody.
+		 */
+		read_hits(c, before);
+		spin_wait(_metadata, c, 20, round, "after disabling under faults");
+		read_hits(c, after);
+		for (i = 0; i < c->nev; i++) {
+			ASSERT_EQ(before[i], after[i])
+				TH_LOG("round %d: %s hit after it was disabled",
+				       round, c->ev[i].name);
+		}
+		settle_bytes(_metadata, c, round, "after disabling under faults");
+		spin_wait(_metadata, c, 10, round, "breakpoints gone");
+		spin_alive(_metadata, c, round, "breakpoints gone");
+	}
+	spin_finish(_metadata, c);
+	finish(_metadata, c);
+}
+
+/* ---- the hit path ---- */
+
+/* The instruction table's functions and their unprobed results. */
+static void insn_table(struct __test_metadata *_metadata, struct fctx *c)
+{
+	static struct upng_sym syms[MAXFN];
+	const char *self = upng_self_path();
+	struct upng_sym anchor;
+	unsigned long delta;
+	long v;
+	int n, i;
+
+	n = upng_elf_syms(self, "insn_t_", syms, MAXFN);
+	ASSERT_LT(30, n);
+	ASSERT_GE(MAXFN, n);
+	ASSERT_EQ(0, upng_elf_sym(self, "refused_insns", &anchor));
+	delta = (unsigned long)refused_insns - anchor.value;
+	for (i = 0; i < n; i++) {
+		struct insn_fn *f = &c->fn[i];
+
+		snprintf(f->name, sizeof(f->name), "%.47s", syms[i].name);
+		f->fn = (long (*)(void))(syms[i].value + delta);
+		v = f->fn();
+		f->ref = v;
+		/* pushf's flags are insn.c's business. */
+		f->check = v == f->fn() && strcmp(f->name, "insn_t_pushf");
+	}
+	c->nfn = n;
+}
+
+/* Hits per call of the function of probe site NAME, at most (see insn.c). */
+static long insn_mult(const char *name)
+{
+	const char *x = strrchr(name, '_');
+
+	if (x && x[1] == 'x' && isdigit((unsigned char)x[2]))
+		return atol(x + 2);
+	if (x && x[1] == 'r' && isdigit((unsigned char)x[2]))
+		return atol(x + 2) + 1;
+	return 1;
+}
+
+static void __attribute__((noreturn)) hit_main(struct fctx *c, int idx)
+{
+	struct kid *k = &c->sh->kid[idx];
+	int fd = mif_open(), w, i, s;
+	long x, v;
+
+	if (fd < 0 || mif_set(fd, true))
+		_exit(3);
+	for (w = 0; w < HIT_W; w++) {
+		for (i = 0; i < c->nfn; i++) {
+			v = c->fn[i].fn();
+			if (c->fn[i].check)
+				kid_check(k, c->fn[i].name, v, c->fn[i].ref);
+		}
+		for (s = 0; s < HIT_S; s++) {
+			x = w * 1000 + s;
+			kid_check(k, "site_work", site_work(x), SITE_WORK(x));
+			kid_check(k, "site_ripload", site_ripload(), RIPVAL);
+			kid_check(k, "site_steps", site_steps(x), SITE_STEPS(x));
+		}
+	}
+	if (mif_set(fd, false))
+		_exit(4);
+	k->calls = HIT_W;
+	_exit(k->errors ? 1 : 0);
+}
+
+static long hit_bound(struct fev *e)
+{
+	switch (e->cls) {
+	case CLS_INSN:
+		return e->mult * HIT_W * NKIDS;
+	case CLS_SITE:
+		return e->mult * HIT_W * HIT_S * NKIDS;
+	}
+	return 0;
+}
+
+FIXTURE(hit_path) {
+	struct fctx c;
+};
+
+FIXTURE_VARIANT(hit_path) {
+	unsigned int mask;
+	bool arch;	/* faults in arch/x86/kernel/uprobes, not the core */
+};
+
+FIXTURE_VARIANT_ADD(hit_path, failslab) {
+	.mask = FI_M_SLAB,
+};
+
+FIXTURE_VARIANT_ADD(hit_path, fail_page_alloc) {
+	.mask = FI_M_PAGE,
+};
+
+FIXTURE_VARIANT_ADD(hit_path, fail_usercopy) {
+	.mask = FI_M_COPY,
+};
+
+FIXTURE_VARIANT_ADD(hit_path, arch_fail_usercopy) {
+	.mask = FI_M_COPY,
+	.arch = true,
+};
+
+FIXTURE_SETUP(hit_path)
+{
+	static struct upng_sym syms[MAXFN];
+	struct fctx *c = &self->c;
+	int n, i;
+
+	FAULTS_SETUP(c, variant->mask, variant->arch, upng_self_path());
+	insn_table(_metadata, c);
+	n = upng_elf_syms(c->bin, "insn_p_", syms, MAXFN);
+	ASSERT_LT(30, n);
+	ASSERT_GE(MAXEV - 8, n);
+	for (i = 0; i < n; i++)
+		ev_add(_metadata, c, syms[i].name, false, NULL, CLS_INSN,
+		       insn_mult(syms[i].name));
+	ev_add(_metadata, c, "site_work_probe", false,
+	       "x=%di:u64 m=+0($stack):x64", CLS_SITE, 1);
+	ev_add(_metadata, c, "site_work", true, "ret=$retval:s64", CLS_SITE, 1);
+	ev_add(_metadata, c, "site_ripload_probe", false, NULL, CLS_SITE, 1);
+	ev_add(_metadata, c, "site_steps", true, "ret=$retval:s64", CLS_SITE, 1);
+	ev_add(_metadata, c, "site_step2", false, NULL, CLS_SITE, 1);
+	ev_add(_metadata, c, "site_step3", false, NULL, CLS_SITE, 1);
+}
+
+FIXTURE_TEARDOWN(hit_path)
+{
+	ctx_teardown(_metadata, &self->c);
+}
+
+TEST_F_TIMEOUT(hit_path, entry_return_and_insns, 400)
+{
+	static unsigned long long vals[2 * HIT_W * HIT_S * NKIDS];
+	struct fctx *c = &self->c;
+	long before[MAXEV], after[MAXEV], total;
+	int round, rounds = rounds_of(10), i, k, status, err;
+	char *trace, st[64];
+	long n, j;
+
+	set_all(_metadata, c, true, "enabling without faults");
+	for (round = 0; round < rounds; round++) {
+		read_hits(c, before);
+		ASSERT_EQ(0, upng_trace_reset());
+		memset(c->sh, 0, sizeof(*c->sh));
+		fi_prob(&c->fi, prob_of(round));
+		for (k = 0; k < NKIDS; k++) {
+			c->pid[k] = fork();
+			ASSERT_LE(0, c->pid[k]);
+			if (!c->pid[k]) {
+				upng_die_with_parent();
+				hit_main(c, k);
+			}
+		}
+		for (k = 0; k < NKIDS; k++) {
+			err = wait_kid(c->pid[k], KID_MS, &status);
+			c->pid[k] = 0;
+			ASSERT_EQ(0, err) TH_LOG("round %d: target %d: %s",
+						 round, k, strerror(-err));
+			ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+				TH_LOG("round %d: target %d %s%s%s", round, k,
+				       status_str(status, st, sizeof(st)),
+				       c->sh->kid[k].errors ? ": " : "",
+				       c->sh->kid[k].bad);
+		}
+		fi_prob(&c->fi, 0);
+
+		/* A failure skips a hit, never handles one twice. */
+		read_hits(c, after);
+		for (total = 0, i = 0; i < c->nev; i++) {
+			ASSERT_GE(hit_bound(&c->ev[i]), after[i] - before[i])
+				TH_LOG("round %d: %s: %ld hits for %ld executions at most",
+				       round, c->ev[i].name, after[i] - before[i],
+				       hit_bound(&c->ev[i]));
+			total += after[i] - before[i];
+		}
+		ASSERT_LT(0, total) TH_LOG("round %d: no probe was hit", round);
+		trace = upng_trace_read();
+		ASSERT_NE(NULL, trace);
+		for (i = 0; i < c->nev; i++) {
+			if (!c->ev[i].ret)
+				continue;
+			n = upng_trace_values(trace, c->ev[i].name, "ret=", vals,
+					      sizeof(vals) / sizeof(vals[0]));
+			EXPECT_GE(hit_bound(&c->ev[i]), n)
+				TH_LOG("round %d: %s: %ld returns traced for %ld calls",
+				       round, c->ev[i].name, n,
+				       hit_bound(&c->ev[i]));
+			/* site_work() returns 3x + 1. */
+			if (!strstr(c->ev[i].name, "_work"))
+				continue;
+			j = bad_return(vals, n, sizeof(vals) / sizeof(vals[0]), 3, 1);
+			EXPECT_EQ(-1, j)
+				TH_LOG("round %d: %s: traced return value %lld",
+				       round, c->ev[i].name, (long long)vals[j]);
+		}
+		free(trace);
+		ASSERT_EQ(0, _metadata->exit_code);
+	}
+	set_all(_metadata, c, false, "disabling");
+	settle_bytes(_metadata, c, rounds, "disabled");
+	finish(_metadata, c);
+}
+
+/* ---- insertion into a new mapping ---- */
+
+FIXTURE(insertion) {
+	struct fctx c;
+};
+
+FIXTURE_SETUP(insertion)
+{
+	struct fctx *c = &self->c;
+
+	FAULTS_SETUP(c, FI_M_ALL, false, upng_path("bin/target"));
+	ev_add(_metadata, c, "target_func", false,
+	       "x=%di:s64 m=+0($stack):x64", CLS_TFUNC, 1);
+	ev_add(_metadata, c, "target_func", true, "ret=$retval:s64", CLS_TFUNC, 1);
+	ev_add(_metadata, c, "main", false, NULL, CLS_MAIN, 1);
+	/* Never called: more breakpoints to insert, none to hit. */
+	ev_add(_metadata, c, "target_rec", false, NULL, CLS_NONE, 0);
+	ev_add(_metadata, c, "target_lj", false, NULL, CLS_NONE, 0);
+	set_all(_metadata, c, true, "enabling without faults");
+}
+
+FIXTURE_TEARDOWN(insertion)
+{
+	ctx_teardown(_metadata, &self->c);
+}
+
+static long exec_bound(struct fev *e)
+{
+	switch (e->cls) {
+	case CLS_TFUNC:
+		return EXEC_N * NKIDS;
+	case CLS_MAIN:
+		return NKIDS;
+	}
+	return 0;
+}
+
+/* bin/target exec()ed under faults: exec maps the file, then it runs. */
+TEST_F_TIMEOUT(insertion, exec_under_faults, 400)
+{
+	static unsigned long long vals[EXEC_N * NKIDS + 1];
+	long long want = 7LL * (EXEC_N * (EXEC_N - 1) / 2) + 3LL * EXEC_N;
+	struct upng_child kid[NKIDS];
+	struct fctx *c = &self->c;
+	long before[MAXEV], after[MAXEV], n, j;
+	int round, rounds = rounds_of(15), i, k, status;
+	char arg[16], line[NKIDS][128], st[64], *trace;
+	int got[NKIDS];
+
+	snprintf(arg, sizeof(arg), "%d", EXEC_N);
+	for (round = 0; round < rounds; round++) {
+		read_hits(c, before);
+		ASSERT_EQ(0, upng_trace_reset());
+		fi_prob(&c->fi, prob_of(round));
+		for (k = 0; k < NKIDS; k++) {
+			ASSERT_EQ(0, upng_spawn_hook(&kid[k], c->bin, "--run", arg,
+						     mif_before_exec));
+		}
+		for (k = 0; k < NKIDS; k++) {
+			got[k] = upng_recv(&kid[k], line[k], sizeof(line[k]), KID_MS);
+			status = upng_finish(&kid[k], KID_MS);
+			ASSERT_TRUE(status >= 0 && WIFEXITED(status) &&
+				    !WEXITSTATUS(status))
+				TH_LOG("round %d: target %d %s (it said '%s')",
+				       round, k, status_str(status, st, sizeof(st)),
+				       got[k] > 0 ? line[k] : "");
+			ASSERT_LT(0, got[k]);
+			ASSERT_EQ(want, strtoll(line[k] + strcspn(line[k], " "), NULL, 10))
+				TH_LOG("round %d: target %d said '%s'", round, k,
+				       line[k]);
+		}
+		fi_prob(&c->fi, 0);
+
+		read_hits(c, after);
+		for (i = 0; i < c->nev; i++) {
+			ASSERT_GE(exec_bound(&c->ev[i]), after[i] - before[i])
+				TH_LOG("round %d: %s: %ld hits for %ld calls at most",
+				       round, c->ev[i].name, after[i] - before[i],
+				       exec_bound(&c->ev[i]));
+		}
+		trace = upng_trace_read();
+		ASSERT_NE(NULL, trace);
+		for (i = 0; i < c->nev; i++) {
+			if (!c->ev[i].ret)
+				continue;
+			n = upng_trace_values(trace, c->ev[i].name, "ret=", vals,
+					      sizeof(vals) / sizeof(vals[0]));
+			EXPECT_GE(exec_bound(&c->ev[i]), n)
+				TH_LOG("round %d: %s: %ld returns traced", round,
+				       c->ev[i].name, n);
+			/* target_func() returns 7x + 3. */
+			j = bad_return(vals, n, sizeof(vals) / sizeof(vals[0]), 7, 3);
+			EXPECT_EQ(-1, j)
+				TH_LOG("round %d: %s: traced return value %lld",
+				       round, c->ev[i].name, (long long)vals[j]);
+		}
+		free(trace);
+		ASSERT_EQ(0, _metadata->exit_code);
+	}
+	set_all(_metadata, c, false, "disabling");
+	finish(_metadata, c);
+}
+
+/* mmap() of the probed file under faults: int3 or the file's byte. */
+TEST_F_TIMEOUT(insertion, mmap_under_faults, 400)
+{
+	struct fctx *c = &self->c;
+	long inserted = 0, missed = 0;
+	int round, rounds = rounds_of(40), i, fd, err;
+	size_t size = c->st.st_size;
+	unsigned char *map;
+	long long deadline;
+
+	fd = open(c->bin, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	c->fi.use = FI_M_SLAB | FI_M_PAGE;
+	for (round = 0; round < rounds; round++) {
+		fi_prob(&c->fi, prob_of(round));
+		ASSERT_EQ(0, mif_set(c->mif, true));
+		map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+		err = map == MAP_FAILED ? -errno : 0;
+		ASSERT_EQ(0, mif_set(c->mif, false));
+		fi_prob(&c->fi, 0);
+		note_rc(c, err);
+		ASSERT_TRUE(errno_ok(err)) TH_LOG("round %d: mmap(): %s", round,
+						  strerror(-err));
+		if (err)
+			continue;
+		for (i = 0; i < c->nev; i++) {
+			unsigned char b = map[c->ev[i].off];
+
+			ASSERT_TRUE(b == c->ev[i].orig || b == 0xcc)
+				TH_LOG("round %d: %s: %#x in the mapping, the file has %#x",
+				       round, c->ev[i].name, b, c->ev[i].orig);
+			inserted += b == 0xcc;
+			missed += b != 0xcc;
+		}
+		ASSERT_EQ(0, munmap(map, size));
+	}
+	TH_LOG("under faults: %ld breakpoints inserted, %ld missed", inserted,
+	       missed);
+
+	/* Without faults all go in, and out with the events. */
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	for (i = 0; i < c->nev; i++) {
+		ASSERT_EQ(0xcc, map[c->ev[i].off]) TH_LOG("%s", c->ev[i].name);
+	}
+	set_all(_metadata, c, false, "disabling");
+	deadline = now_ms() + WAIT_MS;
+	for (i = 0; i < c->nev; i++) {
+		while (map[c->ev[i].off] != c->ev[i].orig && now_ms() < deadline)
+			usleep(50000);
+		ASSERT_EQ(c->ev[i].orig, map[c->ev[i].off])
+			TH_LOG("%s still has its breakpoint", c->ev[i].name);
+	}
+	ASSERT_EQ(0, munmap(map, size));
+	close(fd);
+	finish(_metadata, c);
+}
+
+int main(int argc, char **argv)
+{
+	engine_err = upng_kallsyms_range(engine_funcs, &engine_range);
+	arch_err = upng_kallsyms_range(arch_funcs, &arch_range);
+	return test_harness_run(argc, argv);
+}
