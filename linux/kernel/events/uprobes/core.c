@@ -532,9 +532,10 @@ static int uprobe_sync_mms(struct uprobe *uprobe, bool *left_over)
 		if (!uprobe_wanted_by(uprobe, mm)) {
 			if (uprobe_remove(uprobe, mm, vma, t->vaddr))
 				*left_over = true;
-		} else if (uprobe_vma_insertable(vma) &&
-			   !uprobe_prepare(uprobe, vma->vm_file)) {
-			err = uprobe_install(uprobe, mm, vma, t->vaddr);
+		} else if (uprobe_vma_insertable(vma)) {
+			err = uprobe_prepare(uprobe, vma->vm_file);
+			if (!err)
+				err = uprobe_install(uprobe, mm, vma, t->vaddr);
 			if (err && !first_err)
 				first_err = err;
 		}

@@ -205,6 +205,7 @@ void uprobe_remove_from_current(struct uprobe *uprobe, unsigned long vaddr,
 
 /* ret.c: return probes */
 void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs);
+void uprobe_abandon_returns(void);
 void uprobe_free_return_instances(struct uprobe_task *utask);
 void uprobe_dup_return_instances(struct uprobe_task *child,
 				 struct uprobe_task *parent);

@@ -16,6 +16,7 @@
 
 #include <linux/ptrace.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -72,36 +73,39 @@ void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs)
 	tramp = xol_area_ensure();
 	if (!tramp)
 		return;
+	/* Everything that can fail comes before the return address changes. */
+	uprobe_drop_dead_instances(utask, RP_CHECK_CHAIN_CALL, regs);
+	if (utask->depth >= MAX_URETPROBE_DEPTH) {
+		pr_warn_ratelimited("pid %d: return probes nested deeper than %d, ignoring\n",
+				    current->pid, MAX_URETPROBE_DEPTH);
+		return;
+	}
 	ri = kzalloc(sizeof(*ri), GFP_KERNEL);
 	if (!ri)
 		return;
+	ri->uprobe = uprobe_tryget(uprobe);
+	if (!ri->uprobe)
+		goto free;
 	orig = arch_uretprobe_hijack_return_addr(tramp, regs);
 	if (orig == -1UL)
-		goto free;
+		goto put;
 	/*
 	 * A tail call: the return address was diverted already, by the
-	 * caller's instance, which must stay (same stack slot).
+	 * caller's instance, which must stay (same stack slot). Otherwise
+	 * an instance at this very slot belongs to a frame that is gone.
 	 */
 	chained = orig == tramp;
-	uprobe_drop_dead_instances(utask, chained ? RP_CHECK_CHAIN_CALL :
-				   RP_CHECK_CALL, regs);
-	if (chained) {
+	if (!chained) {
+		uprobe_drop_dead_instances(utask, RP_CHECK_CALL, regs);
+	} else {
 		if (!utask->return_instances) {
 			/* The program put the trampoline there itself. */
 			pr_warn_ratelimited("pid %d: return trampoline address at a function entry without a pending return probe\n",
 					    current->pid);
-			goto free;
+			goto put;
 		}
 		orig = utask->return_instances->orig_ret_vaddr;
 	}
-	if (utask->depth >= MAX_URETPROBE_DEPTH) {
-		pr_warn_ratelimited("pid %d: return probes nested deeper than %d, ignoring\n",
-				    current->pid, MAX_URETPROBE_DEPTH);
-		goto restore;
-	}
-	ri->uprobe = uprobe_tryget(uprobe);
-	if (!ri->uprobe)
-		goto restore;
 	ri->chained = chained;
 	ri->func = instruction_pointer(regs);
 	ri->stack = user_stack_pointer(regs);
@@ -110,10 +114,8 @@ void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs)
 	utask->return_instances = ri;
 	utask->depth++;
 	return;
-restore:
-	/* Put the return address back, if it was ours to change. */
-	if (!chained)
-		arch_uretprobe_hijack_return_addr(orig, regs);
+put:
+	uprobe_put(ri->uprobe);
 free:
 	kfree(ri);
 }
@@ -186,6 +188,30 @@ bad:
 	pr_warn_ratelimited("pid %d: return trampoline without a pending return probe\n",
 			    current->pid);
 	force_sig(SIGILL);
+}
+
+/**
+ * uprobe_abandon_returns() - give up current's pending return probes
+ *
+ * For a thread left without a trampoline (a forked child whose XOL area
+ * could not be made): every diverted return address on its stack gets
+ * its original back, so the program returns normally, without its
+ * return handlers.
+ */
+void uprobe_abandon_returns(void)
+{
+	struct uprobe_task *utask = current->utask;
+	struct pt_regs regs = *task_pt_regs(current);
+	struct return_instance *ri;
+
+	for (ri = utask->return_instances; ri; ri = ri->next) {
+		/* A chain shares the slot of its outermost instance. */
+		if (ri->chained)
+			continue;
+		user_stack_pointer_set(&regs, ri->stack);
+		arch_uretprobe_hijack_return_addr(ri->orig_ret_vaddr, &regs);
+	}
+	uprobe_free_return_instances(utask);
 }
 
 /**

@@ -531,9 +531,11 @@ static void uprobe_dup_xol_work(struct callback_head *work)
 			return;
 		err = xol_area_dup(utask->dup_xol_addr);
 	} while (err == -ENOMEM && ++tries < UPROBE_DUP_XOL_TRIES);
-	if (err)
-		pr_warn_ratelimited("pid %d: no XOL area after fork (%pe), pending return probes will fault\n",
-				    current->pid, ERR_PTR(err));
+	if (!err)
+		return;
+	pr_warn_ratelimited("pid %d: no XOL area after fork (%pe), pending return probes abandoned\n",
+			    current->pid, ERR_PTR(err));
+	uprobe_abandon_returns();
 }
 
 /**

@@ -366,7 +366,7 @@ static void *poker_main(void *arg)
 		return NULL;
 	}
 	for (i = 0; !__atomic_load_n(&p->stop, __ATOMIC_RELAXED) &&
-		    upng_now_ms() < p->deadline; i++) {
+	     upng_now_ms() < p->deadline; i++) {
 		at = p->pad + i % RACE_PAD_LEN;
 		/*
 		 * A byte the file does not have, then the file's byte again
@@ -397,7 +397,8 @@ out:
 
 /* ---- the fixture ---- */
 
-FIXTURE(races) {
+/* Everything a case sets up, for the teardown to undo. */
+struct race_state {
 	const char *bin;
 	struct upng_sym page, pad, word, a, b, c, sem;
 	unsigned char file_a[CHK_LEN], file_b[CHK_LEN], file_c[CHK_LEN];
@@ -410,75 +411,83 @@ FIXTURE(races) {
 	struct jitter jitter;
 };
 
+FIXTURE(races) {
+	struct race_state st;
+};
+
 static void sym(struct __test_metadata *_metadata, const char *bin,
-		const char *name, struct upng_sym *s)
+		const char *name, struct upng_sym *out)
 {
-	ASSERT_EQ(0, upng_elf_sym(bin, name, s)) TH_LOG("%s in %s", name, bin);
+	ASSERT_EQ(0, upng_elf_sym(bin, name, out)) TH_LOG("%s in %s", name, bin);
 }
 
 FIXTURE_SETUP(races)
 {
+	struct race_state *st = &self->st;
 	unsigned long pg;
 	int i;
 
 	upng_die_with_parent();
-	self->perf_fd = -1;
-	self->kmsg = -1;
-	self->bin = upng_path("bin/racetarget");
-	sym(_metadata, self->bin, "race_page", &self->page);
-	sym(_metadata, self->bin, "race_pad", &self->pad);
-	sym(_metadata, self->bin, "race_word", &self->word);
-	sym(_metadata, self->bin, "race_a", &self->a);
-	sym(_metadata, self->bin, "race_b", &self->b);
-	sym(_metadata, self->bin, "race_c", &self->c);
-	sym(_metadata, self->bin, "race_sem", &self->sem);
+	/* A target that died must fail a check, not kill the test. */
+	signal(SIGPIPE, SIG_IGN);
+	st->perf_fd = -1;
+	st->kmsg = -1;
+	st->bin = upng_path("bin/racetarget");
+	sym(_metadata, st->bin, "race_page", &st->page);
+	sym(_metadata, st->bin, "race_pad", &st->pad);
+	sym(_metadata, st->bin, "race_word", &st->word);
+	sym(_metadata, st->bin, "race_a", &st->a);
+	sym(_metadata, st->bin, "race_b", &st->b);
+	sym(_metadata, st->bin, "race_c", &st->c);
+	sym(_metadata, st->bin, "race_sem", &st->sem);
 	/* The layout racetarget.h describes, in one page of its own. */
-	pg = self->page.value;
+	pg = st->page.value;
 	ASSERT_EQ(0UL, pg % RACE_PAGE_SIZE);
-	ASSERT_EQ(0UL, self->page.offset % RACE_PAGE_SIZE);
-	ASSERT_EQ(pg, self->pad.value);
-	ASSERT_EQ(pg + RACE_PAD_LEN, self->word.value);
-	ASSERT_GT(pg + RACE_PAGE_SIZE - CHK_LEN, self->a.value);
-	ASSERT_GT(pg + RACE_PAGE_SIZE - CHK_LEN, self->b.value);
-	ASSERT_GT(pg + RACE_PAGE_SIZE - CHK_LEN, self->c.value);
-	ASSERT_EQ(0, upng_file_read(self->bin, self->page.offset,
-				    self->file_page, RACE_PAGE_SIZE));
-	memcpy(self->file_a, self->file_page + (self->a.value - pg), CHK_LEN);
-	memcpy(self->file_b, self->file_page + (self->b.value - pg), CHK_LEN);
-	memcpy(self->file_c, self->file_page + (self->c.value - pg), CHK_LEN);
-	ASSERT_NE(INT3, self->file_a[0]);
-	ASSERT_NE(INT3, self->file_b[0]);
-	ASSERT_NE(INT3, self->file_c[0]);
+	ASSERT_EQ(0UL, st->page.offset % RACE_PAGE_SIZE);
+	ASSERT_EQ(pg, st->pad.value);
+	ASSERT_EQ(pg + RACE_PAD_LEN, st->word.value);
+	ASSERT_GT(pg + RACE_PAGE_SIZE - CHK_LEN, st->a.value);
+	ASSERT_GT(pg + RACE_PAGE_SIZE - CHK_LEN, st->b.value);
+	ASSERT_GT(pg + RACE_PAGE_SIZE - CHK_LEN, st->c.value);
+	ASSERT_EQ(0, upng_file_read(st->bin, st->page.offset,
+				    st->file_page, RACE_PAGE_SIZE));
+	memcpy(st->file_a, st->file_page + (st->a.value - pg), CHK_LEN);
+	memcpy(st->file_b, st->file_page + (st->b.value - pg), CHK_LEN);
+	memcpy(st->file_c, st->file_page + (st->c.value - pg), CHK_LEN);
+	ASSERT_NE(INT3, st->file_a[0]);
+	ASSERT_NE(INT3, st->file_b[0]);
+	ASSERT_NE(INT3, st->file_c[0]);
 	for (i = 0; i < RACE_PAD_LEN; i++)
-		ASSERT_EQ(RACE_PAD_BYTE, self->file_page[i]);
+		ASSERT_EQ(RACE_PAD_BYTE, st->file_page[i]);
 	for (i = 0; i < 3; i++)
-		upng_evname(self->ev[i], sizeof(self->ev[i]), "races");
+		upng_evname(st->ev[i], sizeof(st->ev[i]), "races");
 	ASSERT_EQ(0, upng_trace_reset());
 }
 
 FIXTURE_TEARDOWN(races)
 {
+	struct race_state *st = &self->st;
 	int i;
 
 	for (i = 0; i < 2; i++)
-		tog_stop(&self->tog[i]);
-	jitter_stop(&self->jitter);
-	if (self->poker.started) {
-		__atomic_store_n(&self->poker.stop, 1, __ATOMIC_RELAXED);
-		pthread_join(self->poker.thread, NULL);
+		tog_stop(&st->tog[i]);
+	jitter_stop(&st->jitter);
+	if (st->poker.started) {
+		__atomic_store_n(&st->poker.stop, 1, __ATOMIC_RELAXED);
+		pthread_join(st->poker.thread, NULL);
 	}
-	if (self->perf_fd >= 0)
-		close(self->perf_fd);
+	if (st->perf_fd >= 0)
+		close(st->perf_fd);
 	for (i = 0; i < 2; i++) {
-		if (self->t[i].pid <= 0)
+		if (st->t[i].pid <= 0)
 			continue;
-		upng_send(&self->t[i], "quit");
-		upng_finish(&self->t[i], 10000);
+		upng_send(&st->t[i], "quit");
+		upng_finish(&st->t[i], 10000);
 	}
 	for (i = 0; i < 3; i++)
-		upng_probe_del(self->ev[i]);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
+		upng_probe_del(st->ev[i]);
+	if (st->kmsg >= 0)
+		close(st->kmsg);
 }
 
 /* How a wait status reads. */
@@ -496,9 +505,9 @@ static const char *status_str(int status, char *buf, size_t len)
 
 /* Fails the test if target I has ended, saying how. */
 static void check_alive(struct __test_metadata *_metadata,
-			FIXTURE_DATA(races) *self, int i)
+			struct race_state *st, int i)
 {
-	struct upng_child *c = &self->t[i];
+	struct upng_child *c = &st->t[i];
 	char buf[96];
 	int status;
 
@@ -512,47 +521,51 @@ static void check_alive(struct __test_metadata *_metadata,
 }
 
 static void spawn(struct __test_metadata *_metadata,
-		  FIXTURE_DATA(races) *self, int i)
+		  struct race_state *st, int i)
 {
 	unsigned long page = 0;
 	char line[128];
+	int n;
 
-	ASSERT_EQ(0, upng_spawn(&self->t[i], self->bin, NULL, NULL));
-	ASSERT_LT(0, upng_recv(&self->t[i], line, sizeof(line), RECV_MS));
-	ASSERT_EQ(1, sscanf(line, "ready %lx", &page)) TH_LOG("'%s'", line);
-	ASSERT_EQ(self->page.value, page);
+	ASSERT_EQ(0, upng_spawn(&st->t[i], st->bin, NULL, NULL));
+	ASSERT_LT(0, upng_recv(&st->t[i], line, sizeof(line), RECV_MS));
+	n = sscanf(line, "ready %lx", &page);
+	ASSERT_EQ(1, n) TH_LOG("'%s'", line);
+	ASSERT_EQ(st->page.value, page);
 }
 
 /* Send CMD to target I, its reply into REPLY. */
-static void ask(struct __test_metadata *_metadata, FIXTURE_DATA(races) *self,
+static void ask(struct __test_metadata *_metadata, struct race_state *st,
 		int i, const char *cmd, char *reply, size_t len)
 {
 	int n;
 
-	ASSERT_EQ(0, upng_send(&self->t[i], cmd)) {
-		check_alive(_metadata, self, i);
+	ASSERT_EQ(0, upng_send(&st->t[i], cmd)) {
+		check_alive(_metadata, st, i);
 		TH_LOG("target %d: '%s'", i, cmd);
 	}
-	n = upng_recv(&self->t[i], reply, len, RECV_MS);
+	n = upng_recv(&st->t[i], reply, len, RECV_MS);
 	if (n <= 0)
-		check_alive(_metadata, self, i);
+		check_alive(_metadata, st, i);
 	ASSERT_LT(0, n) TH_LOG("target %d: no reply to '%s'", i, cmd);
 	ASSERT_NE(0, strncmp(reply, "error", 5))
 		TH_LOG("target %d: '%s': %s", i, cmd, reply);
 }
 
 /* "call F N" in target I; checks the sum of the results. */
-static void call(struct __test_metadata *_metadata, FIXTURE_DATA(races) *self,
-		 int i, char f, long n)
+static void run_calls(struct __test_metadata *_metadata,
+		      struct race_state *st, int i, char f, long n)
 {
 	long long sum = -1, expect;
 	char cmd[64], line[128];
+	int got;
 
 	expect = f == 'a' ? lin_sum(5, 1, n) : f == 'b' ? lin_sum(3, 2, n) :
 		 lin_sum(9, 3, n);
-	snprintf(cmd, sizeof(cmd), "call %c %ld", f, n);
-	ask(_metadata, self, i, cmd, line, sizeof(line));
-	ASSERT_EQ(1, sscanf(line, "sum %lld", &sum)) TH_LOG("'%s'", line);
+	snprintf(cmd, sizeof(cmd), "%s %c %ld", "call", f, n);
+	ask(_metadata, st, i, cmd, line, sizeof(line));
+	got = sscanf(line, "sum %lld", &sum);
+	ASSERT_EQ(1, got) TH_LOG("'%s'", line);
 	ASSERT_EQ(expect, sum) TH_LOG("%s", cmd);
 }
 
@@ -563,14 +576,15 @@ struct spin_result {
 
 /* "stop" the spinning threads of target I; checks their results. */
 static void spin_stop(struct __test_metadata *_metadata,
-		      FIXTURE_DATA(races) *self, int i, struct spin_result *r)
+		      struct race_state *st, int i, struct spin_result *r)
 {
 	char line[160];
+	int n;
 
-	ask(_metadata, self, i, "stop", line, sizeof(line));
-	ASSERT_EQ(4, sscanf(line, "calls %ld errors %ld semmin %d semmax %d",
-			    &r->calls, &r->errors, &r->semmin, &r->semmax))
-		TH_LOG("'%s'", line);
+	ask(_metadata, st, i, "stop", line, sizeof(line));
+	n = sscanf(line, "calls %ld errors %ld semmin %d semmax %d",
+		   &r->calls, &r->errors, &r->semmin, &r->semmax);
+	ASSERT_EQ(4, n) TH_LOG("'%s'", line);
 	TH_LOG("target %d: %ld calls while racing", i, r->calls);
 	ASSERT_EQ(0, r->errors) TH_LOG("wrong results of %ld of %ld calls",
 				       r->errors, r->calls);
@@ -578,14 +592,14 @@ static void spin_stop(struct __test_metadata *_metadata,
 }
 
 /* Target I quits; it must exit with 0. */
-static void quit(struct __test_metadata *_metadata, FIXTURE_DATA(races) *self,
+static void quit(struct __test_metadata *_metadata, struct race_state *st,
 		 int i)
 {
 	char buf[96];
 	int status;
 
-	upng_send(&self->t[i], "quit");
-	status = upng_finish(&self->t[i], RECV_MS);
+	upng_send(&st->t[i], "quit");
+	status = upng_finish(&st->t[i], RECV_MS);
 	ASSERT_TRUE(status >= 0 && WIFEXITED(status) && !WEXITSTATUS(status))
 		TH_LOG("target %d: %s", i,
 		       status < 0 ? strerror(-status) :
@@ -613,16 +627,17 @@ static void check_orig(struct __test_metadata *_metadata, struct site s)
 
 /* The semaphore as target I reads it ("sem") and as /proc/PID/mem does. */
 static void check_sem(struct __test_metadata *_metadata,
-		      FIXTURE_DATA(races) *self, int i, int expect,
+		      struct race_state *st, int i, int expect,
 		      const char *when)
 {
 	char line[64];
-	int v = -1;
+	int v = -1, n;
 
-	ask(_metadata, self, i, "sem", line, sizeof(line));
-	ASSERT_EQ(1, sscanf(line, "sem %d", &v)) TH_LOG("'%s'", line);
+	ask(_metadata, st, i, "sem", line, sizeof(line));
+	n = sscanf(line, "sem %d", &v);
+	ASSERT_EQ(1, n) TH_LOG("'%s'", line);
 	ASSERT_EQ(expect, v) TH_LOG("target %d, %s: its semaphore", i, when);
-	ASSERT_EQ(expect, sem_read(self->t[i].pid, self->sem.value))
+	ASSERT_EQ(expect, sem_read(st->t[i].pid, st->sem.value))
 		TH_LOG("target %d, %s: semaphore via /proc", i, when);
 }
 
@@ -636,32 +651,33 @@ static void check_sem(struct __test_metadata *_metadata,
  */
 TEST_F_TIMEOUT(races, poke_vs_toggle, 300)
 {
-	struct toggler *t = &self->tog[0];
-	struct poker *p = &self->poker;
+	struct race_state *st = &self->st;
+	struct toggler *t = &st->tog[0];
+	struct poker *p = &st->poker;
 	unsigned char pattern[RACE_PAD_LEN], mem[RACE_PAGE_SIZE];
 	struct spin_result r;
 	char line[64];
 	pid_t pid;
 	int i;
 
-	spawn(_metadata, self, 0);
-	pid = self->t[0].pid;
-	ASSERT_EQ(0, upng_probe_add(self->ev[0], self->bin, self->a.offset,
+	spawn(_metadata, st, 0);
+	pid = st->t[0].pid;
+	ASSERT_EQ(0, upng_probe_add(st->ev[0], st->bin, st->a.offset,
 				    NULL));
 	/* The target runs the probed function now and then. */
-	ask(_metadata, self, 0, "spin a 1 1000", line, sizeof(line));
+	ask(_metadata, st, 0, "spin a 1 1000", line, sizeof(line));
 
 	*t = (struct toggler){
-		.ev = self->ev[0],
+		.ev = st->ev[0],
 		.deadline = upng_now_ms() + race_ms(),
-		.on[0] = site(pid, self->a.value, self->file_a),
-		.off[0] = site(pid, self->a.value, self->file_a),
-		.drop_pid = pid, .drop_addr = self->page.value,
+		.on[0] = site(pid, st->a.value, st->file_a),
+		.off[0] = site(pid, st->a.value, st->file_a),
+		.drop_pid = pid, .drop_addr = st->page.value,
 	};
 	*p = (struct poker){
-		.pid = pid, .pad = self->pad.value, .deadline = t->deadline,
+		.pid = pid, .pad = st->pad.value, .deadline = t->deadline,
 	};
-	jitter_start(&self->jitter);
+	jitter_start(&st->jitter);
 	ASSERT_EQ(0, tog_start(t));
 	p->started = !pthread_create(&p->thread, NULL, poker_main, p);
 	ASSERT_TRUE(p->started);
@@ -669,7 +685,7 @@ TEST_F_TIMEOUT(races, poke_vs_toggle, 300)
 	__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
 	pthread_join(p->thread, NULL);
 	p->started = false;
-	jitter_stop(&self->jitter);
+	jitter_stop(&st->jitter);
 
 	TH_LOG("%ld writes into the pad", p->writes);
 	ASSERT_EQ(0, p->err) TH_LOG("/proc/%d/mem: %s", pid, strerror(-p->err));
@@ -677,24 +693,24 @@ TEST_F_TIMEOUT(races, poke_vs_toggle, 300)
 				     p->lost, p->first);
 	ASSERT_LT(0, p->writes);
 	tog_report(_metadata, t);
-	spin_stop(_metadata, self, 0, &r);
+	spin_stop(_metadata, st, 0, &r);
 
 	/* All of a last pattern stays, through one more toggle. */
 	for (i = 0; i < RACE_PAD_LEN; i++)
 		pattern[i] = 0x20 + i;
-	ASSERT_EQ(0, upng_mem_write(pid, self->pad.value, pattern,
+	ASSERT_EQ(0, upng_mem_write(pid, st->pad.value, pattern,
 				    RACE_PAD_LEN));
-	ASSERT_EQ(0, upng_probe_enable(self->ev[0], true));
-	check_armed(_metadata, site(pid, self->a.value, self->file_a));
-	ASSERT_EQ(0, upng_probe_enable(self->ev[0], false));
-	ASSERT_EQ(0, upng_mem_read(pid, self->page.value, mem, RACE_PAGE_SIZE));
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], true));
+	check_armed(_metadata, site(pid, st->a.value, st->file_a));
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], false));
+	ASSERT_EQ(0, upng_mem_read(pid, st->page.value, mem, RACE_PAGE_SIZE));
 	ASSERT_EQ(0, memcmp(mem, pattern, RACE_PAD_LEN))
 		TH_LOG("the poked pad is not all there");
 	for (i = RACE_PAD_LEN; i < RACE_PAGE_SIZE; i++)
-		ASSERT_EQ(self->file_page[i], mem[i])
+		ASSERT_EQ(st->file_page[i], mem[i])
 			TH_LOG("byte %#x of the page", i);
-	call(_metadata, self, 0, 'a', 10);
-	quit(_metadata, self, 0);
+	run_calls(_metadata, st, 0, 'a', 10);
+	quit(_metadata, st, 0);
 }
 
 /*
@@ -709,7 +725,8 @@ TEST_F_TIMEOUT(races, poke_vs_toggle, 300)
  */
 TEST_F_TIMEOUT(races, two_probes_one_page, 300)
 {
-	struct toggler *ta = &self->tog[0], *tb = &self->tog[1];
+	struct race_state *st = &self->st;
+	struct toggler *ta = &st->tog[0], *tb = &st->tog[1];
 	unsigned char mem[RACE_PAGE_SIZE];
 	struct spin_result r;
 	const long n = 20000;
@@ -719,65 +736,65 @@ TEST_F_TIMEOUT(races, two_probes_one_page, 300)
 	pid_t pid;
 	int i;
 
-	spawn(_metadata, self, 0);
-	pid = self->t[0].pid;
-	ASSERT_EQ(0, upng_probe_add(self->ev[0], self->bin, self->a.offset,
+	spawn(_metadata, st, 0);
+	pid = st->t[0].pid;
+	ASSERT_EQ(0, upng_probe_add(st->ev[0], st->bin, st->a.offset,
 				    NULL));
-	ASSERT_EQ(0, upng_probe_add(self->ev[1], self->bin, self->b.offset,
+	ASSERT_EQ(0, upng_probe_add(st->ev[1], st->bin, st->b.offset,
 				    NULL));
-	ask(_metadata, self, 0, "spin a 1 2000", line, sizeof(line));
+	ask(_metadata, st, 0, "spin a 1 2000", line, sizeof(line));
 
 	end = upng_now_ms() + race_ms();
 	*ta = (struct toggler){
-		.ev = self->ev[0], .deadline = end, .peer = tb,
-		.on[0] = site(pid, self->a.value, self->file_a),
-		.off[0] = site(pid, self->a.value, self->file_a),
-		.drop_pid = pid, .drop_addr = self->page.value,
+		.ev = st->ev[0], .deadline = end, .peer = tb,
+		.on[0] = site(pid, st->a.value, st->file_a),
+		.off[0] = site(pid, st->a.value, st->file_a),
+		.drop_pid = pid, .drop_addr = st->page.value,
 	};
 	*tb = (struct toggler){
-		.ev = self->ev[1], .deadline = end, .peer = ta,
-		.on[0] = site(pid, self->b.value, self->file_b),
-		.off[0] = site(pid, self->b.value, self->file_b),
+		.ev = st->ev[1], .deadline = end, .peer = ta,
+		.on[0] = site(pid, st->b.value, st->file_b),
+		.off[0] = site(pid, st->b.value, st->file_b),
 	};
-	jitter_start(&self->jitter);
+	jitter_start(&st->jitter);
 	ASSERT_EQ(0, tog_start(ta));
 	ASSERT_EQ(0, tog_start(tb));
 	tog_join(ta);
 	tog_join(tb);
-	jitter_stop(&self->jitter);
+	jitter_stop(&st->jitter);
 	tog_report(_metadata, ta);
 	tog_report(_metadata, tb);
-	spin_stop(_metadata, self, 0, &r);
+	spin_stop(_metadata, st, 0, &r);
 
 	/* race_b counts every call while race_a comes and goes. */
-	ASSERT_EQ(0, upng_probe_enable(self->ev[1], true));
-	check_armed(_metadata, site(pid, self->b.value, self->file_b));
-	hits_b = upng_probe_hits(self->ev[1]);
+	ASSERT_EQ(0, upng_probe_enable(st->ev[1], true));
+	check_armed(_metadata, site(pid, st->b.value, st->file_b));
+	hits_b = upng_probe_hits(st->ev[1]);
 	*ta = (struct toggler){
-		.ev = self->ev[0], .deadline = upng_now_ms() + race_ms(),
-		.on[0] = site(pid, self->a.value, self->file_a),
-		.off[0] = site(pid, self->a.value, self->file_a),
+		.ev = st->ev[0], .deadline = upng_now_ms() + race_ms(),
+		.on[0] = site(pid, st->a.value, st->file_a),
+		.off[0] = site(pid, st->a.value, st->file_a),
 	};
 	ASSERT_EQ(0, tog_start(ta));
-	call(_metadata, self, 0, 'b', n);
+	run_calls(_metadata, st, 0, 'b', n);
 	tog_stop(ta);
 	TH_LOG("%s toggled %ld times during %ld calls of race_b", ta->ev,
 	       ta->rounds, n);
 	ASSERT_EQ(0, ta->err) TH_LOG("%s: %s", ta->errwhat, strerror(-ta->err));
 	ASSERT_EQ(0, ta->bad) TH_LOG("%s", ta->first);
-	ASSERT_EQ(hits_b + n, upng_probe_hits(self->ev[1]));
-	check_orig(_metadata, site(pid, self->a.value, self->file_a));
-	check_armed(_metadata, site(pid, self->b.value, self->file_b));
-	hits_a = upng_probe_hits(self->ev[0]);
-	call(_metadata, self, 0, 'a', 100);
-	ASSERT_EQ(hits_a, upng_probe_hits(self->ev[0]));
+	ASSERT_EQ(hits_b + n, upng_probe_hits(st->ev[1]));
+	check_orig(_metadata, site(pid, st->a.value, st->file_a));
+	check_armed(_metadata, site(pid, st->b.value, st->file_b));
+	hits_a = upng_probe_hits(st->ev[0]);
+	run_calls(_metadata, st, 0, 'a', 100);
+	ASSERT_EQ(hits_a, upng_probe_hits(st->ev[0]));
 
 	/* Both gone: the whole page is the file's. */
-	ASSERT_EQ(0, upng_probe_enable(self->ev[1], false));
-	ASSERT_EQ(0, upng_mem_read(pid, self->page.value, mem, RACE_PAGE_SIZE));
+	ASSERT_EQ(0, upng_probe_enable(st->ev[1], false));
+	ASSERT_EQ(0, upng_mem_read(pid, st->page.value, mem, RACE_PAGE_SIZE));
 	for (i = 0; i < RACE_PAGE_SIZE; i++)
-		ASSERT_EQ(self->file_page[i], mem[i]) TH_LOG("byte %#x", i);
-	quit(_metadata, self, 0);
+		ASSERT_EQ(st->file_page[i], mem[i]) TH_LOG("byte %#x", i);
+	quit(_metadata, st, 0);
 }
 
 /*
@@ -791,28 +808,31 @@ TEST_F_TIMEOUT(races, two_probes_one_page, 300)
  */
 TEST_F_TIMEOUT(races, writable_text, 300)
 {
+	struct race_state *st = &self->st;
 	unsigned long w, lost, exp, got, writes = 0;
-	struct site sa;
 	long rounds = 0, drops = 0;
+	struct site sa;
+	int n;
 	long long end;
 	char line[160];
 
-	spawn(_metadata, self, 0);
-	sa = site(self->t[0].pid, self->a.value, self->file_a);
-	ASSERT_EQ(0, upng_probe_add(self->ev[0], self->bin, self->a.offset,
+	spawn(_metadata, st, 0);
+	sa = site(st->t[0].pid, st->a.value, st->file_a);
+	ASSERT_EQ(0, upng_probe_add(st->ev[0], st->bin, st->a.offset,
 				    NULL));
 	end = upng_now_ms() + race_ms();
-	jitter_start(&self->jitter);
+	jitter_start(&st->jitter);
 	while (upng_now_ms() < end) {
-		ASSERT_EQ(0, upng_probe_enable(self->ev[0], true));
+		ASSERT_EQ(0, upng_probe_enable(st->ev[0], true));
 		check_armed(_metadata, sa);
-		ask(_metadata, self, 0, "wstart", line, sizeof(line));
+		ask(_metadata, st, 0, "wstart", line, sizeof(line));
 		ASSERT_STREQ("writing", line);
-		ASSERT_EQ(0, upng_probe_enable(self->ev[0], false));
-		drops += page_dropped(sa.pid, self->page.value);
-		ask(_metadata, self, 0, "wstop", line, sizeof(line));
-		ASSERT_EQ(4, sscanf(line, "wrote %lu lost %lu expected %lu got %lu",
-				    &w, &lost, &exp, &got)) TH_LOG("'%s'", line);
+		ASSERT_EQ(0, upng_probe_enable(st->ev[0], false));
+		drops += page_dropped(sa.pid, st->page.value);
+		ask(_metadata, st, 0, "wstop", line, sizeof(line));
+		n = sscanf(line, "wrote %lu lost %lu expected %lu got %lu",
+			   &w, &lost, &exp, &got);
+		ASSERT_EQ(4, n) TH_LOG("'%s'", line);
 		ASSERT_EQ(0UL, lost)
 			TH_LOG("round %ld: %lu of %lu writes lost, the first: wrote %lu, read %lu",
 			       rounds, lost, w, exp, got);
@@ -820,13 +840,13 @@ TEST_F_TIMEOUT(races, writable_text, 300)
 		writes += w;
 		rounds++;
 	}
-	jitter_stop(&self->jitter);
-	TH_LOG("%ld rounds, %lu writes of race_word; the page was the file's again after %ld disables",
-	       rounds, writes, drops);
+	jitter_stop(&st->jitter);
+	TH_LOG("%ld rounds, %lu writes of race_word", rounds, writes);
+	TH_LOG("the page was the file's again after %ld disables", drops);
 	ASSERT_LE(MIN_ROUNDS, rounds);
 	ASSERT_LT(0UL, writes);
-	call(_metadata, self, 0, 'a', 10);
-	quit(_metadata, self, 0);
+	run_calls(_metadata, st, 0, 'a', 10);
+	quit(_metadata, st, 0);
 }
 
 /* Every page of the text mapping holding ADDR is mapped and locked. */
@@ -863,44 +883,45 @@ static void check_locked(struct __test_metadata *_metadata, pid_t pid,
  */
 TEST_F_TIMEOUT(races, mlocked_text, 300)
 {
+	struct race_state *st = &self->st;
 	long lck_before, lck_after, hits;
 	struct upng_vma v;
 	char line[64];
 	pid_t pid;
 	int i;
 
-	spawn(_metadata, self, 0);
-	pid = self->t[0].pid;
-	ask(_metadata, self, 0, "mlock", line, sizeof(line));
+	spawn(_metadata, st, 0);
+	pid = st->t[0].pid;
+	ask(_metadata, st, 0, "mlock", line, sizeof(line));
 	ASSERT_STREQ("mlock 0", line);
-	ASSERT_EQ(0, upng_probe_add(self->ev[0], self->bin, self->a.offset,
+	ASSERT_EQ(0, upng_probe_add(st->ev[0], st->bin, st->a.offset,
 				    NULL));
 	lck_before = upng_status_kb(pid, "VmLck");
-	ASSERT_EQ(0, upng_smaps_vma(pid, self->page.value, &v));
+	ASSERT_EQ(0, upng_smaps_vma(pid, st->page.value, &v));
 	TH_LOG("text %lx-%lx %s: Size %ld Rss %ld Locked %ld kB, VmLck %ld kB",
 	       v.start, v.end, v.perms, v.size_kb, v.rss_kb, v.locked_kb,
 	       lck_before);
 	ASSERT_LE(v.size_kb, lck_before);
-	check_locked(_metadata, pid, self->page.value, "after mlockall");
+	check_locked(_metadata, pid, st->page.value, "after mlockall");
 
 	for (i = 0; i < 20; i++) {
-		ASSERT_EQ(0, upng_probe_enable(self->ev[0], true));
-		ASSERT_EQ(0, upng_probe_enable(self->ev[0], false));
+		ASSERT_EQ(0, upng_probe_enable(st->ev[0], true));
+		ASSERT_EQ(0, upng_probe_enable(st->ev[0], false));
 	}
-	check_locked(_metadata, pid, self->page.value, "after 20 toggles");
+	check_locked(_metadata, pid, st->page.value, "after 20 toggles");
 	lck_after = upng_status_kb(pid, "VmLck");
 	ASSERT_LE(lck_before, lck_after);
-	check_orig(_metadata, site(pid, self->a.value, self->file_a));
+	check_orig(_metadata, site(pid, st->a.value, st->file_a));
 
 	/* The probe still works, and its going leaves the text locked. */
-	ASSERT_EQ(0, upng_probe_enable(self->ev[0], true));
-	hits = upng_probe_hits(self->ev[0]);
-	call(_metadata, self, 0, 'a', 50);
-	ASSERT_EQ(hits + 50, upng_probe_hits(self->ev[0]));
-	ASSERT_EQ(0, upng_probe_enable(self->ev[0], false));
-	check_locked(_metadata, pid, self->page.value, "after the calls");
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], true));
+	hits = upng_probe_hits(st->ev[0]);
+	run_calls(_metadata, st, 0, 'a', 50);
+	ASSERT_EQ(hits + 50, upng_probe_hits(st->ev[0]));
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], false));
+	check_locked(_metadata, pid, st->page.value, "after the calls");
 	ASSERT_LE(lck_before, upng_status_kb(pid, "VmLck"));
-	quit(_metadata, self, 0);
+	quit(_metadata, st, 0);
 }
 
 /*
@@ -915,7 +936,8 @@ TEST_F_TIMEOUT(races, mlocked_text, 300)
  */
 TEST_F_TIMEOUT(races, handler_removal_vs_register, 300)
 {
-	struct toggler *t = &self->tog[0];
+	struct race_state *st = &self->st;
+	struct toggler *t = &st->tog[0];
 	struct site sa, sb;
 	struct spin_result r;
 	long long count;
@@ -923,61 +945,60 @@ TEST_F_TIMEOUT(races, handler_removal_vs_register, 300)
 	long hits;
 	char line[64];
 
-	spawn(_metadata, self, 0);
-	spawn(_metadata, self, 1);
-	sa = site(self->t[0].pid, self->a.value, self->file_a);
-	sb = site(self->t[1].pid, self->a.value, self->file_a);
-	self->perf_fd = upng_perf_uprobe_open(self->bin, self->a.offset, 0,
-					      sa.pid);
-	ASSERT_LE(0, self->perf_fd) TH_LOG("perf_event_open: %s",
-					   strerror(-self->perf_fd));
+	spawn(_metadata, st, 0);
+	spawn(_metadata, st, 1);
+	sa = site(st->t[0].pid, st->a.value, st->file_a);
+	sb = site(st->t[1].pid, st->a.value, st->file_a);
+	st->perf_fd = upng_perf_uprobe_open(st->bin, st->a.offset, 0, sa.pid);
+	ASSERT_LE(0, st->perf_fd)
+		TH_LOG("perf_event_open: %s", strerror(-st->perf_fd));
 	check_armed(_metadata, sa);
 	check_orig(_metadata, sb);
-	ASSERT_EQ(0, upng_probe_add(self->ev[0], self->bin, self->a.offset,
+	ASSERT_EQ(0, upng_probe_add(st->ev[0], st->bin, st->a.offset,
 				    NULL));
-	ask(_metadata, self, 1, "spin a 4", line, sizeof(line));
+	ask(_metadata, st, 1, "spin a 4", line, sizeof(line));
 
 	*t = (struct toggler){
-		.ev = self->ev[0], .deadline = upng_now_ms() + race_ms(),
+		.ev = st->ev[0], .deadline = upng_now_ms() + race_ms(),
 		.hold_us = 500,
 		.on = { sa, sb }, .off[0] = sb,
 	};
-	jitter_start(&self->jitter);
+	jitter_start(&st->jitter);
 	ASSERT_EQ(0, tog_start(t));
 	tog_join(t);
-	jitter_stop(&self->jitter);
-	check_alive(_metadata, self, 1);
+	jitter_stop(&st->jitter);
+	check_alive(_metadata, st, 1);
 	tog_report(_metadata, t);
 
 	/* Enabled once more, with B still calling. */
-	ASSERT_EQ(0, upng_probe_enable(self->ev[0], true));
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], true));
 	usleep(100000);
 	check_armed(_metadata, sb);
-	spin_stop(_metadata, self, 1, &r);
+	spin_stop(_metadata, st, 1, &r);
 	check_armed(_metadata, sa);
 	check_armed(_metadata, sb);
-	ASSERT_EQ(0, upng_perf_count(self->perf_fd)) TH_LOG("A made no call");
+	ASSERT_EQ(0, upng_perf_count(st->perf_fd)) TH_LOG("A made no call");
 
-	hits = upng_probe_hits(self->ev[0]);
-	call(_metadata, self, 1, 'a', n);
-	ASSERT_EQ(hits + n, upng_probe_hits(self->ev[0])) TH_LOG("calls in B");
-	call(_metadata, self, 0, 'a', m);
-	ASSERT_EQ(hits + n + m, upng_probe_hits(self->ev[0])) TH_LOG("calls in A");
-	count = upng_perf_count(self->perf_fd);
+	hits = upng_probe_hits(st->ev[0]);
+	run_calls(_metadata, st, 1, 'a', n);
+	ASSERT_EQ(hits + n, upng_probe_hits(st->ev[0])) TH_LOG("calls in B");
+	run_calls(_metadata, st, 0, 'a', m);
+	ASSERT_EQ(hits + n + m, upng_probe_hits(st->ev[0])) TH_LOG("calls in A");
+	count = upng_perf_count(st->perf_fd);
 	ASSERT_EQ(m, count);
 
 	/* The tracefs event gone, only A keeps the breakpoint. */
-	ASSERT_EQ(0, upng_probe_enable(self->ev[0], false));
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], false));
 	check_orig(_metadata, sb);
 	check_armed(_metadata, sa);
-	call(_metadata, self, 1, 'a', 20);
-	ASSERT_EQ(hits + n + m, upng_probe_hits(self->ev[0]));
-	ASSERT_EQ(m, upng_perf_count(self->perf_fd));
-	close(self->perf_fd);
-	self->perf_fd = -1;
+	run_calls(_metadata, st, 1, 'a', 20);
+	ASSERT_EQ(hits + n + m, upng_probe_hits(st->ev[0]));
+	ASSERT_EQ(m, upng_perf_count(st->perf_fd));
+	close(st->perf_fd);
+	st->perf_fd = -1;
 	check_orig(_metadata, sa);
-	quit(_metadata, self, 0);
-	quit(_metadata, self, 1);
+	quit(_metadata, st, 0);
+	quit(_metadata, st, 1);
 }
 
 /*
@@ -994,8 +1015,9 @@ TEST_F_TIMEOUT(races, handler_removal_vs_register, 300)
  */
 TEST_F_TIMEOUT(races, semaphore, 300)
 {
+	struct race_state *st = &self->st;
 	const int base = RACE_SEM_BASE;
-	struct toggler *t1 = &self->tog[0], *t2 = &self->tog[1];
+	struct toggler *t1 = &st->tog[0], *t2 = &st->tog[1];
 	struct site sa, sb;
 	struct spin_result r;
 	char line[64], first[256];
@@ -1003,76 +1025,76 @@ TEST_F_TIMEOUT(races, semaphore, 300)
 	long splats, nsem;
 	int i;
 
-	spawn(_metadata, self, 0);
-	spawn(_metadata, self, 1);
-	sa = site(self->t[0].pid, self->c.value, self->file_c);
-	sb = site(self->t[1].pid, self->c.value, self->file_c);
-	self->kmsg = upng_kmsg_open();
-	ASSERT_LE(0, self->kmsg);
-	check_sem(_metadata, self, 0, base, "before any probe");
-	self->perf_fd = upng_perf_uprobe_open(self->bin, self->c.offset,
-					      self->sem.offset, sa.pid);
-	ASSERT_LE(0, self->perf_fd) TH_LOG("perf_event_open: %s",
-					   strerror(-self->perf_fd));
+	spawn(_metadata, st, 0);
+	spawn(_metadata, st, 1);
+	sa = site(st->t[0].pid, st->c.value, st->file_c);
+	sb = site(st->t[1].pid, st->c.value, st->file_c);
+	st->kmsg = upng_kmsg_open();
+	ASSERT_LE(0, st->kmsg);
+	check_sem(_metadata, st, 0, base, "before any probe");
+	st->perf_fd = upng_perf_uprobe_open(st->bin, st->c.offset,
+					    st->sem.offset, sa.pid);
+	ASSERT_LE(0, st->perf_fd)
+		TH_LOG("perf_event_open: %s", strerror(-st->perf_fd));
 	check_armed(_metadata, sa);
 	check_orig(_metadata, sb);
-	check_sem(_metadata, self, 0, base + 1, "perf event on A");
-	check_sem(_metadata, self, 1, base, "perf event on A");
+	check_sem(_metadata, st, 0, base + 1, "perf event on A");
+	check_sem(_metadata, st, 1, base, "perf event on A");
 	for (i = 0; i < 2; i++)
-		ASSERT_EQ(0, upng_probe_add_sem(self->ev[i], self->bin,
-						self->c.offset,
-						self->sem.offset, NULL));
-	ask(_metadata, self, 1, "spin c 3", line, sizeof(line));
+		ASSERT_EQ(0, upng_probe_add_sem(st->ev[i], st->bin,
+						st->c.offset,
+						st->sem.offset, NULL));
+	ask(_metadata, st, 1, "spin c 3", line, sizeof(line));
 
 	end = upng_now_ms() + race_ms();
 	for (i = 0; i < 2; i++)
-		self->tog[i] = (struct toggler){
-			.ev = self->ev[i], .deadline = end,
+		st->tog[i] = (struct toggler){
+			.ev = st->ev[i], .deadline = end,
 			.on[0] = sb,
-			.sem_pid = sb.pid, .sem_addr = self->sem.value,
+			.sem_pid = sb.pid, .sem_addr = st->sem.value,
 			.sem_on = base + 1,
 		};
-	jitter_start(&self->jitter);
+	jitter_start(&st->jitter);
 	ASSERT_EQ(0, tog_start(t1));
 	ASSERT_EQ(0, tog_start(t2));
 	tog_join(t1);
 	tog_join(t2);
-	jitter_stop(&self->jitter);
-	check_alive(_metadata, self, 1);
-	spin_stop(_metadata, self, 1, &r);
+	jitter_stop(&st->jitter);
+	check_alive(_metadata, st, 1);
+	spin_stop(_metadata, st, 1, &r);
 	TH_LOG("B sampled its semaphore between %d and %d", r.semmin, r.semmax);
 	tog_report(_metadata, t1);
 	tog_report(_metadata, t2);
 	ASSERT_LE(base, r.semmin);
 	ASSERT_GE(base + 1, r.semmax);
 
-	check_sem(_metadata, self, 1, base, "both events disabled");
+	check_sem(_metadata, st, 1, base, "both events disabled");
 	check_orig(_metadata, sb);
-	check_sem(_metadata, self, 0, base + 1, "both events disabled");
+	check_sem(_metadata, st, 0, base + 1, "both events disabled");
 	check_armed(_metadata, sa);
-	ASSERT_EQ(0, upng_probe_enable(self->ev[0], true));
-	check_sem(_metadata, self, 1, base + 1, "one event enabled");
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], true));
+	check_sem(_metadata, st, 1, base + 1, "one event enabled");
 	check_armed(_metadata, sb);
-	ASSERT_EQ(0, upng_probe_enable(self->ev[1], true));
-	check_sem(_metadata, self, 1, base + 1, "both events enabled");
-	check_sem(_metadata, self, 0, base + 1, "both events enabled");
-	call(_metadata, self, 1, 'c', 20);
-	ASSERT_EQ(0, upng_probe_enable(self->ev[0], false));
-	check_sem(_metadata, self, 1, base + 1, "one event left");
-	ASSERT_EQ(0, upng_probe_enable(self->ev[1], false));
-	check_sem(_metadata, self, 1, base, "no event left");
-	ASSERT_EQ(0, upng_perf_count(self->perf_fd)) TH_LOG("A made no call");
-	close(self->perf_fd);
-	self->perf_fd = -1;
-	check_sem(_metadata, self, 0, base, "perf event closed");
+	ASSERT_EQ(0, upng_probe_enable(st->ev[1], true));
+	check_sem(_metadata, st, 1, base + 1, "both events enabled");
+	check_sem(_metadata, st, 0, base + 1, "both events enabled");
+	run_calls(_metadata, st, 1, 'c', 20);
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], false));
+	check_sem(_metadata, st, 1, base + 1, "one event left");
+	ASSERT_EQ(0, upng_probe_enable(st->ev[1], false));
+	check_sem(_metadata, st, 1, base, "no event left");
+	ASSERT_EQ(0, upng_perf_count(st->perf_fd)) TH_LOG("A made no call");
+	close(st->perf_fd);
+	st->perf_fd = -1;
+	check_sem(_metadata, st, 0, base, "perf event closed");
 	check_orig(_metadata, sa);
 
-	splats = upng_kmsg_scan(self->kmsg, "semaphore", &nsem, first,
+	splats = upng_kmsg_scan(st->kmsg, "semaphore", &nsem, first,
 				sizeof(first));
 	ASSERT_EQ(0, splats) TH_LOG("kernel: %s", first);
 	ASSERT_EQ(0, nsem) TH_LOG("the kernel complained about a semaphore");
-	quit(_metadata, self, 0);
-	quit(_metadata, self, 1);
+	quit(_metadata, st, 0);
+	quit(_metadata, st, 1);
 }
 
 /*
@@ -1086,6 +1108,7 @@ TEST_F_TIMEOUT(races, semaphore, 300)
  */
 TEST_F_TIMEOUT(races, no_spurious_sigtrap, 300)
 {
+	struct race_state *st = &self->st;
 	struct spin_result r;
 	struct site sc;
 	char line[64];
@@ -1093,40 +1116,40 @@ TEST_F_TIMEOUT(races, no_spurious_sigtrap, 300)
 	long hits;
 	int i;
 
-	spawn(_metadata, self, 0);
-	sc = site(self->t[0].pid, self->c.value, self->file_c);
+	spawn(_metadata, st, 0);
+	sc = site(st->t[0].pid, st->c.value, st->file_c);
 	for (i = 0; i < 2; i++)
-		ASSERT_EQ(0, upng_probe_add(self->ev[i], self->bin,
-					    self->c.offset, NULL));
-	ask(_metadata, self, 0, "spin c 8", line, sizeof(line));
+		ASSERT_EQ(0, upng_probe_add(st->ev[i], st->bin,
+					    st->c.offset, NULL));
+	ask(_metadata, st, 0, "spin c 8", line, sizeof(line));
 
 	end = upng_now_ms() + race_ms();
 	for (i = 0; i < 2; i++)
-		self->tog[i] = (struct toggler){
-			.ev = self->ev[i], .deadline = end, .on[0] = sc,
-			.readd_every = 8, .path = self->bin,
-			.probe_off = self->c.offset,
+		st->tog[i] = (struct toggler){
+			.ev = st->ev[i], .deadline = end, .on[0] = sc,
+			.readd_every = 8, .path = st->bin,
+			.probe_off = st->c.offset,
 		};
-	jitter_start(&self->jitter);
-	ASSERT_EQ(0, tog_start(&self->tog[0]));
-	ASSERT_EQ(0, tog_start(&self->tog[1]));
-	tog_join(&self->tog[0]);
-	tog_join(&self->tog[1]);
-	jitter_stop(&self->jitter);
+	jitter_start(&st->jitter);
+	ASSERT_EQ(0, tog_start(&st->tog[0]));
+	ASSERT_EQ(0, tog_start(&st->tog[1]));
+	tog_join(&st->tog[0]);
+	tog_join(&st->tog[1]);
+	jitter_stop(&st->jitter);
 	/* First how the target is: a SIGTRAP also fails the checks. */
-	check_alive(_metadata, self, 0);
-	spin_stop(_metadata, self, 0, &r);
+	check_alive(_metadata, st, 0);
+	spin_stop(_metadata, st, 0, &r);
 	for (i = 0; i < 2; i++)
-		tog_report(_metadata, &self->tog[i]);
+		tog_report(_metadata, &st->tog[i]);
 
 	check_orig(_metadata, sc);
-	ASSERT_EQ(0, upng_probe_enable(self->ev[0], true));
-	hits = upng_probe_hits(self->ev[0]);
-	call(_metadata, self, 0, 'c', 100);
-	ASSERT_EQ(hits + 100, upng_probe_hits(self->ev[0]));
-	ASSERT_EQ(0, upng_probe_enable(self->ev[0], false));
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], true));
+	hits = upng_probe_hits(st->ev[0]);
+	run_calls(_metadata, st, 0, 'c', 100);
+	ASSERT_EQ(hits + 100, upng_probe_hits(st->ev[0]));
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], false));
 	check_orig(_metadata, sc);
-	quit(_metadata, self, 0);
+	quit(_metadata, st, 0);
 }
 
 TEST_HARNESS_MAIN

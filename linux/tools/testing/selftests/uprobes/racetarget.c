@@ -36,16 +36,23 @@
 
 #include "racetarget.h"
 
-volatile short race_sem __attribute__((aligned(8))) = RACE_SEM_BASE;
+short race_sem = RACE_SEM_BASE;
+
+/* The semaphore as a USDT probe site reads it: from memory, each time. */
+static short sem_now(void)
+{
+	return __atomic_load_n(&race_sem, __ATOMIC_RELAXED);
+}
 
 #define MAX_SPIN 16
 /* Iterations of the pause between a write of race_word and its check. */
 #define WHOLD 1000
 
+typedef long (*race_fn)(long x);
+
 struct spinner {
 	pthread_t thread;
-	long (*fn)(long);
-	long (*expect)(long);
+	race_fn fn, expect;
 	long base, sleep_us;
 	long calls, errors;
 	short semmin, semmax;
@@ -58,7 +65,7 @@ static long expect_a(long x) { return RACE_A(x); }
 static long expect_b(long x) { return RACE_B(x); }
 static long expect_c(long x) { return RACE_C(x); }
 
-static int pick(char f, long (**fn)(long), long (**expect)(long))
+static int pick(char f, race_fn *fn, race_fn *expect)
 {
 	switch (f) {
 	case 'a':
@@ -83,12 +90,13 @@ static void *spin_main(void *arg)
 	long i = 0, x;
 	short v;
 
-	s->semmin = s->semmax = race_sem;
+	s->semmin = sem_now();
+	s->semmax = s->semmin;
 	while (!__atomic_load_n(&spin_stop, __ATOMIC_RELAXED)) {
 		x = s->base + i++;
 		if (s->fn(x) != s->expect(x))
 			s->errors++;
-		v = race_sem;
+		v = sem_now();
 		if (v < s->semmin)
 			s->semmin = v;
 		if (v > s->semmax)
@@ -102,7 +110,7 @@ static void *spin_main(void *arg)
 
 static void spin_start(char f, int n, long sleep_us)
 {
-	long (*fn)(long), (*expect)(long);
+	race_fn fn, expect;
 	int t;
 
 	if (nspin || n < 1 || n > MAX_SPIN || pick(f, &fn, &expect)) {
@@ -131,7 +139,7 @@ static void spin_start(char f, int n, long sleep_us)
 static void spin_end(void)
 {
 	long calls = 0, errors = 0;
-	short lo = race_sem, hi = race_sem;
+	short lo = sem_now(), hi = lo;
 	int t;
 
 	__atomic_store_n(&spin_stop, 1, __ATOMIC_RELAXED);
@@ -165,9 +173,14 @@ static void whold(void)
 		asm volatile("" ::: "memory");
 }
 
+static void wset(unsigned long v)
+{
+	__atomic_store_n(&race_word, v, __ATOMIC_RELAXED);
+}
+
 static void wcheck(unsigned long expect)
 {
-	unsigned long v = race_word;
+	unsigned long v = __atomic_load_n(&race_word, __ATOMIC_RELAXED);
 
 	if (v == expect)
 		return;
@@ -191,12 +204,12 @@ static void *writer_main(void *arg)
 			continue;
 		}
 		/* The page is the file's again when race_word is 0 ... */
-		race_word = 0;
+		wset(0);
 		__atomic_store_n(&wack, W_WRITE, __ATOMIC_RELEASE);
 		whold();
 		wcheck(0);
 		/* ... and differs from it again from this write on. */
-		race_word = ++wcount;
+		wset(++wcount);
 		wwrites++;
 		whold();
 		wcheck(wcount);
@@ -222,7 +235,10 @@ static void wstart(void)
 		printf("error mprotect %d\n", -errno);
 		return;
 	}
-	wwrites = wlost = wexp = wgot = 0;
+	wwrites = 0;
+	wlost = 0;
+	wexp = 0;
+	wgot = 0;
 	__atomic_store_n(&wphase, W_WRITE, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&wack, __ATOMIC_ACQUIRE) != W_WRITE)
 		sched_yield();
@@ -245,7 +261,7 @@ static void wstop(void)
 
 int main(int argc, char **argv)
 {
-	long (*fn)(long), (*expect)(long);
+	race_fn fn, expect;
 	long long sum;
 	char line[256], f;
 	long n, i, us;
@@ -266,7 +282,7 @@ int main(int argc, char **argv)
 		} else if (!strncmp(line, "stop", 4)) {
 			spin_end();
 		} else if (!strncmp(line, "sem", 3)) {
-			printf("sem %d\n", race_sem);
+			printf("sem %d\n", sem_now());
 		} else if (!strncmp(line, "mlock", 5)) {
 			printf("mlock %d\n",
 			       mlockall(MCL_CURRENT | MCL_FUTURE) ? -errno : 0);

@@ -31,7 +31,7 @@
 
 #ifndef __ASSEMBLER__
 extern unsigned char race_page[], race_pad[];
-extern volatile unsigned long race_word;
+extern unsigned long race_word;
 long race_a(long x);
 long race_b(long x);
 long race_c(long x);

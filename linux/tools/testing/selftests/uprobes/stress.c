@@ -89,28 +89,31 @@ struct st_event {
 	bool killer;		/* toggled by the killer, in both cases */
 };
 
+#define EV(t, s, k, f, ...) \
+	{ .tag = t, .sym = s, .kind = k, .fn = f, __VA_ARGS__ }
+
 static const struct st_event st_events[] = {
-	{ "sum", "st_sum", 'p', ST_FN_SUM, 0, true },
-	{ "sumret", "st_sum", 'r', ST_FN_SUM },
-	{ "rec", "st_rec", 'p', ST_FN_REC },
-	{ "recret", "st_rec", 'r', ST_FN_REC, 0, true },
-	{ "leaf", "st_leaf", 'p', ST_FN_LEAF },
-	{ "leafret", "st_leaf", 'r', ST_FN_LEAF },
-	{ "usdta", "st_usdt_a", 'p', ST_FN_USDT_A, 1 },
-	{ "usdtaret", "st_usdt_a", 'r', ST_FN_USDT_A, 1 },
-	{ "usdtb", "st_usdt_b", 'p', ST_FN_USDT_B, 1 },
-	{ "forkret", "st_forker", 'r', ST_FN_FORKER },
-	{ "execret", "st_execer", 'r', ST_FN_EXECER },
-	{ "exitret", "st_exiter", 'r', ST_FN_EXITER },
-	{ "many0", "st_many_0", 'p', ST_FN_MANY + 0 },
-	{ "many1", "st_many_1", 'p', ST_FN_MANY + 1 },
-	{ "many2", "st_many_2", 'p', ST_FN_MANY + 2 },
-	{ "many3", "st_many_3", 'p', ST_FN_MANY + 3 },
-	{ "many4", "st_many_4", 'p', ST_FN_MANY + 4 },
-	{ "many5", "st_many_5", 'p', ST_FN_MANY + 5 },
-	{ "many6", "st_many_6", 'p', ST_FN_MANY + 6 },
-	{ "many7", "st_many_7", 'p', ST_FN_MANY + 7 },
-	{ "ksite", "st_ksite", 'p', ST_FN_KSITE, 2, false, true },
+	EV("sum", "st_sum", 'p', ST_FN_SUM, .pinned = true),
+	EV("sumret", "st_sum", 'r', ST_FN_SUM),
+	EV("rec", "st_rec", 'p', ST_FN_REC),
+	EV("recret", "st_rec", 'r', ST_FN_REC, .pinned = true),
+	EV("leaf", "st_leaf", 'p', ST_FN_LEAF),
+	EV("leafret", "st_leaf", 'r', ST_FN_LEAF),
+	EV("usdta", "st_usdt_a", 'p', ST_FN_USDT_A, .sem = 1),
+	EV("usdtaret", "st_usdt_a", 'r', ST_FN_USDT_A, .sem = 1),
+	EV("usdtb", "st_usdt_b", 'p', ST_FN_USDT_B, .sem = 1),
+	EV("forkret", "st_forker", 'r', ST_FN_FORKER),
+	EV("execret", "st_execer", 'r', ST_FN_EXECER),
+	EV("exitret", "st_exiter", 'r', ST_FN_EXITER),
+	EV("many0", "st_many_0", 'p', ST_FN_MANY + 0),
+	EV("many1", "st_many_1", 'p', ST_FN_MANY + 1),
+	EV("many2", "st_many_2", 'p', ST_FN_MANY + 2),
+	EV("many3", "st_many_3", 'p', ST_FN_MANY + 3),
+	EV("many4", "st_many_4", 'p', ST_FN_MANY + 4),
+	EV("many5", "st_many_5", 'p', ST_FN_MANY + 5),
+	EV("many6", "st_many_6", 'p', ST_FN_MANY + 6),
+	EV("many7", "st_many_7", 'p', ST_FN_MANY + 7),
+	EV("ksite", "st_ksite", 'p', ST_FN_KSITE, .sem = 2, .killer = true),
 };
 
 #define NEV ((int)(sizeof(st_events) / sizeof(st_events[0])))
@@ -494,8 +497,12 @@ static int tr_stop(struct tracee *t, int status, const char *what)
 		if (ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &si))
 			goto gone;
 		kind = STOP_STEP;
-		/* A step, or a step over a syscall; not a breakpoint trap. */
-		if (si.si_code != TRAP_TRACE && si.si_code != TRAP_BRKPT) {
+		/*
+		 * A step (TRAP_TRACE), a step over a syscall (TRAP_BRKPT),
+		 * a step into a signal handler (si_code SIGTRAP); but not
+		 * an int3 (SI_KERNEL) nor a SIGTRAP sent by someone.
+		 */
+		if (si.si_code == SI_KERNEL || si.si_code <= 0) {
 			memset(&regs, 0, sizeof(regs));
 			ptrace(PTRACE_GETREGS, t->tid, NULL, &regs);
 			helper_fail(t->c, "tracer: thread %d (worker pid %d) got SIGTRAP si_code %#x at ip %#llx (%s): a trap that is no single-step",
@@ -864,13 +871,19 @@ static int toggler_main(struct st_ctx *c)
 		if (!(rnd(&rs) % 25)) {
 			ADD(shm->tg_bursts, 1);
 			op = "disable (burst)";
-			for (i = 0; i < NEV && !err; i++)
-				if (toggled(i) && enabled[i])
-					err = upng_probe_enable(c->name[i], false);
+			for (i = 0; i < NEV; i++) {
+				if (toggled(i) && enabled[i] &&
+				    (err = upng_probe_enable(c->name[i], false)))
+					break;
+			}
+			if (err)
+				break;
 			op = "enable (burst)";
-			for (i = 0; i < NEV && !err; i++)
-				if (toggled(i) && enabled[i])
-					err = upng_probe_enable(c->name[i], true);
+			for (i = 0; i < NEV; i++) {
+				if (toggled(i) && enabled[i] &&
+				    (err = upng_probe_enable(c->name[i], true)))
+					break;
+			}
 			continue;
 		}
 		do
@@ -961,7 +974,7 @@ static int check_worker(struct st_ctx *c, int w, const bool *armed,
 	static unsigned char buf[65536];
 	unsigned long addr, foff, n, j;
 	pid_t pid = LOAD(s->pid);
-	int nmaps, i, e, fd, bad = 0;
+	int nmaps, i, e, fd, bad = 0, text = 0;
 	bool in_alias;
 	unsigned short v;
 	char path[64];
@@ -986,6 +999,7 @@ static int check_worker(struct st_ctx *c, int w, const bool *armed,
 		in_alias = alen && m->start >= abase && m->end <= abase + alen;
 		if (m->perms[2] != 'x' && !in_alias)
 			continue;
+		text += !in_alias;
 		for (addr = m->start; addr < m->end; addr += n) {
 			foff = m->off + (addr - m->start);
 			if (foff >= c->file_len)
@@ -1003,7 +1017,8 @@ static int check_worker(struct st_ctx *c, int w, const bool *armed,
 						 w, pid, addr, strerror(errno));
 				break;
 			}
-			for (j = 0; j < n; j++) {
+			for (j = memcmp(buf, c->file + foff, n) ? 0 : n;
+			     j < n; j++) {
 				if (buf[j] == c->file[foff + j] ||
 				    (buf[j] == INT3 &&
 				     armed_at(c, armed, foff + j)))
@@ -1030,6 +1045,9 @@ static int check_worker(struct st_ctx *c, int w, const bool *armed,
 			}
 		}
 	}
+	if (!text && !bad++)
+		snprintf(why, len, "worker %d (pid %d): no executable mapping of the target",
+			 w, pid);
 	if (pread(fd, &v, sizeof(v), c->sem_addr) != sizeof(v) || v != sem) {
 		if (!bad++)
 			snprintf(why, len, "worker %d (pid %d): st_semaphore is %u, %u probes on it are enabled",
@@ -1151,10 +1169,11 @@ static void check_hits(struct __test_metadata *_metadata, struct st_ctx *c,
 		}
 	}
 	if (c->mode == ST_STEADY) {
-		for (i = 0; i < ST_NFN; i++)
+		for (i = 0; i < ST_NFN; i++) {
 			EXPECT_EQ(started[i], finished[i])
 				TH_LOG("function %d: %ld calls started, %ld returned",
 				       i, started[i], finished[i]);
+		}
 	}
 	/* It did run. */
 	EXPECT_LT(0, finished[ST_FN_SUM]);
@@ -1269,9 +1288,11 @@ FIXTURE_SETUP(stress)
 		ASSERT_FALSE(c->off[i] >= c->cold_off &&
 			     c->off[i] < c->cold_off + sizeof(long))
 			TH_LOG("%s within a word of st_cold", st_events[i].sym);
-		for (j = 0; j < NEV; j++)
+		for (j = 0; j < NEV; j++) {
+			/* One semaphore per probed address. */
 			ASSERT_FALSE(c->off[i] == c->off[j] &&
 				     st_events[i].sem != st_events[j].sem);
+		}
 	}
 	ASSERT_EQ(c->poke_off, c->off[0]);	/* the pinned "sum" probe */
 
@@ -1352,9 +1373,11 @@ static void run(struct __test_metadata *_metadata, struct st_ctx *c)
 	do {
 		for (w = ready = 0; w < NWORKERS; w++)
 			ready += LOAD(shm->slot[w].ready);
-		for (w = 0; w < NWORKERS; w++)
+		for (w = 0; w < NWORKERS; w++) {
 			ASSERT_TRUE(worker_alive(c, w))
-				TH_LOG("worker %d: status %#x", w, c->wstatus[w]);
+				TH_LOG("worker %d: status %#x", w,
+				       c->wstatus[w]);
+		}
 		usleep(10000);
 	} while (ready < NWORKERS && upng_now_ms() - t0 < WAIT_MS);
 	ASSERT_EQ(NWORKERS, ready);
@@ -1364,8 +1387,9 @@ static void run(struct __test_metadata *_metadata, struct st_ctx *c)
 	c->helpers[H_KILLER] = start_helper(c, killer_main);
 	if (c->mode == ST_CHAOS)
 		c->helpers[H_TOGGLER] = start_helper(c, toggler_main);
-	for (i = 0; i < H_NR; i++)
+	for (i = 0; i < H_NR; i++) {
 		ASSERT_LE(0, c->helpers[i]);
+	}
 
 	t0 = upng_now_ms();
 	next = t0 + PROGRESS_MS;
@@ -1385,10 +1409,11 @@ static void run(struct __test_metadata *_metadata, struct st_ctx *c)
 		}
 	}
 	progress(c, what, upng_now_ms() - t0);
-	for (w = 0; w < NWORKERS; w++)
+	for (w = 0; w < NWORKERS; w++) {
 		EXPECT_TRUE(worker_alive(c, w))
 			TH_LOG("worker %d (pid %d) ended early: status %#x",
 			       w, c->workers[w], c->wstatus[w]);
+	}
 
 	STORE(shm->helpers_stop, 1);
 	for (i = 0; i < H_NR; i++) {
@@ -1431,9 +1456,10 @@ static void finish(struct __test_metadata *_metadata, struct st_ctx *c)
 	check_hits(_metadata, c, exists, hits);
 
 	for (i = 0; i < NEV; i++) {
-		if (exists[i])
+		if (exists[i]) {
 			EXPECT_EQ(0, upng_probe_del(c->name[i]))
 				TH_LOG("deleting %s", c->name[i]);
+		}
 		armed[i] = false;
 	}
 	EXPECT_EQ(0, check_memory(_metadata, c, armed,
@@ -1512,8 +1538,8 @@ static void final_checks(struct __test_metadata *_metadata, struct st_ctx *c)
 	ASSERT_EQ(0, upng_spawn(&child, c->target, "--report", NULL));
 	EXPECT_LT(0, upng_recv(&child, line, sizeof(line), WAIT_MS));
 	EXPECT_EQ(2, sscanf(line, "sem %u %u", &s, &k)) TH_LOG("'%s'", line);
-	EXPECT_EQ(0, s);
-	EXPECT_EQ(0, k);
+	EXPECT_EQ(0U, s);
+	EXPECT_EQ(0U, k);
 	EXPECT_EQ(0, upng_finish(&child, WAIT_MS));
 
 	EXPECT_EQ(0, fresh_sem(c, c->sem_off)) TH_LOG("st_semaphore");

@@ -36,10 +36,28 @@ enum st_fn {
 #define ST_USDT_A(x)	((x) ^ 0x5a5a)
 #define ST_USDT_B(x)	((x) + 77)
 #define ST_KSITE(x)	((x) * 9 - 4)
-#define ST_MANY(i, x)	((x) * ((i) + 3) + (i))
 #define ST_FORKER(x, child) ((x) * 3 + (child))
+
+static inline long st_many_value(int i, long x)
+{
+	return x * (i + 3) + i;
+}
+
 /* st_rec(n): rec(0) = 1, rec(n) = 2 rec(n - 1) + n */
-#define ST_REC(n)	((3L << (n)) - (n) - 2)
+static inline long st_rec_value(long n)
+{
+	return (3L << n) - n - 2;
+}
+
+/*
+ * The USDT-style semaphores of stress_target, in its .probes section (so
+ * in the file, not in .bss), raised by the probes defined with them.
+ */
+extern unsigned short st_semaphore, st_ksem;
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* Errors a worker (or one of its children) records in its slot. */
 enum st_err {
@@ -63,25 +81,30 @@ enum st_err {
 	ST_E_NR,
 };
 
-static const char *const st_err_names[ST_E_NR] __attribute__((unused)) = {
-	[ST_E_NONE] = "none",
-	[ST_E_SUM] = "st_sum wrong (len, seed, result)",
-	[ST_E_REC] = "st_rec wrong (n, result)",
-	[ST_E_LEAF] = "st_leaf wrong (x, result, second mapping)",
-	[ST_E_USDT] = "st_usdt wrong (x, result)",
-	[ST_E_MANY] = "st_many wrong (index, x, result)",
-	[ST_E_KSITE] = "st_ksite wrong (x, result)",
-	[ST_E_SEM_EXACT] = "st_semaphore not as expected (value, expected)",
-	[ST_E_SEM_RANGE] = "st_semaphore out of range (value)",
-	[ST_E_KSEM_RANGE] = "st_ksem out of range (value)",
-	[ST_E_FORKER] = "st_forker wrong (result, expected)",
-	[ST_E_CHILD] = "child failed (pid, wait status)",
-	[ST_E_SIGNAL] = "fatal signal (signal, ip, si_code)",
-	[ST_E_SIG_LOST] = "signals lost (sent, handled)",
-	[ST_E_SYS] = "system call failed (line, errno)",
-	[ST_E_FINAL_SEM] = "semaphore not 0 without probes (st_semaphore, st_ksem)",
-	[ST_E_XOL_IP] = "signal frame ip in [uprobes] (ip, start)",
-};
+static inline const char *st_err_name(long code)
+{
+	static const char *const names[ST_E_NR] = {
+		[ST_E_NONE] = "none",
+		[ST_E_SUM] = "st_sum wrong (len, seed, result)",
+		[ST_E_REC] = "st_rec wrong (n, result)",
+		[ST_E_LEAF] = "st_leaf wrong (x, result, second mapping)",
+		[ST_E_USDT] = "st_usdt wrong (x, result)",
+		[ST_E_MANY] = "st_many wrong (index, x, result)",
+		[ST_E_KSITE] = "st_ksite wrong (x, result)",
+		[ST_E_SEM_EXACT] = "st_semaphore not as expected (value, expected)",
+		[ST_E_SEM_RANGE] = "st_semaphore out of range (value)",
+		[ST_E_KSEM_RANGE] = "st_ksem out of range (value)",
+		[ST_E_FORKER] = "st_forker wrong (result, expected)",
+		[ST_E_CHILD] = "child failed (pid, wait status)",
+		[ST_E_SIGNAL] = "fatal signal (signal, ip, si_code)",
+		[ST_E_SIG_LOST] = "signals lost (sent, handled)",
+		[ST_E_SYS] = "system call failed (line, errno)",
+		[ST_E_FINAL_SEM] = "semaphore not 0 without probes (st_semaphore, st_ksem)",
+		[ST_E_XOL_IP] = "signal frame ip in [uprobes] (ip, start)",
+	};
+
+	return code >= 0 && code < ST_E_NR ? names[code] : "?";
+}
 
 enum st_mode { ST_STEADY = 1, ST_CHAOS };
 /*
@@ -106,7 +129,7 @@ struct st_slot {
 	unsigned long alias_base, alias_len;	/* second mapping, if any */
 	int pid, gen, ready, ack;
 	int tids[ST_MAX_THREADS];	/* compute threads (0: none) */
-} __attribute__((aligned(64)));
+};
 
 struct st_shm {
 	int mode, nworkers, nthreads;

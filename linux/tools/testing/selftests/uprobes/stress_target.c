@@ -53,18 +53,28 @@
 #define ADD(v, x) __atomic_add_fetch(&(v), (x), __ATOMIC_SEQ_CST)
 
 /*
- * The probed functions, together in one section (so in the same pages).
- * st_sum(), st_leaf() and st_many_N() neither call anything nor address
- * data relative to rip: they also run from the second mapping.
+ * The probed functions, next to each other. st_sum(), st_leaf() and
+ * st_many_N() neither call anything nor address data relative to rip:
+ * they also run from the second mapping.
  */
-#define ST_TEXT __attribute__((noipa, used, section(".text.stress")))
+#define ST_TEXT __attribute__((noipa))
 
-/* USDT-style semaphores, raised by the probes defined with them. */
-volatile unsigned short st_semaphore __attribute__((section(".probes"), used));
-volatile unsigned short st_ksem __attribute__((section(".probes"), used));
+/* The semaphores (see stress.h): in the file's data, as USDT has them. */
+asm(".pushsection .probes, \"aw\", @progbits\n"
+    ".balign 8\n"
+    ".globl st_semaphore\n"
+    ".type st_semaphore, @object\n"
+    "st_semaphore: .short 0\n"
+    ".size st_semaphore, 2\n"
+    ".balign 8\n"
+    ".globl st_ksem\n"
+    ".type st_ksem, @object\n"
+    "st_ksem: .short 0\n"
+    ".size st_ksem, 2\n"
+    ".popsection");
 
 /* Called through a pointer, so that the recursion stays a recursion. */
-long (*volatile st_rec_ptr)(long n);
+long (*st_rec_ptr)(long n);
 
 ST_TEXT uint64_t st_sum(const unsigned char *p, long len, uint64_t seed)
 {
@@ -139,15 +149,23 @@ ST_TEXT void st_exiter(int code)
 ST_TEXT long st_many_##i(long x)				\
 {								\
 	asm volatile("" : "+r" (x));				\
-	return ST_MANY(i, x);					\
+	return st_many_value(i, x);				\
 }
+
 ST_MANY_FN(0)
+
 ST_MANY_FN(1)
+
 ST_MANY_FN(2)
+
 ST_MANY_FN(3)
+
 ST_MANY_FN(4)
+
 ST_MANY_FN(5)
+
 ST_MANY_FN(6)
+
 ST_MANY_FN(7)
 
 static long (*const st_many[ST_NMANY])(long) = {
@@ -239,7 +257,7 @@ static void fail(long code, long a, long b, long c)
  */
 static unsigned int sem_check(void)
 {
-	unsigned int s = st_semaphore, k = st_ksem;
+	unsigned int s = LOAD(st_semaphore), k = LOAD(st_ksem);
 	int exact = LOAD(shm->sem_exact);
 
 	ADD(me->sem_reads, 1);
@@ -273,7 +291,7 @@ static void op_run(uint64_t *rs, const unsigned char *buf, int op)
 		ADD(me->started[ST_FN_REC], n + 1);
 		r = st_rec(n);
 		ADD(me->finished[ST_FN_REC], n + 1);
-		if (r != ST_REC(n))
+		if (r != st_rec_value(n))
 			fail(ST_E_REC, n, r, 0);
 		break;
 	case OP_LEAF:
@@ -304,7 +322,7 @@ static void op_run(uint64_t *rs, const unsigned char *buf, int op)
 		ADD(me->started[ST_FN_MANY + i], 1);
 		r = st_many[i](x);
 		ADD(me->finished[ST_FN_MANY + i], 1);
-		if (r != ST_MANY(i, x))
+		if (r != st_many_value(i, x))
 			fail(ST_E_MANY, i, x, r);
 		break;
 	case OP_KSITE:
@@ -321,7 +339,7 @@ static void op_run(uint64_t *rs, const unsigned char *buf, int op)
 /* Calls into the second mapping, which must be mapped executable. */
 static void alias_calls(uint64_t *rs, const unsigned char *buf, int n)
 {
-	uint64_t (*sum)(const unsigned char *, long, uint64_t);
+	uint64_t (*sum)(const unsigned char *p, long len, uint64_t seed);
 	long (*fn)(long), x, r;
 	uint64_t seed, h;
 	int i, k;
@@ -330,7 +348,7 @@ static void alias_calls(uint64_t *rs, const unsigned char *buf, int n)
 		x = rnd(rs) & 0xffffff;
 		switch (rnd(rs) % 3) {
 		case 0:
-			fn = (long (*)(long))(uintptr_t)(alias + off_leaf);
+			fn = (void *)(alias + off_leaf);
 			ADD(me->started[ST_FN_LEAF], 1);
 			r = fn(x);
 			ADD(me->finished[ST_FN_LEAF], 1);
@@ -339,16 +357,15 @@ static void alias_calls(uint64_t *rs, const unsigned char *buf, int n)
 			break;
 		case 1:
 			i = rnd(rs) % ST_NMANY;
-			fn = (long (*)(long))(uintptr_t)(alias + off_many[i]);
+			fn = (void *)(alias + off_many[i]);
 			ADD(me->started[ST_FN_MANY + i], 1);
 			r = fn(x);
 			ADD(me->finished[ST_FN_MANY + i], 1);
-			if (r != ST_MANY(i, x))
+			if (r != st_many_value(i, x))
 				fail(ST_E_MANY, i, x, r);
 			break;
 		default:
-			sum = (uint64_t (*)(const unsigned char *, long,
-					    uint64_t))(uintptr_t)(alias + off_sum);
+			sum = (void *)(alias + off_sum);
 			seed = rnd(rs);
 			ADD(me->started[ST_FN_SUM], 1);
 			h = sum(buf, 64, seed);
@@ -386,7 +403,7 @@ static void rt_handler(int sig, siginfo_t *si, void *ucv)
 	ADD(me->started[ST_FN_REC], 4);
 	r = st_rec(3);
 	ADD(me->finished[ST_FN_REC], 4);
-	if (r != ST_REC(3))
+	if (r != st_rec_value(3))
 		fail(ST_E_REC, 3, r, 0);
 	ADD(me->sig_handled, 1);
 	errno = saved_errno;
@@ -414,7 +431,7 @@ static int handlers(void)
 		return -1;
 	sa.sa_flags = SA_SIGINFO;
 	sa.sa_sigaction = fatal_handler;
-	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(fatal); i++)
 		if (sigaction(fatal[i], &sa, NULL))
 			return -1;
 	return 0;
@@ -508,7 +525,7 @@ static void reap(bool block)
 }
 
 /* What a forked child does before it exits (with 2 after an error). */
-static void __attribute__((noreturn)) child_body(uint64_t seed)
+static void child_body(uint64_t seed)
 {
 	uint64_t rs = seed | 1;
 	unsigned char buf[256];
@@ -660,8 +677,16 @@ static void alias_op(uint64_t *rs, const unsigned char *buf)
 static void do_exec(bool brutal)
 {
 	char fd[16], slot[16], next[16];
-	char *argv[] = { self, (char *)"--worker", fd, slot, next, NULL };
+	char worker_arg[] = "--worker";
+	char *argv[6];
 	int err;
+
+	argv[0] = self;
+	argv[1] = worker_arg;
+	argv[2] = fd;
+	argv[3] = slot;
+	argv[4] = next;
+	argv[5] = NULL;
 
 	snprintf(fd, sizeof(fd), "%d", shm_fd);
 	snprintf(slot, sizeof(slot), "%d", slot_no);
@@ -742,10 +767,10 @@ static void park(void)
 }
 
 /* No probe is left: nothing may hold a semaphore; compute, then exit. */
-static void __attribute__((noreturn)) final(void)
+static void final(void)
 {
 	uint64_t rs = seed_for(100);
-	unsigned int s = st_semaphore, k = st_ksem;
+	unsigned int s = LOAD(st_semaphore), k = LOAD(st_ksem);
 	unsigned char buf[256];
 	pid_t pid;
 	int i;
@@ -777,7 +802,7 @@ static void __attribute__((noreturn)) final(void)
 	exit(LOAD(me->errors) ? 1 : 0);
 }
 
-static void __attribute__((noreturn)) worker(void)
+static void worker(void)
 {
 	bool chaos = LOAD(shm->mode) == ST_CHAOS;
 	uint64_t rs = seed_for(0);
@@ -854,7 +879,7 @@ int main(int argc, char **argv)
 
 	st_rec_ptr = st_rec;
 	if (argc == 2 && !strcmp(argv[1], "--report")) {
-		printf("sem %u %u\n", st_semaphore, st_ksem);
+		printf("sem %u %u\n", LOAD(st_semaphore), LOAD(st_ksem));
 		return 0;
 	}
 	if (argc != 5 || strcmp(argv[1], "--worker")) {
@@ -889,4 +914,5 @@ int main(int argc, char **argv)
 	block_rt(false);
 	STORE(me->ready, 1);
 	worker();
+	return 0;
 }

@@ -193,8 +193,8 @@ int upng_smaps_vma(pid_t pid, unsigned long addr, struct upng_vma *out);
 long upng_status_kb(pid_t pid, const char *name);
 
 /* /proc/PID/pagemap bits (Documentation/admin-guide/mm/pagemap.rst). */
-#define UPNG_PM_PRESENT	(1ULL << 63)
-#define UPNG_PM_FILE	(1ULL << 61)	/* page cache (or shared anon) page */
+#define UPNG_PM_PRESENT	0x8000000000000000ULL	/* bit 63 */
+#define UPNG_PM_FILE	0x2000000000000000ULL	/* bit 61: page cache page */
 
 /* The pagemap entry of ADDR in PID into *ENTRY; 0 or -errno. */
 int upng_pagemap(pid_t pid, unsigned long addr, uint64_t *entry);

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The busybox workload of allinsn.c: input files made from a fixed
+ * pseudo-random sequence, and a list of shell commands (applets of the
+ * busybox that is probed) whose outputs depend only on those inputs.
+ * allinsn_work_write() puts both into a directory: the inputs, and
+ * "work.sh", which "/bin/busybox sh work.sh OUTDIR" runs: command N
+ * writes OUTDIR/N.out, N.err and N.rc (its exit status), then
+ * OUTDIR/done is written.  Temporary files go to ./tmp, which the
+ * script empties first, so that every run sees the same directory.
+ */
+#ifndef ALLINSN_WORK_H
+#define ALLINSN_WORK_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct allinsn_cmd {
+	const char *name;
+	const char *sh;
+};
+
+/*
+ * Each applet is one exec of /bin/busybox (ash runs applets through
+ * /proc/self/exe), and every exec inserts every probe of the batch: keep
+ * the number of applets small, and the inputs small enough that the
+ * commands run no long loops with every instruction probed.
+ */
+static const struct allinsn_cmd allinsn_cmds[] = {
+	{ "sort-uniq", "sort words.txt | uniq -c | sort -k1,1nr -k2 | head -n 12" },
+	{ "sort-keys", "sort -t: -k3,3n -k1,1 table.txt | tail -n 4; sort -n -r nums.txt | head -n 3" },
+	{ "md5-sha", "md5sum words.txt bin.dat; sha1sum bin.dat; sha256sum words.txt; sha512sum table.txt" },
+	{ "gzip", "gzip -c < bin.dat | gunzip -c | cmp - bin.dat && echo same; gzip -9 -c < words.txt | md5sum" },
+	{ "bzip2", "bzip2 -c < table.txt | bunzip2 -c | md5sum" },
+	{ "awk", "awk -F: '{ s += $3; n[$2]++; if ($4 > m) m = $4 } END { printf \"%d %d %.4f %e\\n\", s, m, s / NR, s * 1.5; for (k in n) c++; print c, NR }' table.txt" },
+	{ "awk-fmt", "awk '{ printf \"%s %5.2f %x %s\\n\", toupper($1), length($1) / 3, length($1) * 255, substr($1, 2, 3) }' words.txt | tail -n 5" },
+	{ "sed", "sed -e 's/\\([aeiou]\\)\\([^aeiou]\\)/\\2\\1/g' -e '/^b/d' -e 'y/kmt/KMT/' words.txt | tail -n 6; sed -n '10,14{=;p}' table.txt" },
+	{ "grep", "grep -c an words.txt; grep -E '^(ba|ko|ti).*[ae]$' words.txt | head -n 5; grep -v -i -n e words.txt | tail -n 3" },
+	{ "expr-seq", "expr 123456789 \\* 37 + 11; expr length 'hello world'; expr abcdef : 'ab\\(.*\\)e'; seq 1 7 200 | wc; seq -w -s, 1 12" },
+	{ "wc-tr", "wc words.txt nums.txt table.txt bin.dat; tr a-z n-za-m < words.txt | head -c 120; echo; tr -d 'aeiou\\n' < words.txt | wc -c" },
+	{ "od", "od -A x -t x1z -N 48 bin.dat; od -t d4 -N 32 bin.dat; hexdump -C -n 48 -s 100 bin.dat" },
+	{ "printf", "printf '%5d|%-8s|%x|%o|%c|%05.2f|%s\\n' 42 abc 255 8 Z 3.14159 \"$(echo hi)\"; printf '%s=%d\\n' a 1 b 2" },
+	{ "cut-paste", "cut -d: -f2,3 table.txt | head -n 4; paste -d, nums.txt words.txt | tail -n 3; tac nums.txt | head -n 2; rev words.txt | head -n 2" },
+	{ "bc-dc", "echo '2^70; scale=12; 4*a(1); sqrt(2)' | bc -l; echo '3 4 * 5 + p 2 40 ^ p' | dc" },
+	{ "diff-patch", "diff -u words.txt words2.txt > tmp/p.diff; echo diff=$?; cp words.txt tmp/w; patch -s tmp/w < tmp/p.diff; cmp tmp/w words2.txt && echo patched" },
+	{ "factor", "factor 600851475143 1234567 97 65536" },
+	{ "shell", "i=0; s=0; while [ $i -lt 60 ]; do i=$((i + 1)); s=$((s + i * i % 7)); done; echo $s; case abc in a*) echo glob;; esac; set -- x y z; echo $# ${2} ${#1}; f() { echo \"f:$*\"; return 3; }; f 1 2; echo rc=$?" },
+	{ "tar-base64", "tar -cf - words.txt nums.txt | tar -xOf - nums.txt | md5sum; base64 bin.dat | base64 -d | md5sum" },
+	{ "find-ls", "find . -name '*.txt' | sort; ls -1 | head -n 3; stat -c '%s %n' words.txt" },
+	{ "dd-xargs", "dd if=bin.dat bs=100 skip=3 count=5 2>/dev/null | md5sum; echo a b c | xargs -n 1 echo x" },
+	{ "fail", "cmp words.txt words2.txt; echo cmp=$?; grep -q nosuchword words.txt; echo grep=$?; false" },
+};
+
+#define ALLINSN_NCMDS (sizeof(allinsn_cmds) / sizeof(allinsn_cmds[0]))
+
+static unsigned int allinsn_rnd(unsigned int *state)
+{
+	*state = *state * 1103515245u + 12345u;
+	return *state >> 8;
+}
+
+static int allinsn_write_file(const char *dir, const char *name,
+			      const char *data, size_t len)
+{
+	char path[4096];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fwrite(data, 1, len, f) != len)
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+/* Inputs and work.sh into DIR; 0 or -errno. */
+static int allinsn_work_write(const char *dir, int nwords)
+{
+	static const char * const syl[] = {
+		"ba", "ko", "ti", "an", "me", "ru", "so", "ne", "la", "vi",
+		"de", "po", "mo", "ka", "zu", "he", "xe", "qi", "ty", "ow",
+	};
+	size_t cap = 64 * nwords + 65536, len, i;
+	unsigned int st = 2024;
+	char *buf = malloc(cap), *w2;
+	int err, n, k;
+
+	if (!buf)
+		return -ENOMEM;
+	/* words.txt: nwords words of 1-4 syllables, with repeats */
+	for (len = 0, n = 0; n < nwords; n++) {
+		for (k = 1 + allinsn_rnd(&st) % 4; k > 0; k--)
+			len += sprintf(buf + len, "%s",
+				       syl[allinsn_rnd(&st) % 20]);
+		buf[len++] = '\n';
+	}
+	err = allinsn_write_file(dir, "words.txt", buf, len);
+	/* words2.txt: the same with every 7th line changed */
+	w2 = malloc(len + nwords + 1);
+	if (!err && w2) {
+		size_t j = 0, line = 0;
+
+		for (i = 0; i < len; i++) {
+			w2[j++] = buf[i];
+			if (buf[i] == '\n' && ++line % 7 == 0)
+				w2[j - 1] = 'X', w2[j++] = '\n';
+		}
+		err = allinsn_write_file(dir, "words2.txt", w2, j);
+	} else if (!err) {
+		err = -ENOMEM;
+	}
+	free(w2);
+	/* nums.txt: signed integers */
+	for (len = 0, n = 0; !err && n < nwords / 2; n++)
+		len += sprintf(buf + len, "%d\n",
+			       (int)(allinsn_rnd(&st) % 200001) - 100000);
+	if (!err)
+		err = allinsn_write_file(dir, "nums.txt", buf, len);
+	/* table.txt: name:group:value:other */
+	for (len = 0, n = 0; !err && n < nwords / 3; n++)
+		len += sprintf(buf + len, "n%03d:%s:%u:%u\n", n,
+			       syl[allinsn_rnd(&st) % 6],
+			       allinsn_rnd(&st) % 1000,
+			       allinsn_rnd(&st) % 100000);
+	if (!err)
+		err = allinsn_write_file(dir, "table.txt", buf, len);
+	/* bin.dat: bytes, compressible in parts */
+	for (len = 0; !err && len < (size_t)nwords * 4; len++)
+		buf[len] = (len / 64) % 3 ? (char)allinsn_rnd(&st) : (char)(len % 7);
+	if (!err)
+		err = allinsn_write_file(dir, "bin.dat", buf, len);
+
+	/* work.sh */
+	len = sprintf(buf, "# allinsn busybox workload\n"
+		      "o=$1\nrm -rf tmp\nmkdir tmp\n");
+	for (i = 0; !err && i < ALLINSN_NCMDS; i++) {
+		if (len + strlen(allinsn_cmds[i].sh) + 256 > cap) {
+			err = -E2BIG;
+			break;
+		}
+		len += sprintf(buf + len,
+			       "( %s\n) > $o/%zu.out 2> $o/%zu.err < /dev/null\n"
+			       "echo $? > $o/%zu.rc\n",
+			       allinsn_cmds[i].sh, i, i, i);
+	}
+	len += sprintf(buf + len, "echo done > $o/done\n");
+	if (!err)
+		err = allinsn_write_file(dir, "work.sh", buf, len);
+	free(buf);
+	return err;
+}
+
+#endif /* ALLINSN_WORK_H */
