@@ -31,10 +31,10 @@
  * default RACE_MS) and logs how often it toggled and what it saw. Meanwhile
  * a thread of the test sleeps for short times over and over
  * (UPROBES_NG_RACE_JITTER_US, default JITTER_US; 0: none): each of its
- * wakeups is an interrupt, which under QEMU's single-threaded TCG hands
- * the host CPU to the other vCPU, and a wakeup that makes the task it
- * interrupts reschedule at its next cond_resched(); both make the
- * interleavings the races need likelier.
+ * wakeups is a timer interrupt, on which QEMU's round-robin TCG switches
+ * to the other vCPU, and a wakeup that may make the interrupted task
+ * reschedule at its next cond_resched(); both make the interleavings the
+ * races need likelier than the tick alone does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -79,17 +79,15 @@ struct jitter {
 	pthread_t thread;
 	bool started;
 	int stop;
-	long us, wakeups;
+	long us;
 };
 
 static void *jitter_main(void *arg)
 {
 	struct jitter *j = arg;
 
-	while (!__atomic_load_n(&j->stop, __ATOMIC_RELAXED)) {
+	while (!__atomic_load_n(&j->stop, __ATOMIC_RELAXED))
 		usleep(j->us);
-		j->wakeups++;
-	}
 	return NULL;
 }
 

@@ -116,7 +116,7 @@ static const struct st_event st_events[] = {
 	EV("ksite", "st_ksite", 'p', ST_FN_KSITE, .sem = 2, .killer = true),
 };
 
-#define NEV ((int)(sizeof(st_events) / sizeof(st_events[0])))
+#define NEV ((int)ARRAY_SIZE(st_events))
 
 enum { H_SIGNALS, H_TRACER, H_KILLER, H_TOGGLER, H_NR };
 static const char *const helper_names[H_NR] = {
@@ -419,7 +419,8 @@ static void tr_maps(struct tracee *t)
 	t->nmaps = read_maps(t->pid, t->maps, MAX_MAPS);
 	if (t->nmaps < 0)
 		t->nmaps = 0;
-	t->lo = t->hi = 0;
+	t->lo = 0;
+	t->hi = 0;
 	for (i = 0; i < t->nmaps; i++) {
 		if (!strcmp(t->maps[i].name, "[uprobes]")) {
 			t->lo = t->maps[i].start;
@@ -464,11 +465,11 @@ static int tr_check_ip(struct tracee *t, unsigned long ip, const char *what)
 	if (where > 0)
 		return 0;
 	if (where < 0)
-		helper_fail(t->c, "tracer: %s of thread %d (worker pid %d) at ip %#lx, in [uprobes] %#lx-%#lx beyond the trampoline",
-			    what, t->tid, t->pid, ip, t->lo, t->hi);
+		helper_fail(t->c, "tracer: %s of %d at %#lx: [uprobes] %#lx-%#lx",
+			    what, t->tid, ip, t->lo, t->hi);
 	else
-		helper_fail(t->c, "tracer: %s of thread %d (worker pid %d) at ip %#lx, in no executable mapping",
-			    what, t->tid, t->pid, ip);
+		helper_fail(t->c, "tracer: %s of %d at %#lx, in no executable mapping",
+			    what, t->tid, ip);
 	return -1;
 }
 
@@ -505,8 +506,8 @@ static int tr_stop(struct tracee *t, int status, const char *what)
 		if (si.si_code == SI_KERNEL || si.si_code <= 0) {
 			memset(&regs, 0, sizeof(regs));
 			ptrace(PTRACE_GETREGS, t->tid, NULL, &regs);
-			helper_fail(t->c, "tracer: thread %d (worker pid %d) got SIGTRAP si_code %#x at ip %#llx (%s): a trap that is no single-step",
-				    t->tid, t->pid, si.si_code, regs.rip, what);
+			helper_fail(t->c, "tracer: %s: %d got a SIGTRAP (si_code %#x) at %#llx",
+				    what, t->tid, si.si_code, regs.rip);
 			t->inject = SIGTRAP;
 			return STOP_ERROR;
 		}
@@ -590,7 +591,7 @@ static int tr_pokes(struct tracee *t)
 	if (r)
 		return r;
 	if ((w & 0xff) != INT3 || (w & ~0xffL) != (file_p & ~0xffL)) {
-		helper_fail(c, "tracer: PEEKTEXT of the probed st_sum at %#lx in thread %d: %016lx, expected an int3 over the file's %016lx",
+		helper_fail(c, "tracer: st_sum %#lx in %d: %016lx, not int3 over %016lx",
 			    c->poke_addr, t->tid, w, file_p);
 		return -1;
 	}
@@ -601,7 +602,7 @@ static int tr_pokes(struct tracee *t)
 	if (r)
 		return r;
 	if (w != file_q) {
-		helper_fail(c, "tracer: PEEKTEXT of st_cold at %#lx in thread %d: %016lx, the file has %016lx",
+		helper_fail(c, "tracer: st_cold %#lx in %d: %016lx, the file has %016lx",
 			    c->cold_addr, t->tid, w, file_q);
 		return -1;
 	}
@@ -656,8 +657,8 @@ static int tr_session(struct st_ctx *c, int w, pid_t tid, uint64_t *rs)
 	}
 	r = wait_for(tid, &status, WAIT_MS, __WALL);
 	if (!r) {
-		helper_fail(c, "tracer: thread %d (worker pid %d) did not stop within %d s of PTRACE_INTERRUPT",
-			    tid, t.pid, WAIT_MS / 1000);
+		helper_fail(c, "tracer: %d did not stop within %d s of PTRACE_INTERRUPT",
+			    tid, WAIT_MS / 1000);
 		goto err;
 	}
 	if (r < 0) {
@@ -702,8 +703,8 @@ static int tr_session(struct st_ctx *c, int w, pid_t tid, uint64_t *rs)
 		t.inject = 0;
 		r = wait_for(tid, &status, WAIT_MS, __WALL);
 		if (!r) {
-			helper_fail(c, "tracer: thread %d (worker pid %d) did not stop within %d s of PTRACE_SINGLESTEP",
-				    tid, t.pid, WAIT_MS / 1000);
+			helper_fail(c, "tracer: %d did not stop within %d s of a step",
+				    tid, WAIT_MS / 1000);
 			goto err;
 		}
 		if (r < 0) {
@@ -864,25 +865,29 @@ static int toggler_main(struct st_ctx *c)
 	int i, err = 0;
 	long hits;
 
-	for (i = 0; i < NEV; i++)
-		exists[i] = enabled[i] = true;
+	for (i = 0; i < NEV; i++) {
+		exists[i] = true;
+		enabled[i] = true;
+	}
 	while (!LOAD(shm->helpers_stop) && !err) {
 		ADD(shm->tg_ops, 1);
 		if (!(rnd(&rs) % 25)) {
 			ADD(shm->tg_bursts, 1);
 			op = "disable (burst)";
-			for (i = 0; i < NEV; i++) {
-				if (toggled(i) && enabled[i] &&
-				    (err = upng_probe_enable(c->name[i], false)))
-					break;
-			}
-			if (err)
+			for (i = 0; i < NEV && !err; i++)
+				if (toggled(i) && enabled[i])
+					err = upng_probe_enable(c->name[i], false);
+			if (err) {
+				i--;
 				break;
+			}
 			op = "enable (burst)";
-			for (i = 0; i < NEV; i++) {
-				if (toggled(i) && enabled[i] &&
-				    (err = upng_probe_enable(c->name[i], true)))
-					break;
+			for (i = 0; i < NEV && !err; i++)
+				if (toggled(i) && enabled[i])
+					err = upng_probe_enable(c->name[i], true);
+			if (err) {
+				i--;
+				break;
 			}
 			continue;
 		}
@@ -1013,8 +1018,8 @@ static int check_worker(struct st_ctx *c, int w, const bool *armed,
 				if (m->perms[0] == '-')
 					break;	/* not readable */
 				if (!bad++)
-					snprintf(why, len, "worker %d (pid %d): cannot read %#lx: %s",
-						 w, pid, addr, strerror(errno));
+					snprintf(why, len, "pid %d: cannot read %#lx: %s",
+						 pid, addr, strerror(errno));
 				break;
 			}
 			for (j = memcmp(buf, c->file + foff, n) ? 0 : n;
@@ -1024,10 +1029,9 @@ static int check_worker(struct st_ctx *c, int w, const bool *armed,
 				     armed_at(c, armed, foff + j)))
 					continue;
 				if (!bad++)
-					snprintf(why, len, "worker %d (pid %d): byte %#lx (file offset %#lx, %s mapping %s) is %#x, the file has %#x",
-						 w, pid, addr + j, foff + j,
-						 in_alias ? "second" : "main",
-						 m->perms, buf[j],
+					snprintf(why, len, "pid %d: %#lx (%s %#lx): %#x, file %#x",
+						 pid, addr + j, m->perms,
+						 foff + j, buf[j],
 						 c->file[foff + j]);
 			}
 			for (e = 0; e < NEV; e++) {
@@ -1036,27 +1040,26 @@ static int check_worker(struct st_ctx *c, int w, const bool *armed,
 				    buf[c->off[e] - foff] == INT3)
 					continue;
 				if (!bad++)
-					snprintf(why, len, "worker %d (pid %d): %s (%s) is enabled, its address %#lx (%s mapping) holds %#x",
-						 w, pid, c->name[e],
-						 st_events[e].sym,
+					snprintf(why, len, "pid %d: %s enabled, %#lx (%s): %#x",
+						 pid, c->name[e],
 						 addr + c->off[e] - foff,
-						 in_alias ? "second" : "main",
+						 m->perms,
 						 buf[c->off[e] - foff]);
 			}
 		}
 	}
 	if (!text && !bad++)
-		snprintf(why, len, "worker %d (pid %d): no executable mapping of the target",
-			 w, pid);
+		snprintf(why, len, "pid %d: no executable mapping of the target",
+			 pid);
 	if (pread(fd, &v, sizeof(v), c->sem_addr) != sizeof(v) || v != sem) {
 		if (!bad++)
-			snprintf(why, len, "worker %d (pid %d): st_semaphore is %u, %u probes on it are enabled",
-				 w, pid, v, sem);
+			snprintf(why, len, "pid %d: st_semaphore %u, %u probes on it",
+				 pid, v, sem);
 	}
 	if (pread(fd, &v, sizeof(v), c->ksem_addr) != sizeof(v) || v != ksem) {
 		if (!bad++)
-			snprintf(why, len, "worker %d (pid %d): st_ksem is %u, %u probes on it are enabled",
-				 w, pid, v, ksem);
+			snprintf(why, len, "pid %d: st_ksem %u, %u probes on it",
+				 pid, v, ksem);
 	}
 	close(fd);
 	return bad;
@@ -1100,15 +1103,17 @@ static void progress(struct st_ctx *c, const char *what, long long ms)
 	for (w = 0; w < NWORKERS; w++)
 		for (f = 0; f < ST_NFN; f++)
 			calls += LOAD(shm->slot[w].finished[f]);
-	ksft_print_msg("%s %lld s: %ld calls (%ld hits of %s); %ld forks, %ld forks in st_forker, %ld execs, %ld maps, %ld mprotects; signals %ld sent, %ld handled; tracer %ld sessions, %ld steps, %ld pokes; killer %ld rounds (%ld SIGKILLed unregistering, %ld registering); toggler %ld ops; %ld errors\n",
+	ksft_print_msg("%s %lld s: %ld calls, %ld hits of st_sum; %ld forks, %ld execs, %ld maps\n",
 		       what, ms / 1000, calls, upng_probe_hits(c->name[0]),
-		       c->name[0], TOTAL(c, forks), TOTAL(c, forkers),
-		       TOTAL(c, execs), TOTAL(c, maps), TOTAL(c, mprotects),
-		       LOAD(shm->sig_sent), TOTAL(c, sig_handled),
-		       LOAD(shm->tr_sessions), LOAD(shm->tr_steps),
-		       LOAD(shm->tr_pokes), LOAD(shm->k_rounds),
-		       LOAD(shm->k_killed_unreg), LOAD(shm->k_killed_reg),
-		       LOAD(shm->tg_ops), TOTAL(c, errors));
+		       TOTAL(c, forks) + TOTAL(c, forkers), TOTAL(c, execs),
+		       TOTAL(c, maps));
+	ksft_print_msg("%s %lld s: %ld signals, %ld handled; tracer %ld sessions, %ld steps\n",
+		       what, ms / 1000, LOAD(shm->sig_sent),
+		       TOTAL(c, sig_handled), LOAD(shm->tr_sessions),
+		       LOAD(shm->tr_steps));
+	ksft_print_msg("%s %lld s: killer %ld rounds, toggler %ld ops; %ld errors\n",
+		       what, ms / 1000, LOAD(shm->k_rounds), LOAD(shm->tg_ops),
+		       TOTAL(c, errors));
 	fflush(stdout);
 }
 
@@ -1126,7 +1131,7 @@ static void report_worker_errors(struct __test_metadata *_metadata,
 		EXPECT_EQ(0, LOAD(s->errors))
 			TH_LOG("worker %d (pid %d): %ld errors, the first: %s: %#lx %#lx %#lx",
 			       w, c->workers[w], LOAD(s->errors),
-			       code > 0 && code < ST_E_NR ? st_err_names[code] : "?",
+			       st_err_name(code),
 			       LOAD(s->err_a), LOAD(s->err_b), LOAD(s->err_c));
 	}
 }
@@ -1234,7 +1239,8 @@ FIXTURE_SETUP(stress)
 	int fd;
 
 	upng_die_with_parent();
-	c = self->c = calloc(1, sizeof(*c));
+	c = calloc(1, sizeof(*c));
+	self->c = c;
 	ASSERT_NE(NULL, c);
 	c->kmsg = -1;
 	c->shm_fd = -1;
@@ -1387,9 +1393,9 @@ static void run(struct __test_metadata *_metadata, struct st_ctx *c)
 	c->helpers[H_KILLER] = start_helper(c, killer_main);
 	if (c->mode == ST_CHAOS)
 		c->helpers[H_TOGGLER] = start_helper(c, toggler_main);
-	for (i = 0; i < H_NR; i++) {
-		ASSERT_LE(0, c->helpers[i]);
-	}
+	for (i = 0; i < H_NR && c->helpers[i] >= 0; i++)
+		;
+	ASSERT_EQ(H_NR, i) TH_LOG("starting the %s", helper_names[i]);
 
 	t0 = upng_now_ms();
 	next = t0 + PROGRESS_MS;
@@ -1482,25 +1488,31 @@ static void finish(struct __test_metadata *_metadata, struct st_ctx *c)
 			       c->workers[w], c->wstatus[w]);
 	}
 	report_worker_errors(_metadata, c);
-	TH_LOG("%s: %ld calls of st_sum, %ld hits; %ld forks + %ld in st_forker, %ld execs, %ld maps, %ld munmaps, %ld mprotects, %ld calls in the second mapping, %ld semaphore reads",
-	       c->mode == ST_STEADY ? "steady" : "chaos",
-	       TOTAL(c, finished[ST_FN_SUM]), hits[0], TOTAL(c, forks),
-	       TOTAL(c, forkers), TOTAL(c, execs), TOTAL(c, maps),
-	       TOTAL(c, unmaps), TOTAL(c, mprotects), TOTAL(c, alias_calls),
+	TH_LOG("calls: %ld of st_sum (%ld hits), %ld in the second mapping",
+	       TOTAL(c, finished[ST_FN_SUM]), hits[0], TOTAL(c, alias_calls));
+	TH_LOG("processes: %ld forks, %ld in st_forker, %ld execs",
+	       TOTAL(c, forks), TOTAL(c, forkers), TOTAL(c, execs));
+	TH_LOG("mappings: %ld mmaps, %ld munmaps, %ld mprotects; %ld semaphore reads",
+	       TOTAL(c, maps), TOTAL(c, unmaps), TOTAL(c, mprotects),
 	       TOTAL(c, sem_reads));
-	TH_LOG("signals: %ld sent (%ld at threads, %ld EAGAIN), %ld handled; tracer: %ld sessions, %ld stops, %ld steps, %ld pokes, %ld signals passed on, %ld stops in the trampoline, %ld tracees gone",
+	TH_LOG("signals: %ld sent (%ld at threads, %ld EAGAIN), %ld handled",
 	       LOAD(shm->sig_sent), LOAD(shm->sig_thread),
-	       LOAD(shm->sig_eagain), TOTAL(c, sig_handled),
+	       LOAD(shm->sig_eagain), TOTAL(c, sig_handled));
+	TH_LOG("tracer: %ld sessions, %ld stops, %ld steps, %ld pokes, %ld signals",
 	       LOAD(shm->tr_sessions), LOAD(shm->tr_stops),
 	       LOAD(shm->tr_steps), LOAD(shm->tr_pokes),
-	       LOAD(shm->tr_signals), LOAD(shm->tr_tramp),
-	       LOAD(shm->tr_gone));
-	TH_LOG("killer: %ld rounds, %ld SIGKILLed unregistering, %ld registering, %ld writes completed (%ld us each); toggler: %ld ops (%ld enables, %ld disables, %ld deletes, %ld adds, %ld bursts)",
+	       LOAD(shm->tr_signals));
+	TH_LOG("tracer: %ld stops in the trampoline, %ld tracees gone",
+	       LOAD(shm->tr_tramp), LOAD(shm->tr_gone));
+	TH_LOG("killer: %ld rounds, SIGKILLed %ld unregistering, %ld registering",
 	       LOAD(shm->k_rounds), LOAD(shm->k_killed_unreg),
-	       LOAD(shm->k_killed_reg), LOAD(shm->k_completed),
-	       LOAD(shm->k_write_us), LOAD(shm->tg_ops),
-	       LOAD(shm->tg_enables), LOAD(shm->tg_disables),
-	       LOAD(shm->tg_dels), LOAD(shm->tg_adds), LOAD(shm->tg_bursts));
+	       LOAD(shm->k_killed_reg));
+	TH_LOG("killer: %ld writes completed, %ld us each",
+	       LOAD(shm->k_completed), LOAD(shm->k_write_us));
+	TH_LOG("toggler: %ld ops: %ld enables, %ld disables, %ld deletes, %ld adds",
+	       LOAD(shm->tg_ops), LOAD(shm->tg_enables),
+	       LOAD(shm->tg_disables), LOAD(shm->tg_dels),
+	       LOAD(shm->tg_adds));
 }
 
 /* The semaphore at file offset OFF in a fresh private writable mapping. */
@@ -1531,13 +1543,14 @@ static void final_checks(struct __test_metadata *_metadata, struct st_ctx *c)
 	struct upng_child child;
 	unsigned int s = 1, k = 1;
 	unsigned char *copy;
-	char line[128], first[512];
+	char line[128] = "", first[512];
 	long nkmsg;
-	int fd;
+	int fd, n;
 
 	ASSERT_EQ(0, upng_spawn(&child, c->target, "--report", NULL));
 	EXPECT_LT(0, upng_recv(&child, line, sizeof(line), WAIT_MS));
-	EXPECT_EQ(2, sscanf(line, "sem %u %u", &s, &k)) TH_LOG("'%s'", line);
+	n = sscanf(line, "sem %u %u", &s, &k);
+	EXPECT_EQ(2, n) TH_LOG("'%s'", line);
 	EXPECT_EQ(0U, s);
 	EXPECT_EQ(0U, k);
 	EXPECT_EQ(0, upng_finish(&child, WAIT_MS));

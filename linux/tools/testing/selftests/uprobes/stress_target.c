@@ -61,17 +61,17 @@
 
 /* The semaphores (see stress.h): in the file's data, as USDT has them. */
 asm(".pushsection .probes, \"aw\", @progbits\n"
-    ".balign 8\n"
-    ".globl st_semaphore\n"
-    ".type st_semaphore, @object\n"
-    "st_semaphore: .short 0\n"
-    ".size st_semaphore, 2\n"
-    ".balign 8\n"
-    ".globl st_ksem\n"
-    ".type st_ksem, @object\n"
-    "st_ksem: .short 0\n"
-    ".size st_ksem, 2\n"
-    ".popsection");
+	".balign 8\n"
+	".globl st_semaphore\n"
+	".type st_semaphore, @object\n"
+	"st_semaphore: .short 0\n"
+	".size st_semaphore, 2\n"
+	".balign 8\n"
+	".globl st_ksem\n"
+	".type st_ksem, @object\n"
+	"st_ksem: .short 0\n"
+	".size st_ksem, 2\n"
+	".popsection");
 
 /* Called through a pointer, so that the recursion stays a recursion. */
 long (*st_rec_ptr)(long n);
