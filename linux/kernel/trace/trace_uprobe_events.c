@@ -15,6 +15,7 @@
 #include <linux/fs.h>
 #include <linux/namei.h>
 #include <linux/percpu.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -71,7 +72,8 @@ fail:
 /*
  * Hold the probed file open (see struct trace_uprobe); best effort, and
  * only for files read through the page cache (the only ones the engine
- * can probe), so that no special file's open() has side effects.
+ * can probe: read_folio, or tmpfs), so that no special file's open() has
+ * side effects. The engine reads the probed instruction through it.
  */
 static void hold_probed_file(struct trace_uprobe *tu)
 {
@@ -79,7 +81,8 @@ static void hold_probed_file(struct trace_uprobe *tu)
 	struct file *file;
 
 	tu->file = NULL;
-	if (!inode->i_mapping->a_ops->read_folio)
+	if (!inode->i_mapping->a_ops->read_folio &&
+	    !shmem_mapping(inode->i_mapping))
 		return;
 	file = dentry_open(&tu->path, O_RDONLY, current_cred());
 	if (!IS_ERR(file))

@@ -1040,7 +1040,7 @@ TEST_F_TIMEOUT(registration, enable_while_running, 400)
 {
 	struct fctx *c = &self->c;
 	long before[MAXEV], after[MAXEV];
-	int round, rounds = rounds_of(25), i, rc;
+	int round, rounds = rounds_of(10), i, rc;
 
 	for (round = 0; round < rounds; round++) {
 		fi_prob(&c->fi, prob_of(round));
@@ -1128,7 +1128,7 @@ TEST_F_TIMEOUT(unregistration, disable_while_running, 400)
 {
 	struct fctx *c = &self->c;
 	long before[MAXEV], after[MAXEV];
-	int round, rounds = rounds_of(12), i, rc[MAXEV];
+	int round, rounds = rounds_of(6), i, rc[MAXEV];
 
 	for (round = 0; round < rounds; round++) {
 		set_all(_metadata, c, true, "enabling without faults");
@@ -1323,7 +1323,7 @@ TEST_F_TIMEOUT(hit_path, entry_return_and_insns, 400)
 	static unsigned long long vals[2 * HIT_W * HIT_S * NKIDS];
 	struct fctx *c = &self->c;
 	long before[MAXEV], after[MAXEV], total;
-	int round, rounds = rounds_of(10), i, k, status, err;
+	int round, rounds = rounds_of(5), i, k, status, err;
 	char *trace, st[64];
 	long n, j;
 
@@ -1436,7 +1436,7 @@ TEST_F_TIMEOUT(insertion, exec_under_faults, 400)
 	struct upng_child kid[NKIDS];
 	struct fctx *c = &self->c;
 	long before[MAXEV], after[MAXEV], n, j;
-	int round, rounds = rounds_of(15), i, k, status;
+	int round, rounds = rounds_of(6), i, k, status;
 	char arg[16], line[NKIDS][128], st[64], *trace;
 	int got[NKIDS];
 
@@ -1503,7 +1503,7 @@ TEST_F_TIMEOUT(insertion, mmap_under_faults, 400)
 {
 	struct fctx *c = &self->c;
 	long inserted = 0, missed = 0;
-	int round, rounds = rounds_of(40), i, fd, err;
+	int round, rounds = rounds_of(15), i, fd, err;
 	size_t size = c->st.st_size;
 	unsigned char *map;
 	long long deadline;

@@ -18,13 +18,16 @@
 #
 # A region is a run of contiguous instructions: OFF is the file offset of
 # its first one (hex, no 0x), LENS the length of each instruction, one hex
-# digit each (1-f), so the boundaries are OFF, OFF+LENS[0], ...  KIND is
-# "f" for code and "p" for padding (a run of nops and int3s, as compilers
-# put between functions and before loop heads).  Code regions start at
-# each section start, each function start the file tells (symbols, .eh_frame
-# FDEs), each direct call target and after each padding run: for a
-# stripped binary they are functions or pieces of functions.  NAME is a
-# symbol at OFF or "-".  Bytes objdump skips (zero runs) end a region.
+# digit each (1-f), so the boundaries are OFF, OFF+LENS[0], ...  Regions
+# start at each section start, each function start the file tells
+# (symbols, .eh_frame FDEs), each direct call target, each loop head
+# (target of a backward jump) and after each run of padding.  KIND is
+# "F" for code where a function (or, outside what the FDEs cover, maybe
+# one) starts, "f" for code continuing the function of the region before
+# (a loop head, or code after padding inside an FDE's range), "p" for
+# padding (nops and int3s, as compilers put between functions and before
+# loop heads).  NAME is a symbol at OFF or "-".  Bytes objdump skips (zero
+# runs) end a region.
 set -eu
 
 elf=$1
@@ -143,15 +146,23 @@ file == 3 {
 	nfde++
 	next
 }
-# First pass over the disassembly: direct call targets.
+# First pass over the disassembly: direct call targets (function starts)
+# and the targets of backward jumps (loop heads).
 file == 4 {
-	if ($0 ~ /^ *[0-9a-f]+:\t/ && split($0, f, "\t") >= 3 &&
-	    f[3] ~ /^(bnd |notrack )?call +(0x)?[0-9a-f]+( |$)/) {
-		t = f[3]
-		sub(/^(bnd |notrack )?call +/, "", t)
-		sub(/ .*/, "", t)
-		known[hex(t)] = 1
-	}
+	if ($0 !~ /^ *[0-9a-f]+:\t/ || split($0, f, "\t") < 3)
+		next
+	t = f[3]
+	sub(/^(bnd |notrack |[a-z]s )*/, "", t)
+	if (t !~ /^(call|j[a-z]+|loop[a-z]*) +(0x)?[0-9a-f]+( |$)/)
+		next
+	c = t ~ /^call/
+	sub(/^[a-z]+ +/, "", t)
+	sub(/ .*/, "", t)
+	t = hex(t)
+	if (c)
+		known[t] = 1
+	else if (t <= hex(f[1]))
+		loophead[t] = 1
 	next
 }
 {
@@ -187,15 +198,17 @@ file == 4 {
 		fp++
 	pad = is_pad(f[3])
 	if (!nlens || va != expect || pad != (rkind == "p") ||
-	    (!pad && (va in known))) {
+	    (!pad && ((va in known) || (va in loophead)))) {
 		# A function starts here, or a piece of one (after padding
 		# inside an FDE: a loop head), or code the FDEs do not cover.
 		if (pad)
 			kind = "p"
-		else if ((va in known) || !(fp < nfde && fdelo[fp] <= va))
+		else if (va in known)
 			kind = "F"
-		else
+		else if ((va in loophead) || (fp < nfde && fdelo[fp] <= va))
 			kind = "f"
+		else
+			kind = "F"
 		start(off, kind, va)
 	}
 	lens = lens substr("0123456789abcdef", nb + 1, 1)
