@@ -300,7 +300,7 @@ int uprobe_prepare(struct uprobe *uprobe, struct file *file)
 	bool is_64bit;
 	int err;
 
-	/* Pairs with the releases below. */
+	/* The analysis is complete when seen; pairs with the release below. */
 	err = smp_load_acquire(&uprobe->prep);
 	if (err)
 		return err > 0 ? 0 : err;
@@ -319,6 +319,7 @@ int uprobe_prepare(struct uprobe *uprobe, struct file *file)
 	if (!err) {
 		memcpy(uprobe->arch.insn, insn, sizeof(uprobe->arch.insn));
 		err = uprobe_analyze(uprobe, is_64bit);
+		/* Publish the analysis; pairs with uprobe_ready(). */
 		smp_store_release(&uprobe->prep, err ? err : 1);
 	}
 	mutex_unlock(&uprobe->prep_mutex);

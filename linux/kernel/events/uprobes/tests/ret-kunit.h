@@ -2,7 +2,8 @@
 /*
  * KUnit tests for the return-probe bookkeeping: copying pending return
  * instances to a child, putting real return addresses back into a
- * callchain, and which instances a return through the trampoline ends. They run on a kernel thread, which has no trampoline: its
+ * callchain, and which instances a return through the trampoline ends.
+ * They run on a kernel thread, which has no trampoline: its
  * trampoline address is UPROBE_NO_TRAMPOLINE_VADDR.
  */
 #include <kunit/test.h>

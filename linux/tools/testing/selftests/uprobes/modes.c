@@ -15,12 +15,10 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "modes.h"
 #include "upng.h"
 
 #define CALLS 64
-
-unsigned int modes_call32(unsigned int x, void *stack_top);
-extern char modes_probe32[];
 
 /* Runs the 32-bit code CALLS times; 0 when every result was x + 4. */
 static int run_calls(void)
