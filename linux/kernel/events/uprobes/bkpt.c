@@ -16,9 +16,10 @@
  * held for writing: registration, the mmap hook and handler-requested
  * removal all take it, so each re-checks what the others did.
  *
- * USDT semaphores (ref_ctr_offset) are counted here too, as the
- * breakpoint bytes change, under the same lock: a semaphore whose page is
- * not mapped yet is remembered and updated by the mmap hook.
+ * USDT semaphores (ref_ctr_offset) are counted here too, under the same
+ * lock: once per address space holding a breakpoint of the probe,
+ * however many mappings of the file it has; a semaphore whose page is not
+ * mapped yet is updated by the mmap hook.
  */
 #define pr_fmt(fmt) "uprobe: " fmt
 
@@ -129,15 +130,23 @@ bool uprobe_file_is_64bit(struct inode *inode, struct file *file)
 
 /* ---- USDT semaphores ---- */
 
-struct uprobe_pending_ctr {
+/*
+ * A probe counted in the semaphore of an address space: one count per
+ * address space that holds at least one of the probe's breakpoints, in
+ * any number of mappings of the file. The count goes in with the first
+ * breakpoint and out when the last one leaves, removed or unmapped with
+ * its mapping; while the semaphore's page is not mapped (the loader maps
+ * data after text) it waits, not @applied, for the mmap hook.
+ */
+struct uprobe_ctr_count {
 	struct list_head	node;
-	struct uprobe		*uprobe;
+	struct uprobe		*uprobe;	/* a reference is held */
 	struct mm_struct	*mm;
+	bool			applied;
 };
 
-/* Semaphores waiting for their page to be mapped. */
-static LIST_HEAD(pending_ctrs);
-static DEFINE_MUTEX(pending_ctrs_lock);
+static LIST_HEAD(ctr_counts);
+static DEFINE_MUTEX(ctr_counts_lock);
 
 static bool uprobe_ctr_vma(struct uprobe *uprobe, struct vm_area_struct *vma)
 {
@@ -152,6 +161,7 @@ static bool uprobe_ctr_vma(struct uprobe *uprobe, struct vm_area_struct *vma)
 	       uprobe->ref_ctr_offset + (loff_t)sizeof(short) <= end;
 }
 
+/* Adds @d to the semaphore at @vaddr; the mmap lock serialises writers. */
 static int uprobe_ctr_add(struct mm_struct *mm, unsigned long vaddr, int d)
 {
 	struct vm_area_struct *vma;
@@ -176,111 +186,209 @@ static int uprobe_ctr_add(struct mm_struct *mm, unsigned long vaddr, int d)
 	return err;
 }
 
-static struct vm_area_struct *uprobe_find_ctr_vma(struct uprobe *uprobe,
-						  struct mm_struct *mm)
+/* Adds @d to @uprobe's semaphore in @mm, if its page is mapped. */
+static int uprobe_ctr_apply(struct uprobe *uprobe, struct mm_struct *mm,
+			    int d)
 {
 	VMA_ITERATOR(vmi, mm, 0);
 	struct vm_area_struct *vma;
 
 	for_each_vma(vmi, vma)
 		if (uprobe_ctr_vma(uprobe, vma))
-			return vma;
+			return uprobe_ctr_add(mm, uprobe_vma_offset_vaddr(vma,
+						uprobe->ref_ctr_offset), d);
+	return -ENOENT;
+}
+
+static struct uprobe_ctr_count *uprobe_ctr_find(struct uprobe *uprobe,
+						struct mm_struct *mm)
+{
+	struct uprobe_ctr_count *c;
+
+	lockdep_assert_held(&ctr_counts_lock);
+	list_for_each_entry(c, &ctr_counts, node)
+		if (c->uprobe == uprobe && c->mm == mm)
+			return c;
 	return NULL;
 }
 
-static struct uprobe_pending_ctr *uprobe_pending_find(struct uprobe *uprobe,
-						      struct mm_struct *mm)
+static void uprobe_ctr_free(struct uprobe_ctr_count *c, bool unapply)
 {
-	struct uprobe_pending_ctr *p;
-
-	lockdep_assert_held(&pending_ctrs_lock);
-	list_for_each_entry(p, &pending_ctrs, node)
-		if (p->uprobe == uprobe && p->mm == mm)
-			return p;
-	return NULL;
+	if (unapply && c->applied)
+		uprobe_ctr_apply(c->uprobe, c->mm, -1);
+	list_del(&c->node);
+	uprobe_put(c->uprobe);
+	kfree(c);
 }
 
-static void uprobe_pending_free(struct uprobe_pending_ctr *p)
+/**
+ * uprobe_ctr_hold() - count a probe in the semaphore of an address space
+ * @uprobe: the probe, with a breakpoint (about to be) in @mm
+ * @mm: the address space, mmap lock held
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int uprobe_ctr_hold(struct uprobe *uprobe, struct mm_struct *mm)
 {
-	list_del(&p->node);
-	uprobe_put(p->uprobe);
-	kfree(p);
-}
-
-/* Counts the breakpoint going in (+1) or out (-1) in the semaphore. */
-static int uprobe_ctr_update(struct uprobe *uprobe, struct mm_struct *mm,
-			     int d)
-{
-	struct uprobe_pending_ctr *p;
-	struct vm_area_struct *vma;
+	struct uprobe_ctr_count *c;
 	int err = 0;
 
 	if (!uprobe->ref_ctr_offset)
 		return 0;
-	vma = uprobe_find_ctr_vma(uprobe, mm);
-	if (vma)
-		return uprobe_ctr_add(mm, uprobe_vma_offset_vaddr(vma,
-					uprobe->ref_ctr_offset), d);
-
-	mutex_lock(&pending_ctrs_lock);
-	p = uprobe_pending_find(uprobe, mm);
-	if (d < 0) {
-		if (p)
-			uprobe_pending_free(p);
-	} else if (!p) {
-		p = kzalloc(sizeof(*p), GFP_KERNEL);
-		if (p) {
-			p->uprobe = uprobe_get(uprobe);
-			p->mm = mm;
-			list_add(&p->node, &pending_ctrs);
-		} else {
-			err = -ENOMEM;
-		}
+	mutex_lock(&ctr_counts_lock);
+	if (uprobe_ctr_find(uprobe, mm))
+		goto out;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c) {
+		err = -ENOMEM;
+		goto out;
 	}
-	mutex_unlock(&pending_ctrs_lock);
+	c->uprobe = uprobe_get(uprobe);
+	c->mm = mm;
+	c->applied = !uprobe_ctr_apply(uprobe, mm, 1);
+	list_add(&c->node, &ctr_counts);
+out:
+	mutex_unlock(&ctr_counts_lock);
 	return err;
 }
 
-/**
- * uprobe_mmap_pending_ctrs() - update semaphores whose page just got mapped
- * @vma: a new writable mapping
- *
- * Called with the mmap lock held for writing.
+/*
+ * Does @mm hold a breakpoint of @uprobe, apart from [@start, @end) of
+ * @skip (a mapping that is going away)?
  */
-void uprobe_mmap_pending_ctrs(struct vm_area_struct *vma)
+static bool uprobe_mm_has_bp(struct uprobe *uprobe, struct mm_struct *mm,
+			     struct vm_area_struct *skip, unsigned long start,
+			     unsigned long end)
 {
-	struct uprobe_pending_ctr *p, *tmp;
+	VMA_ITERATOR(vmi, mm, 0);
+	struct vm_area_struct *vma;
 
-	if (list_empty_careful(&pending_ctrs))
-		return;
-	mutex_lock(&pending_ctrs_lock);
-	list_for_each_entry_safe(p, tmp, &pending_ctrs, node) {
-		if (p->mm != vma->vm_mm || !uprobe_ctr_vma(p->uprobe, vma))
+	for_each_vma(vmi, vma) {
+		unsigned long vaddr = uprobe_vma_offset_vaddr(vma,
+							       uprobe->offset);
+
+		if (!uprobe_vma_probeable(vma) ||
+		    file_inode(vma->vm_file) != uprobe->inode ||
+		    vaddr < vma->vm_start || vaddr >= vma->vm_end)
 			continue;
-		uprobe_ctr_add(vma->vm_mm,
-			       uprobe_vma_offset_vaddr(vma,
-						       p->uprobe->ref_ctr_offset),
-			       1);
-		uprobe_pending_free(p);
+		if (vma == skip && vaddr >= start && vaddr < end)
+			continue;
+		if (uprobe_is_trap_at(mm, vaddr))
+			return true;
 	}
-	mutex_unlock(&pending_ctrs_lock);
+	return false;
+}
+
+/* The last breakpoint of @uprobe left @mm (but [@start, @end) of @skip). */
+static void uprobe_ctr_release(struct uprobe *uprobe, struct mm_struct *mm,
+			       struct vm_area_struct *skip,
+			       unsigned long start, unsigned long end)
+{
+	struct uprobe_ctr_count *c;
+
+	if (!uprobe->ref_ctr_offset)
+		return;
+	mutex_lock(&ctr_counts_lock);
+	c = uprobe_ctr_find(uprobe, mm);
+	if (c && !uprobe_mm_has_bp(uprobe, mm, skip, start, end))
+		uprobe_ctr_free(c, true);
+	mutex_unlock(&ctr_counts_lock);
 }
 
 /**
- * uprobe_forget_pending_ctrs() - drop the semaphores of a dying mm
+ * uprobe_mmap_ctrs() - apply the counts waiting for a semaphore's page
+ * @vma: a new writable mapping; mmap lock held for writing
+ */
+void uprobe_mmap_ctrs(struct vm_area_struct *vma)
+{
+	struct uprobe_ctr_count *c;
+
+	if (list_empty_careful(&ctr_counts))
+		return;
+	mutex_lock(&ctr_counts_lock);
+	list_for_each_entry(c, &ctr_counts, node) {
+		if (c->applied || c->mm != vma->vm_mm ||
+		    !uprobe_ctr_vma(c->uprobe, vma))
+			continue;
+		c->applied = !uprobe_ctr_add(vma->vm_mm,
+					     uprobe_vma_offset_vaddr(vma,
+						c->uprobe->ref_ctr_offset), 1);
+	}
+	mutex_unlock(&ctr_counts_lock);
+}
+
+/**
+ * uprobe_munmap_ctrs() - breakpoints leave with an unmapped range
+ * @vma: a mapping of a probed file; mmap lock held
+ * @start: first address unmapped
+ * @end: address after the range
+ *
+ * A probe whose last breakpoint in the address space was in the range
+ * is no longer counted in its semaphore.
+ */
+void uprobe_munmap_ctrs(struct vm_area_struct *vma, unsigned long start,
+			unsigned long end)
+{
+	struct uprobe_ctr_count *c, *tmp;
+	struct mm_struct *mm = vma->vm_mm;
+
+	if (list_empty_careful(&ctr_counts) || !uprobe_vma_probeable(vma))
+		return;
+	mutex_lock(&ctr_counts_lock);
+	list_for_each_entry_safe(c, tmp, &ctr_counts, node) {
+		unsigned long vaddr = uprobe_vma_offset_vaddr(vma,
+							      c->uprobe->offset);
+
+		if (c->mm != mm || c->uprobe->inode != file_inode(vma->vm_file) ||
+		    vaddr < start || vaddr >= end)
+			continue;
+		if (!uprobe_mm_has_bp(c->uprobe, mm, vma, start, end))
+			uprobe_ctr_free(c, true);
+	}
+	mutex_unlock(&ctr_counts_lock);
+}
+
+/**
+ * uprobe_dup_ctrs() - a forked child's semaphores count what its parent's do
+ * @oldmm: the parent's address space
+ * @newmm: the child's, a copy with the same breakpoints and semaphores
+ */
+void uprobe_dup_ctrs(struct mm_struct *oldmm, struct mm_struct *newmm)
+{
+	struct uprobe_ctr_count *c, *n;
+	LIST_HEAD(copies);
+
+	if (list_empty_careful(&ctr_counts))
+		return;
+	mutex_lock(&ctr_counts_lock);
+	list_for_each_entry(c, &ctr_counts, node) {
+		if (c->mm != oldmm)
+			continue;
+		/* The child's semaphores hold these counts already. */
+		n = kmemdup(c, sizeof(*c), GFP_KERNEL | __GFP_NOFAIL);
+		n->mm = newmm;
+		uprobe_get(n->uprobe);
+		list_add(&n->node, &copies);
+	}
+	list_splice(&copies, &ctr_counts);
+	mutex_unlock(&ctr_counts_lock);
+}
+
+/**
+ * uprobe_forget_ctrs() - drop the counts of a dying address space
  * @mm: the address space being torn down
  */
-void uprobe_forget_pending_ctrs(struct mm_struct *mm)
+void uprobe_forget_ctrs(struct mm_struct *mm)
 {
-	struct uprobe_pending_ctr *p, *tmp;
+	struct uprobe_ctr_count *c, *tmp;
 
-	if (list_empty_careful(&pending_ctrs))
+	if (list_empty_careful(&ctr_counts))
 		return;
-	mutex_lock(&pending_ctrs_lock);
-	list_for_each_entry_safe(p, tmp, &pending_ctrs, node)
-		if (p->mm == mm)
-			uprobe_pending_free(p);
-	mutex_unlock(&pending_ctrs_lock);
+	mutex_lock(&ctr_counts_lock);
+	list_for_each_entry_safe(c, tmp, &ctr_counts, node)
+		if (c->mm == mm)
+			uprobe_ctr_free(c, false);
+	mutex_unlock(&ctr_counts_lock);
 }
 
 /* ---- breakpoint bytes ---- */
@@ -497,14 +605,15 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 		return err;
 	if (is_swbp_insn(&cur)) {
 		set_bit(MMF_HAS_UPROBES, &mm->flags);
-		return 0;
+		/* Also counts a breakpoint that came with its pages. */
+		return uprobe_ctr_hold(uprobe, mm);
 	}
 	if (memcmp(&cur, uprobe->arch.insn, sizeof(cur)))
 		return 0;
 
 	/* Hits need the flag before they can happen. */
 	set_bit(MMF_HAS_UPROBES, &mm->flags);
-	err = uprobe_ctr_update(uprobe, mm, 1);
+	err = uprobe_ctr_hold(uprobe, mm);
 	if (err)
 		return err;
 	err = uprobe_write_opcode_locked(mm, vma, vaddr, cur, bp, false);
@@ -512,7 +621,7 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 		err = 0;
 	else if (!err)
 		return 0;
-	uprobe_ctr_update(uprobe, mm, -1);
+	uprobe_ctr_release(uprobe, mm, NULL, 0, 0);
 	return err;
 }
 
@@ -545,6 +654,6 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		return 0;
 	if (err)
 		return err;
-	uprobe_ctr_update(uprobe, mm, -1);
+	uprobe_ctr_release(uprobe, mm, NULL, 0, 0);
 	return 0;
 }

@@ -98,8 +98,12 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		  struct vm_area_struct *vma, unsigned long vaddr);
 bool uprobe_is_trap_at(struct mm_struct *mm, unsigned long vaddr);
-void uprobe_mmap_pending_ctrs(struct vm_area_struct *vma);
-void uprobe_forget_pending_ctrs(struct mm_struct *mm);
+int uprobe_ctr_hold(struct uprobe *uprobe, struct mm_struct *mm);
+void uprobe_mmap_ctrs(struct vm_area_struct *vma);
+void uprobe_munmap_ctrs(struct vm_area_struct *vma, unsigned long start,
+			unsigned long end);
+void uprobe_dup_ctrs(struct mm_struct *oldmm, struct mm_struct *newmm);
+void uprobe_forget_ctrs(struct mm_struct *mm);
 
 /* mmap.c: address space hooks */
 void uprobe_dup_mmap_lock(void);

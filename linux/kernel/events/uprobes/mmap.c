@@ -52,13 +52,16 @@ void uprobe_end_dup_mmap(void)
  * @oldmm: the parent's
  * @newmm: the child's
  *
- * The breakpoints come with the copied pages; the child only needs to be
- * marked as having some. The XOL area is not copied (VM_DONTCOPY).
+ * The breakpoints come with the copied pages, and the semaphores with
+ * their counts; the child is marked as having some, and its semaphores
+ * as counting them. The XOL area is not copied (VM_DONTCOPY).
  */
 void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
-	if (test_bit(MMF_HAS_UPROBES, &oldmm->flags))
-		set_bit(MMF_HAS_UPROBES, &newmm->flags);
+	if (!test_bit(MMF_HAS_UPROBES, &oldmm->flags))
+		return;
+	set_bit(MMF_HAS_UPROBES, &newmm->flags);
+	uprobe_dup_ctrs(oldmm, newmm);
 }
 
 #define UPROBE_MMAP_BATCH	16
@@ -80,8 +83,8 @@ int uprobe_mmap(struct vm_area_struct *vma)
 	if (uprobes_registry_empty() || !vma->vm_file)
 		return 0;
 	if (vma->vm_flags & VM_WRITE)
-		uprobe_mmap_pending_ctrs(vma);
-	if (!uprobe_vma_insertable(vma))
+		uprobe_mmap_ctrs(vma);
+	if (!uprobe_vma_probeable(vma))
 		return 0;
 
 	inode = file_inode(vma->vm_file);
@@ -96,9 +99,14 @@ int uprobe_mmap(struct vm_area_struct *vma)
 
 			vaddr = uprobe_vma_offset_vaddr(vma, uprobe->offset);
 			/* A probe registered with no file is analysed here. */
-			if (uprobe_wanted_by(uprobe, vma->vm_mm) &&
+			if (uprobe_vma_insertable(vma) &&
+			    uprobe_wanted_by(uprobe, vma->vm_mm) &&
 			    !uprobe_prepare(uprobe, vma->vm_file))
 				uprobe_install(uprobe, vma->vm_mm, vma, vaddr);
+			else if (uprobe->ref_ctr_offset && uprobe_ready(uprobe) &&
+				 uprobe_is_trap_at(vma->vm_mm, vaddr))
+				/* A breakpoint kept by a writable mapping. */
+				uprobe_ctr_hold(uprobe, vma->vm_mm);
 			start = uprobe->offset + 1;
 			uprobe_put(uprobe);
 		}
@@ -112,13 +120,18 @@ int uprobe_mmap(struct vm_area_struct *vma)
  * @start: first address unmapped
  * @end: address after the range
  *
- * Breakpoints leave with the pages and nothing refers to them by address,
- * so there is nothing to undo; MMF_HAS_UPROBES stays set, which at worst
- * makes a foreign int3 take the slower path in uprobe_notify_resume().
+ * Breakpoints leave with the pages; a semaphore stops counting a probe
+ * whose last breakpoint in the address space leaves. MMF_HAS_UPROBES
+ * stays set, which at worst makes a foreign int3 take the slower path in
+ * uprobe_notify_resume(). Nothing to do for an address space torn down.
  */
 void uprobe_munmap(struct vm_area_struct *vma, unsigned long start,
 		   unsigned long end)
 {
+	if (!test_bit(MMF_HAS_UPROBES, &vma->vm_mm->flags) ||
+	    !atomic_read(&vma->vm_mm->mm_users))
+		return;
+	uprobe_munmap_ctrs(vma, start, end);
 }
 
 /**
@@ -127,6 +140,6 @@ void uprobe_munmap(struct vm_area_struct *vma, unsigned long start,
  */
 void uprobe_clear_state(struct mm_struct *mm)
 {
-	uprobe_forget_pending_ctrs(mm);
+	uprobe_forget_ctrs(mm);
 	xol_area_free(mm);
 }
