@@ -128,6 +128,23 @@ bool uprobe_file_is_64bit(struct inode *inode, struct file *file)
 	return memcmp(ident, ELFMAG, SELFMAG) || ident[EI_CLASS] != ELFCLASS32;
 }
 
+/* Reads the first byte at @vaddr without breaking copy-on-write. */
+static int uprobe_peek(struct mm_struct *mm, unsigned long vaddr,
+		       uprobe_opcode_t *opcode, bool *anon)
+{
+	struct vm_area_struct *vma;
+	struct page *page;
+
+	page = get_user_page_vma_remote(mm, vaddr, FOLL_FORCE, &vma);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
+	memcpy_from_page((char *)opcode, page, offset_in_page(vaddr),
+			 sizeof(*opcode));
+	*anon = PageAnon(page);
+	put_page(page);
+	return 0;
+}
+
 /* ---- USDT semaphores ---- */
 
 /*
@@ -212,13 +229,24 @@ static struct uprobe_ctr_count *uprobe_ctr_find(struct uprobe *uprobe,
 	return NULL;
 }
 
-static void uprobe_ctr_free(struct uprobe_ctr_count *c, bool unapply)
+/*
+ * Drops a count, taking it out of the semaphore first with @unapply.
+ * Returns 0, or the error that kept it (and the count) in place.
+ */
+static int uprobe_ctr_free(struct uprobe_ctr_count *c, bool unapply)
 {
-	if (unapply && c->applied)
-		uprobe_ctr_apply(c->uprobe, c->mm, -1);
+	int err;
+
+	if (unapply && c->applied) {
+		err = uprobe_ctr_apply(c->uprobe, c->mm, -1);
+		/* No semaphore page any more: nothing left to count in. */
+		if (err && err != -ENOENT && err != -EINVAL)
+			return err;
+	}
 	list_del(&c->node);
 	uprobe_put(c->uprobe);
 	kfree(c);
+	return 0;
 }
 
 /**
@@ -254,14 +282,18 @@ out:
 
 /*
  * Does @mm hold a breakpoint of @uprobe, apart from [@start, @end) of
- * @skip (a mapping that is going away)?
+ * @skip (a mapping that is going away)? 1 or 0, or the error that keeps
+ * us from telling (a fatal signal of the caller, no memory).
  */
-static bool uprobe_mm_has_bp(struct uprobe *uprobe, struct mm_struct *mm,
-			     struct vm_area_struct *skip, unsigned long start,
-			     unsigned long end)
+static int uprobe_mm_has_bp(struct uprobe *uprobe, struct mm_struct *mm,
+			    struct vm_area_struct *skip, unsigned long start,
+			    unsigned long end)
 {
 	VMA_ITERATOR(vmi, mm, 0);
 	struct vm_area_struct *vma;
+	uprobe_opcode_t opcode;
+	bool anon;
+	int err;
 
 	for_each_vma(vmi, vma) {
 		unsigned long vaddr = uprobe_vma_offset_vaddr(vma,
@@ -273,26 +305,37 @@ static bool uprobe_mm_has_bp(struct uprobe *uprobe, struct mm_struct *mm,
 			continue;
 		if (vma == skip && vaddr >= start && vaddr < end)
 			continue;
-		if (uprobe_is_trap_at(mm, vaddr))
-			return true;
+		err = uprobe_peek(mm, vaddr, &opcode, &anon);
+		if (err)
+			return err;
+		if (is_trap_insn(&opcode))
+			return 1;
 	}
-	return false;
+	return 0;
 }
 
-/* The last breakpoint of @uprobe left @mm (but [@start, @end) of @skip). */
-static void uprobe_ctr_release(struct uprobe *uprobe, struct mm_struct *mm,
-			       struct vm_area_struct *skip,
-			       unsigned long start, unsigned long end)
+/*
+ * The last breakpoint of @uprobe left @mm (but [@start, @end) of @skip):
+ * the semaphore stops counting it. Returns 0, or the error that kept the
+ * count in place, for a later attempt.
+ */
+static int uprobe_ctr_release(struct uprobe *uprobe, struct mm_struct *mm,
+			      struct vm_area_struct *skip,
+			      unsigned long start, unsigned long end)
 {
 	struct uprobe_ctr_count *c;
+	int err = 0;
 
-	if (!uprobe->ref_ctr_offset)
-		return;
+	if (!uprobe->ref_ctr_offset || list_empty_careful(&ctr_counts))
+		return 0;
 	mutex_lock(&ctr_counts_lock);
 	c = uprobe_ctr_find(uprobe, mm);
-	if (c && !uprobe_mm_has_bp(uprobe, mm, skip, start, end))
-		uprobe_ctr_free(c, true);
+	if (c)
+		err = uprobe_mm_has_bp(uprobe, mm, skip, start, end);
+	if (!err && c)
+		err = uprobe_ctr_free(c, true);
 	mutex_unlock(&ctr_counts_lock);
+	return err < 0 ? err : 0;
 }
 
 /**
@@ -302,6 +345,7 @@ static void uprobe_ctr_release(struct uprobe *uprobe, struct mm_struct *mm,
 void uprobe_mmap_ctrs(struct vm_area_struct *vma)
 {
 	struct uprobe_ctr_count *c;
+	unsigned long vaddr;
 
 	if (list_empty_careful(&ctr_counts))
 		return;
@@ -310,9 +354,8 @@ void uprobe_mmap_ctrs(struct vm_area_struct *vma)
 		if (c->applied || c->mm != vma->vm_mm ||
 		    !uprobe_ctr_vma(c->uprobe, vma))
 			continue;
-		c->applied = !uprobe_ctr_add(vma->vm_mm,
-					     uprobe_vma_offset_vaddr(vma,
-						c->uprobe->ref_ctr_offset), 1);
+		vaddr = uprobe_vma_offset_vaddr(vma, c->uprobe->ref_ctr_offset);
+		c->applied = !uprobe_ctr_add(vma->vm_mm, vaddr, 1);
 	}
 	mutex_unlock(&ctr_counts_lock);
 }
@@ -342,6 +385,7 @@ void uprobe_munmap_ctrs(struct vm_area_struct *vma, unsigned long start,
 		if (c->mm != mm || c->uprobe->inode != file_inode(vma->vm_file) ||
 		    vaddr < start || vaddr >= end)
 			continue;
+		/* On an error the count stays: better high than negative. */
 		if (!uprobe_mm_has_bp(c->uprobe, mm, vma, start, end))
 			uprobe_ctr_free(c, true);
 	}
@@ -392,23 +436,6 @@ void uprobe_forget_ctrs(struct mm_struct *mm)
 }
 
 /* ---- breakpoint bytes ---- */
-
-/* Reads the first byte at @vaddr without breaking copy-on-write. */
-static int uprobe_peek(struct mm_struct *mm, unsigned long vaddr,
-		       uprobe_opcode_t *opcode, bool *anon)
-{
-	struct vm_area_struct *vma;
-	struct page *page;
-
-	page = get_user_page_vma_remote(mm, vaddr, FOLL_FORCE, &vma);
-	if (IS_ERR(page))
-		return PTR_ERR(page);
-	memcpy_from_page((char *)opcode, page, offset_in_page(vaddr),
-			 sizeof(*opcode));
-	*anon = PageAnon(page);
-	put_page(page);
-	return 0;
-}
 
 /**
  * uprobe_is_trap_at() - is there a trap instruction at an address?
@@ -633,7 +660,8 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
  * @vaddr: where the probed instruction is in @mm
  *
  * Return: 0 (also when there was no breakpoint), or an error from
- * faulting the page in: the breakpoint is then still there.
+ * faulting the page in: the breakpoint, or the semaphore's count, is then
+ * still there, for a later attempt.
  */
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		  struct vm_area_struct *vma, unsigned long vaddr)
@@ -647,13 +675,12 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 	if (err)
 		return err;
 	if (!anon || !is_swbp_insn(&cur))
-		return 0;
+		goto uncount;
 	memcpy(&orig, uprobe->arch.insn, sizeof(orig));
 	err = uprobe_write_opcode_locked(mm, vma, vaddr, bp, orig, true);
-	if (err == -ESRCH)	/* somebody else removed it */
-		return 0;
-	if (err)
+	if (err && err != -ESRCH)	/* -ESRCH: somebody else removed it */
 		return err;
-	uprobe_ctr_release(uprobe, mm, NULL, 0, 0);
-	return 0;
+uncount:
+	/* Also a count an earlier, interrupted removal left behind. */
+	return uprobe_ctr_release(uprobe, mm, NULL, 0, 0);
 }
