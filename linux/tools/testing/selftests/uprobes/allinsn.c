@@ -38,9 +38,12 @@
  * many seconds; the summary says what was skipped), _SEED (sample).
  *
  * Printed per binary: boundaries total, probed, accepted, refused (and
- * why, from the kernel log), and, once the engine tells, how the accepted
- * ones run (emulated, boosted, stepped) from /sys/kernel/debug/uprobes/probes
- * ("<inode> 0x<offset> <how>" lines); until then a TODO line says so.
+ * why, from the kernel log), executed, hits, and how the accepted ones run
+ * (emulated, boosted, stepped) from /sys/kernel/debug/uprobes/probes
+ * ("<inode> 0x<offset> <how> <major>:<minor>" lines, read while a batch is
+ * enabled); without that file a TODO line names the missing figures.
+ * After each batch is deleted the file must drop its probes (a note
+ * otherwise).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -54,6 +57,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,9 +75,10 @@
 
 enum { ST_NONE, ST_OK, ST_REFUSED, ST_DEFERR };
 enum { HOW_UNKNOWN, HOW_EMULATED, HOW_BOOSTED, HOW_STEPPED, HOW_PENDING,
-       HOW_OTHER, HOW_N };
+       HOW_REFUSED, HOW_OTHER, HOW_N };
 static const char * const how_name[HOW_N] = {
-	"unknown", "emulated", "boosted", "stepped", "pending", "other",
+	"unknown", "emulated", "boosted", "stepped", "pending", "refused",
+	"other",
 };
 
 /* A function, or what looks like one in a stripped binary. */
@@ -114,7 +119,7 @@ struct job {
 	double t0;
 	/* totals */
 	long batches, runs, divergences, skipped_batches, skipped_probes;
-	long aborted_runs, void_batches;
+	long aborted_runs, void_batches, lingering;
 	long refusal_reason_n[16];
 	char refusal_reason[16][64];
 	int nreasons;
@@ -529,36 +534,44 @@ static void kmsg_reasons(struct job *j, int fd)
 	}
 }
 
-/* How each probed boundary runs, if the engine says (debugfs). */
-static void debugfs_how(struct job *j, struct image *im)
+/*
+ * The engine's probes on IM's file, from the debugfs list ("<inode>
+ * 0x<offset> <how> <major>:<minor>[ stranded]"): with HOW, record how
+ * each boundary runs.  Returns how many are listed, -1 without the file.
+ */
+static long debugfs_probes(struct job *j, struct image *im, bool how)
 {
 	unsigned long ino, off;
-	char *buf, *line, *end, how[32];
+	unsigned int maj, min;
+	char *buf, *line, *end, kind[32];
 	struct stat st;
-	long k, i;
+	long k, i, n = 0;
 
 	buf = read_all(DEBUGFS_PROBES, NULL);
 	if (!buf)
-		return;
+		return -1;
 	j->debugfs_seen = true;
 	if (stat(im->path, &st)) {
 		free(buf);
-		return;
+		return -1;
 	}
 	for (line = buf; *line; line = *end ? end + 1 : end) {
 		end = strchrnul(line, '\n');
-		if (sscanf(line, "%lu 0x%lx %31s", &ino, &off, how) != 3 ||
-		    ino != st.st_ino)
+		if (sscanf(line, "%lu 0x%lx %31s %u:%u", &ino, &off, kind, &maj,
+			   &min) != 5 || ino != st.st_ino ||
+		    maj != major(st.st_dev) || min != minor(st.st_dev))
 			continue;
+		n++;
 		i = image_find(im, off);
-		if (i < 0)
+		if (i < 0 || !how)
 			continue;
 		for (k = 0; k < HOW_N; k++)
-			if (!strcmp(how, how_name[k]))
+			if (!strcmp(kind, how_name[k]))
 				break;
 		im->how[i] = k < HOW_N ? k : HOW_OTHER;
 	}
 	free(buf);
+	return n;
 }
 
 /* ---- workloads ---- */
@@ -939,7 +952,7 @@ static void run_batch(struct __test_metadata *_metadata, struct job *j,
 	EXPECT_EQ(0, div) TH_LOG("%s: %d command(s) diverged under probes",
 				 label, div);
 
-	debugfs_how(j, im);
+	debugfs_probes(j, im, true);
 	profile_read(im, all);
 	for (k = 0; k < n; k++) {
 		im->hits[idx[k]] += all[idx[k]];
@@ -947,6 +960,15 @@ static void run_batch(struct __test_metadata *_metadata, struct job *j,
 	}
 	group_delete();
 	EXPECT_NE(0, access(EVDIR, F_OK)) TH_LOG("%s: group not deleted", label);
+	/* The engine lets go of them (at most a moment later). */
+	for (k = 0; k < 20 && debugfs_probes(j, im, false) > 0; k++)
+		usleep(100000);
+	if (k == 20) {
+		j->lingering += debugfs_probes(j, im, false);
+		printf("# %s: NOTE: %ld probes on %s still listed in %s after "
+		       "the events were deleted\n", label,
+		       debugfs_probes(j, im, false), im->path, DEBUGFS_PROBES);
+	}
 	st->done = true;
 	j->batches++;
 	printf("# %s: %ld probes [0x%x-0x%x]: %ld accepted, %ld refused%s%s, "
@@ -1299,10 +1321,11 @@ static void print_summary(struct job *j, struct image *im)
 	       j->tag, executed, (unsigned long long)hits, hot, j->runs,
 	       j->divergences);
 	if (j->debugfs_seen)
-		printf("# %s: accepted: emulated %ld, boosted %ld, stepped %ld, "
-		       "pending %ld, not listed %ld, other %ld\n", j->tag,
-		       how[HOW_EMULATED], how[HOW_BOOSTED], how[HOW_STEPPED],
-		       how[HOW_PENDING], how[HOW_UNKNOWN], how[HOW_OTHER]);
+		printf("# %s: accepted: emulated %ld, boosted %ld, stepped %ld "
+		       "(pending %ld, refused %ld, not listed %ld, other %ld)\n",
+		       j->tag, how[HOW_EMULATED], how[HOW_BOOSTED],
+		       how[HOW_STEPPED], how[HOW_PENDING], how[HOW_REFUSED],
+		       how[HOW_UNKNOWN], how[HOW_OTHER]);
 	else
 		printf("# %s: TODO: emulated/boosted/stepped of the %ld accepted "
 		       "boundaries: not exposed by the engine yet (no %s)\n",
@@ -1317,6 +1340,9 @@ static void print_summary(struct job *j, struct image *im)
 	if (j->void_batches)
 		printf("# %s: NOT COVERED: %ld batches without a complete run\n",
 		       j->tag, j->void_batches);
+	if (j->lingering)
+		printf("# %s: NOTE: %ld probes outlived their deleted events "
+		       "(see the batch lines)\n", j->tag, j->lingering);
 	fflush(stdout);
 }
 

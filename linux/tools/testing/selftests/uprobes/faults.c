@@ -52,6 +52,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "insn_common.h"
 #include "sites.h"
 #include "upng.h"
 
@@ -72,11 +73,6 @@
 #define HIT_S		25
 /* target_func() calls of an exec()ed target. */
 #define EXEC_N		60
-
-/* From insn64.S, linked in. */
-void refused_insns(void);
-long insn_t_call_reg(void);
-long insn_t_push_reg(void);
 
 /* ---- the engine's code, from /proc/kallsyms ---- */
 
@@ -183,19 +179,22 @@ static int engine_err, arch_err;
 static bool guess_unwinder;
 
 /* Appended to reports of a killed or silent target. */
+#define UNWINDER_GUESS_HINT \
+	" (CONFIG_UNWINDER_GUESS: the stack filter may have failed a non-engine allocation of this task)"
+
 static const char *unwinder_hint(void)
 {
-	return guess_unwinder ?
-	       " (CONFIG_UNWINDER_GUESS: the stack filter may have failed a non-engine allocation of this task)" :
-	       "";
+	return guess_unwinder ? UNWINDER_GUESS_HINT : "";
 }
 
 /* ---- fault injection control ---- */
 
+#define BIT(n)		(1u << (n))
+
 enum { FI_SLAB, FI_PAGE, FI_COPY, FI_NR };
-#define FI_M_SLAB	(1u << FI_SLAB)
-#define FI_M_PAGE	(1u << FI_PAGE)
-#define FI_M_COPY	(1u << FI_COPY)
+#define FI_M_SLAB	BIT(FI_SLAB)
+#define FI_M_PAGE	BIT(FI_PAGE)
+#define FI_M_COPY	BIT(FI_COPY)
 #define FI_M_ALL	(FI_M_SLAB | FI_M_PAGE | FI_M_COPY)
 
 static const char *const fi_name[FI_NR] = {
@@ -209,7 +208,8 @@ static const char *const fi_keys[] = {
 	"reject-end", "ignore-gfp-wait", "ignore-gfp-highmem", "min-order",
 	"cache-filter",
 };
-#define FI_NKEYS	(sizeof(fi_keys) / sizeof(fi_keys[0]))
+
+#define FI_NKEYS	ARRAY_SIZE(fi_keys)
 
 struct fi {
 	unsigned int armed;	/* attributes set up for the case */
@@ -292,25 +292,26 @@ static int fi_arm(struct fi *fi, unsigned int mask,
 	snprintf(end, sizeof(end), "%#lx", r->end);
 	snprintf(times, sizeof(times), "%d", FI_TIMES);
 	for (k = 0; k < FI_NR; k++) {
-		if (!(mask & (1u << k)))
+		if (!(mask & BIT(k)))
 			continue;
-		for (i = 0; i < sizeof(common) / sizeof(common[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(common); i++) {
 			err = fi_write(k, common[i][0], common[i][1]);
 			if (err)
 				goto fail;
 		}
-		for (i = 0; k == FI_SLAB && i < sizeof(slab) / sizeof(slab[0]); i++) {
+		for (i = 0; k == FI_SLAB && i < ARRAY_SIZE(slab); i++) {
 			err = fi_write(k, slab[i][0], slab[i][1]);
 			if (err)
 				goto fail;
 		}
-		for (i = 0; k == FI_PAGE && i < sizeof(page) / sizeof(page[0]); i++) {
+		for (i = 0; k == FI_PAGE && i < ARRAY_SIZE(page); i++) {
 			err = fi_write(k, page[i][0], page[i][1]);
 			if (err)
 				goto fail;
 		}
 	}
-	fi->armed = fi->use = mask;
+	fi->armed = mask;
+	fi->use = mask;
 	return 0;
 fail:
 	snprintf(why, len, "setting up %s: %s", fi_name[k], strerror(-err));
@@ -324,7 +325,7 @@ static void fi_prob(struct fi *fi, int percent)
 
 	snprintf(buf, sizeof(buf), "%d", percent);
 	for (k = 0; k < FI_NR; k++)
-		if (fi->use & (1u << k))
+		if (fi->use & BIT(k))
 			fi_write(k, "probability", buf);
 }
 
@@ -336,7 +337,7 @@ static long fi_count(struct fi *fi)
 	long sum = 0;
 
 	for (k = 0; k < FI_NR; k++) {
-		if (!(fi->armed & (1u << k)) || fi_read(k, "times", buf, sizeof(buf)))
+		if (!(fi->armed & BIT(k)) || fi_read(k, "times", buf, sizeof(buf)))
 			continue;
 		fi->injected[k] = FI_TIMES - atol(buf);
 		sum += fi->injected[k];
@@ -492,10 +493,11 @@ static void ctx_setup(struct __test_metadata *_metadata, struct fctx *c,
 	int k, err = arch ? arch_err : engine_err;
 
 	upng_die_with_parent();
-	c->mif = c->kmsg = -1;
+	c->mif = -1;
+	c->kmsg = -1;
 	c->bin = bin;
 	for (k = 0; k < FI_NR; k++) {
-		if (!(mask & (1u << k)))
+		if (!(mask & BIT(k)))
 			continue;
 		snprintf(path, sizeof(path), FI_ROOT "/%s", fi_name[k]);
 		ASSERT_EQ(0, access(path, F_OK))
@@ -505,7 +507,7 @@ static void ctx_setup(struct __test_metadata *_metadata, struct fctx *c,
 			       "FAILSLAB");
 	}
 	ASSERT_EQ(0, access(FI_ROOT "/failslab/require-start", F_OK))
-		TH_LOG("no stack trace filter: CONFIG_FAULT_INJECTION_STACKTRACE_FILTER is not set");
+		TH_LOG("no stack trace filter: is CONFIG_FAULT_INJECTION_STACKTRACE_FILTER set?");
 	ASSERT_EQ(0, err)
 		TH_LOG("the code of %s in /proc/kallsyms: %s", what,
 		       strerror(-err));
@@ -518,7 +520,8 @@ static void ctx_setup(struct __test_metadata *_metadata, struct fctx *c,
 	if (r->missing[0])
 		TH_LOG("not in /proc/kallsyms (inlined or renamed): %s", r->missing);
 	if (guess_unwinder)
-		TH_LOG("CONFIG_UNWINDER_GUESS: stale return addresses count for the stack filter, which is then approximate");
+		TH_LOG("CONFIG_UNWINDER_GUESS: %s",
+		       "stale return addresses count for the stack filter, which is then approximate");
 
 	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -539,13 +542,18 @@ static void ctx_setup(struct __test_metadata *_metadata, struct fctx *c,
 	site_ripdata[0] = RIPVAL;
 }
 
-/* SKIP must return from the setup itself. */
-#define FAULTS_SETUP(c, mask, arch, bin)					\
-	do {									\
-		if (access(FI_ROOT "/failslab", F_OK))				\
-			SKIP(return, "no " FI_ROOT "/failslab: kernel without fault injection (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS) or debugfs not mounted"); \
-		ctx_setup(_metadata, c, mask, arch, bin);			\
-	} while (0)
+/*
+ * Checked by the fixture setups before ctx_setup(), which skip the case
+ * with FI_MISSING (SKIP must return from the setup itself).
+ */
+static bool fi_missing(void)
+{
+	return access(FI_ROOT "/failslab", F_OK) != 0;
+}
+
+/* FI_ROOT "/failslab", spelled out to keep the message on one line. */
+#define FI_MISSING \
+	"no /sys/kernel/debug/failslab: kernel without fault injection (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS) or debugfs not mounted"
 
 static void kids_kill(struct fctx *c)
 {
@@ -576,7 +584,9 @@ static void ctx_teardown(struct __test_metadata *_metadata, struct fctx *c)
 	for (i = 0; i < c->nev; i++)
 		upng_probe_del(c->ev[i].name);
 	if (c->fi.armed)
-		TH_LOG("faults injected: failslab %ld, fail_page_alloc %ld, fail_usercopy %ld; writes under faults: %ld ok, %ld ENOMEM, %ld other%s%s; stranded breakpoints seen %ld",
+		TH_LOG("faults injected: failslab %ld, fail_page_alloc %ld, fail_usercopy %ld;"
+		       " writes under faults: %ld ok, %ld ENOMEM, %ld other%s%s;"
+		       " stranded breakpoints seen %ld",
 		       c->fi.injected[FI_SLAB], c->fi.injected[FI_PAGE],
 		       c->fi.injected[FI_COPY], c->ok, c->enomem, c->other,
 		       c->other ? ", first: " : "",
@@ -607,7 +617,7 @@ static const char *short_name(const char *sym)
 	static const char *const prefix[] = { "insn_p_", "site_", "target_" };
 	unsigned int i;
 
-	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(prefix); i++)
 		if (!strncmp(sym, prefix[i], strlen(prefix[i])))
 			return sym + strlen(prefix[i]);
 	return sym;
@@ -754,12 +764,13 @@ static int bytes_wrong(struct __test_metadata *_metadata, struct fctx *c,
 		if (!log)
 			continue;
 		probes_line(c, c->ev[i].off, line, sizeof(line));
-		if (err)
+		if (err) {
 			TH_LOG("pid %d, %s: %s", pid, c->ev[i].name,
 			       strerror(-err));
-		else
-			TH_LOG("pid %d, %s at %#lx: %#x instead of %#x (the engine lists it as: '%s')",
-			       pid, c->ev[i].name, c->ev[i].vaddr, b, want, line);
+			continue;
+		}
+		TH_LOG("pid %d, %s at %#lx: %#x instead of %#x (the engine lists it as: '%s')",
+		       pid, c->ev[i].name, c->ev[i].vaddr, b, want, line);
 	}
 	return n;
 }
@@ -819,7 +830,7 @@ static void no_probe_left(struct __test_metadata *_metadata, struct fctx *c)
 		usleep(100000);
 	} while (now_ms() < deadline);
 	ASSERT_EQ(0, line[0])
-		TH_LOG("a probe of %s is still registered after all its events were deleted (a leaked reference): '%s'",
+		TH_LOG("probe of %s still registered after its events were deleted (a leak): '%s'",
 		       c->bin, line);
 }
 
@@ -845,7 +856,7 @@ static void finish(struct __test_metadata *_metadata, struct fctx *c)
 	no_probe_left(_metadata, c);
 	n = fi_count(&c->fi);
 	ASSERT_LT(0, n)
-		TH_LOG("no fault was injected: the case tested nothing (is the range %#lx-%#lx the engine's code?)",
+		TH_LOG("no fault injected: the case tested nothing (is %#lx-%#lx engine code?)",
 		       c->range->start, c->range->end);
 }
 
@@ -892,7 +903,7 @@ static void kid_check(struct kid *k, const char *what, long got, long want)
 
 /* ---- targets that run while events are enabled and disabled ---- */
 
-static void __attribute__((noreturn)) spin_main(struct shared *sh, int idx)
+static void __noreturn spin_main(struct shared *sh, int idx)
 {
 	struct kid *k = &sh->kid[idx];
 	long i;
@@ -1027,7 +1038,9 @@ FIXTURE_VARIANT_ADD(registration, fail_page_alloc) {
 
 FIXTURE_SETUP(registration)
 {
-	FAULTS_SETUP(&self->c, variant->mask, false, upng_self_path());
+	if (fi_missing())
+		SKIP(return, FI_MISSING);
+	ctx_setup(_metadata, &self->c, variant->mask, false, upng_self_path());
 	spin_setup(_metadata, &self->c);
 }
 
@@ -1064,7 +1077,7 @@ TEST_F_TIMEOUT(registration, enable_while_running, 400)
 		for (i = 0; i < c->nev; i++) {
 			if (c->ev[i].on) {
 				ASSERT_LT(before[i], after[i])
-					TH_LOG("round %d: %s enabled, its breakpoints in place, not hit",
+					TH_LOG("round %d: %s enabled with its breakpoints, not hit",
 					       round, c->ev[i].name);
 			} else {
 				ASSERT_EQ(before[i], after[i])
@@ -1115,7 +1128,9 @@ FIXTURE_VARIANT_ADD(unregistration, failslab_and_page_alloc) {
 
 FIXTURE_SETUP(unregistration)
 {
-	FAULTS_SETUP(&self->c, variant->mask, false, upng_self_path());
+	if (fi_missing())
+		SKIP(return, FI_MISSING);
+	ctx_setup(_metadata, &self->c, variant->mask, false, upng_self_path());
 	spin_setup(_metadata, &self->c);
 }
 
@@ -1226,7 +1241,7 @@ static long insn_mult(const char *name)
 	return 1;
 }
 
-static void __attribute__((noreturn)) hit_main(struct fctx *c, int idx)
+static void __noreturn hit_main(struct fctx *c, int idx)
 {
 	struct kid *k = &c->sh->kid[idx];
 	int fd = mif_open(), w, i, s;
@@ -1296,7 +1311,9 @@ FIXTURE_SETUP(hit_path)
 	struct fctx *c = &self->c;
 	int n, i;
 
-	FAULTS_SETUP(c, variant->mask, variant->arch, upng_self_path());
+	if (fi_missing())
+		SKIP(return, FI_MISSING);
+	ctx_setup(_metadata, c, variant->mask, variant->arch, upng_self_path());
 	insn_table(_metadata, c);
 	n = upng_elf_syms(c->bin, "insn_p_", syms, MAXFN);
 	ASSERT_LT(30, n);
@@ -1370,7 +1387,7 @@ TEST_F_TIMEOUT(hit_path, entry_return_and_insns, 400)
 			if (!c->ev[i].ret)
 				continue;
 			n = upng_trace_values(trace, c->ev[i].name, "ret=", vals,
-					      sizeof(vals) / sizeof(vals[0]));
+					      ARRAY_SIZE(vals));
 			EXPECT_GE(hit_bound(&c->ev[i]), n)
 				TH_LOG("round %d: %s: %ld returns traced for %ld calls",
 				       round, c->ev[i].name, n,
@@ -1378,7 +1395,7 @@ TEST_F_TIMEOUT(hit_path, entry_return_and_insns, 400)
 			/* site_work() returns 3x + 1. */
 			if (!strstr(c->ev[i].name, "_work"))
 				continue;
-			j = bad_return(vals, n, sizeof(vals) / sizeof(vals[0]), 3, 1);
+			j = bad_return(vals, n, ARRAY_SIZE(vals), 3, 1);
 			EXPECT_EQ(-1, j)
 				TH_LOG("round %d: %s: traced return value %lld",
 				       round, c->ev[i].name, (long long)vals[j]);
@@ -1401,7 +1418,9 @@ FIXTURE_SETUP(insertion)
 {
 	struct fctx *c = &self->c;
 
-	FAULTS_SETUP(c, FI_M_ALL, false, upng_path("bin/target"));
+	if (fi_missing())
+		SKIP(return, FI_MISSING);
+	ctx_setup(_metadata, c, FI_M_ALL, false, upng_path("bin/target"));
 	ev_add(_metadata, c, "target_func", false,
 	       "x=%di:s64 m=+0($stack):x64", CLS_TFUNC, 1);
 	ev_add(_metadata, c, "target_func", true, "ret=$retval:s64", CLS_TFUNC, 1);
@@ -1481,12 +1500,12 @@ TEST_F_TIMEOUT(insertion, exec_under_faults, 400)
 			if (!c->ev[i].ret)
 				continue;
 			n = upng_trace_values(trace, c->ev[i].name, "ret=", vals,
-					      sizeof(vals) / sizeof(vals[0]));
+					      ARRAY_SIZE(vals));
 			EXPECT_GE(exec_bound(&c->ev[i]), n)
 				TH_LOG("round %d: %s: %ld returns traced", round,
 				       c->ev[i].name, n);
 			/* target_func() returns 7x + 3. */
-			j = bad_return(vals, n, sizeof(vals) / sizeof(vals[0]), 7, 3);
+			j = bad_return(vals, n, ARRAY_SIZE(vals), 7, 3);
 			EXPECT_EQ(-1, j)
 				TH_LOG("round %d: %s: traced return value %lld",
 				       round, c->ev[i].name, (long long)vals[j]);
@@ -1541,7 +1560,8 @@ TEST_F_TIMEOUT(insertion, mmap_under_faults, 400)
 	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 	ASSERT_NE(MAP_FAILED, map);
 	for (i = 0; i < c->nev; i++) {
-		ASSERT_EQ(0xcc, map[c->ev[i].off]) TH_LOG("%s", c->ev[i].name);
+		ASSERT_EQ(0xcc, map[c->ev[i].off])
+			TH_LOG("%s", c->ev[i].name);
 	}
 	set_all(_metadata, c, false, "disabling");
 	deadline = now_ms() + WAIT_MS;

@@ -1465,6 +1465,8 @@ static void finish(struct __test_metadata *_metadata, struct st_ctx *c)
 		hits[i] = exists[i] ? upng_probe_hits(c->name[i]) : 0;
 		EXPECT_TRUE(!exists[i] || hits[i] >= 0) TH_LOG("%s", c->name[i]);
 	}
+	/* Removals a SIGKILLed writer left are retried by the engine. */
+	EXPECT_EQ(0, upng_wait_unstranded(WAIT_MS));
 	EXPECT_EQ(0, check_memory(_metadata, c, armed,
 				  "parked, probes as registered"));
 	check_hits(_metadata, c, exists, hits);

@@ -174,6 +174,12 @@ long long upng_perf_count(int fd);
 /* CLOCK_MONOTONIC in milliseconds. */
 long long upng_now_ms(void);
 /*
+ * Wait until no probe in /sys/kernel/debug/uprobes/probes is "stranded"
+ * (kept for a breakpoint or semaphore count whose removal the engine
+ * retries); 0, -ETIMEDOUT after TIMEOUT_MS, or -errno.
+ */
+int upng_wait_unstranded(int timeout_ms);
+/*
  * Write LEN bytes at ADDR of process PID through /proc/PID/mem, the way
  * a debugger's PTRACE_POKETEXT does (forced, so also into read-only text,
  * which gets a private copy), without stopping it; 0 or -errno.

@@ -593,3 +593,26 @@ int upng_pagemap(pid_t pid, unsigned long addr, uint64_t *entry)
 		return -errno;
 	return n == sizeof(*entry) ? 0 : -EIO;
 }
+
+int upng_wait_unstranded(int timeout_ms)
+{
+	long long end = upng_now_ms() + timeout_ms;
+	char line[512];
+	bool stranded;
+	FILE *f;
+
+	for (;;) {
+		f = fopen("/sys/kernel/debug/uprobes/probes", "r");
+		if (!f)
+			return -errno;
+		stranded = false;
+		while (fgets(line, sizeof(line), f))
+			stranded |= strstr(line, " stranded") != NULL;
+		fclose(f);
+		if (!stranded)
+			return 0;
+		if (upng_now_ms() > end)
+			return -ETIMEDOUT;
+		usleep(100000);
+	}
+}
