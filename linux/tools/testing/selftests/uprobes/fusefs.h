@@ -45,9 +45,11 @@ struct fusefs {
 	struct fusefs_stats *stats;	/* shared with the server */
 };
 
-/* Read a counter of FS's server. */
-#define FUSEFS_STAT(fs, field) \
-	__atomic_load_n(&(fs)->stats->field, __ATOMIC_SEQ_CST)
+/* Read a counter of a server: fusefs_stat(&fs->stats->reads). */
+static inline uint64_t fusefs_stat(const uint64_t *counter)
+{
+	return __atomic_load_n(counter, __ATOMIC_SEQ_CST);
+}
 
 /* Node id and inode number of the file IDX; the root's is FUSE_ROOT_ID. */
 static inline uint64_t fusefs_nodeid(int idx)

@@ -199,8 +199,10 @@ file == 4 {
 	pad = is_pad(f[3])
 	if (!nlens || va != expect || pad != (rkind == "p") ||
 	    (!pad && ((va in known) || (va in loophead)))) {
-		# A function starts here, or a piece of one (after padding
-		# inside an FDE: a loop head), or code the FDEs do not cover.
+		# A new region: a function start (known, or after padding
+		# where no FDE says we are inside a function), or the
+		# continuation of one (a loop head, code after padding
+		# inside an FDE), or padding.
 		if (pad)
 			kind = "p"
 		else if (va in known)
@@ -221,22 +223,17 @@ END {
 	# Known starts inside the disassembly must be boundaries, else the
 	# linear sweep lost its way (FDEs of signal trampolines start one
 	# byte early, so allow a few).
-	for (va in known) {
-		if (known[va] != 1)
-			continue
+	for (k in known) {
+		va = k + 0	# a subscript is a string: compare numbers
 		for (s in seclo)
-			if (va >= seclo[s] && va < sechi[s]) {
-				bad++
-				if (bad <= 5)
-					list = list " " tohex(va)
+			if (va >= seclo[s] && va < sechi[s])
 				break
-			}
+		if (!(s in seclo) || va < seclo[s] || va >= sechi[s])
+			continue
 		nknown++
+		if (known[k] == 1 && ++bad <= 5)
+			list = list " " tohex(va)
 	}
-	nknown += 0
-	for (va in known)
-		if (known[va] == 2)
-			nknown++
 	printf "%d %d%s\n", bad, nknown, list > warn
 }
 ' "$tmp/segs" "$tmp/syms" "$tmp/fdes" "$tmp/dis" "$tmp/dis" > "$tmp/regions"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by insn.c and refuse.c: read the result table an insn64/insn32
- * runner prints ("NAME VALUE" lines up to "end").
+ * runner prints ("NAME VALUE" lines up to "end"). Also the symbols of
+ * insn64.S/insn32.S that insn_main.c and faults.c use directly.
  */
 #ifndef INSN_COMMON_H
 #define INSN_COMMON_H
@@ -17,6 +18,9 @@
 
 /* Global function of both tables, the anchor for run-time addresses. */
 void refused_insns(void);
+/* Functions of both tables (insn_t_NAME, see insn64.S), called directly. */
+long insn_t_call_reg(void);
+long insn_t_push_reg(void);
 
 struct insn_results {
 	int n;

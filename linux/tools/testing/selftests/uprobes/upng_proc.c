@@ -607,7 +607,7 @@ int upng_wait_unstranded(int timeout_ms)
 			return -errno;
 		stranded = false;
 		while (fgets(line, sizeof(line), f))
-			stranded |= strstr(line, " stranded") != NULL;
+			stranded |= !!strstr(line, " stranded");
 		fclose(f);
 		if (!stranded)
 			return 0;
