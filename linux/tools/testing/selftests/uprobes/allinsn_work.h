@@ -30,25 +30,65 @@ struct allinsn_cmd {
  */
 static const struct allinsn_cmd allinsn_cmds[] = {
 	{ "sort-uniq", "sort words.txt | uniq -c | sort -k1,1nr -k2 | head -n 8" },
-	{ "sort-keys", "sort -t: -k3,3nr -k1,1 table.txt | head -n 3; sort -n -r nums.txt | head -n 3" },
-	{ "md5-sha", "md5sum words.txt bin.dat; sha1sum bin.dat; sha256sum words.txt; sha512sum table.txt" },
-	{ "gzip", "gzip -c < bin.dat | gunzip -c | cmp - bin.dat && echo same; gzip -c < words.txt | gunzip -c | md5sum" },
-	{ "awk", "awk -F: '{ s += $3; n[$2]++; if ($4 > m) m = $4; w = w toupper(substr($1, 2, 2)) } END { printf \"%d %d %.4f %e %s\\n\", s, m, s / NR, s * 1.5, substr(w, 1, 20); for (k in n) c++; print c, NR }' table.txt" },
-	{ "sed", "sed -e 's/\\([aeiou]\\)\\([^aeiou]\\)/\\2\\1/g' -e '/^b/d' -e 'y/kmt/KMT/' -e '3q' words.txt; sed -n '10,12{=;p}' table.txt" },
-	{ "grep", "grep -c an words.txt; grep -E '^(ba|ko|ti).*[ae]$' words.txt | head -n 4; grep -v -i -n e words.txt | head -n 2" },
-	{ "expr-seq", "expr 123456789 \\* 37 + 11; expr length 'hello world'; expr abcdef : 'ab\\(.*\\)e'; seq 1 7 100 | wc; seq -w -s, 1 12" },
-	{ "wc-tr", "wc words.txt nums.txt table.txt bin.dat; tr a-z n-za-m < words.txt | head -c 80; echo; tr -d 'aeiou\\n' < words.txt | md5sum" },
+	{ "sort-keys",
+	  "sort -t: -k3,3nr -k1,1 table.txt | head -n 3; "
+	  "sort -n -r nums.txt | head -n 3" },
+	{ "md5-sha",
+	  "md5sum words.txt bin.dat; sha1sum bin.dat; "
+	  "sha256sum words.txt; sha512sum table.txt" },
+	{ "gzip",
+	  "gzip -c < bin.dat | gunzip -c | cmp - bin.dat && echo same; "
+	  "gzip -c < words.txt | gunzip -c | md5sum" },
+	{ "awk",
+	  "awk -F: '{ "
+	  "s += $3; n[$2]++; if ($4 > m) m = $4; "
+	  "w = w toupper(substr($1, 2, 2)) } END { "
+	  "printf \"%d %d %.4f %e %s\\n\", s, m, s / NR, s * 1.5, substr(w, 1, 20); "
+	  "for (k in n) c++; print c, NR }' table.txt" },
+	{ "sed",
+	  "sed -e 's/\\([aeiou]\\)\\([^aeiou]\\)/\\2\\1/g' -e '/^b/d' -e 'y/kmt/KMT/' -e '3q' words.txt; "
+	  "sed -n '10,12{=;p}' table.txt" },
+	{ "grep",
+	  "grep -c an words.txt; "
+	  "grep -E '^(ba|ko|ti).*[ae]$' words.txt | head -n 4; "
+	  "grep -v -i -n e words.txt | head -n 2" },
+	{ "expr-seq",
+	  "expr 123456789 \\* 37 + 11; expr length 'hello world'; "
+	  "expr abcdef : 'ab\\(.*\\)e'; seq 1 7 100 | wc; seq -w -s, 1 12" },
+	{ "wc-tr",
+	  "wc words.txt nums.txt table.txt bin.dat; "
+	  "tr a-z n-za-m < words.txt | head -c 80; echo; "
+	  "tr -d 'aeiou\\n' < words.txt | md5sum" },
 	{ "od", "od -A x -t x1 -t d4 -N 32 bin.dat; hexdump -C -n 32 -s 100 bin.dat" },
-	{ "printf", "printf '%5d|%-8s|%x|%o|%c|%05.2f|%s\\n' 42 abc 255 8 Z 3.14159 \"$(echo hi)\"; printf '%s=%d\\n' a 1 b 2" },
-	{ "cut-paste", "cut -d: -f2,3 table.txt | head -n 3; paste -d, nums.txt words.txt | head -n 2; tac nums.txt | head -n 2; rev words.txt | head -n 2" },
+	{ "printf",
+	  "printf '%5d|%-8s|%x|%o|%c|%05.2f|%s\\n' 42 abc 255 8 Z 3.14159 \"$(echo hi)\"; "
+	  "printf '%s=%d\\n' a 1 b 2" },
+	{ "cut-paste",
+	  "cut -d: -f2,3 table.txt | head -n 3; "
+	  "paste -d, nums.txt words.txt | head -n 2; "
+	  "tac nums.txt | head -n 2; rev words.txt | head -n 2" },
 	{ "bc-dc", "echo '2^70; scale=8; sqrt(2); 22/7' | bc; echo '3 4 * 5 + p 2 40 ^ p' | dc" },
 	{ "diff", "diff words.txt words2.txt | head -n 6; diff words.txt words.txt; echo diff=$?" },
 	{ "factor", "factor 600851475143 1234567 97 65536" },
-	{ "shell", "i=0; s=0; while [ $i -lt 30 ]; do i=$((i + 1)); s=$((s + i * i % 7)); done; echo $s; case abc in a*) echo glob;; esac; set -- x y z; echo $# ${2} ${#1}; f() { echo \"f:$*\"; return 3; }; f 1 2; echo rc=$?; v=abcdef; echo ${v#ab} ${v%ef} ${#v}" },
-	{ "tar-base64", "tar -cf - words.txt nums.txt | tar -xOf - nums.txt | md5sum; base64 bin.dat | base64 -d | md5sum" },
-	{ "find-ls", "find . -name '*.txt' | sort; ls -1 | head -n 3; stat -c '%s %n' words.txt; cp words.txt tmp/w; mv tmp/w tmp/v; ls tmp" },
-	{ "dd-xargs", "dd if=bin.dat bs=50 skip=3 count=4 2>/dev/null | md5sum; echo a b c | xargs -n 1 echo x" },
-	{ "fail", "cmp words.txt words2.txt; echo cmp=$?; grep -q nosuchword words.txt; echo grep=$?; false" },
+	{ "shell",
+	  "i=0; s=0; "
+	  "while [ $i -lt 30 ]; do i=$((i + 1)); s=$((s + i * i % 7)); done; echo $s; "
+	  "case abc in a*) echo glob;; esac; "
+	  "set -- x y z; echo $# ${2} ${#1}; "
+	  "f() { echo \"f:$*\"; return 3; }; f 1 2; echo rc=$?; "
+	  "v=abcdef; echo ${v#ab} ${v%ef} ${#v}" },
+	{ "tar-base64",
+	  "tar -cf - words.txt nums.txt | tar -xOf - nums.txt | md5sum; "
+	  "base64 bin.dat | base64 -d | md5sum" },
+	{ "find-ls",
+	  "find . -name '*.txt' | sort; ls -1 | head -n 3; stat -c '%s %n' words.txt; "
+	  "cp words.txt tmp/w; mv tmp/w tmp/v; ls tmp" },
+	{ "dd-xargs",
+	  "dd if=bin.dat bs=50 skip=3 count=4 2>/dev/null | md5sum; "
+	  "echo a b c | xargs -n 1 echo x" },
+	{ "fail",
+	  "cmp words.txt words2.txt; echo cmp=$?; "
+	  "grep -q nosuchword words.txt; echo grep=$?; false" },
 };
 
 #ifndef ARRAY_SIZE

@@ -12,7 +12,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,7 +61,7 @@ static uint32_t rnd(void)
 
 static void report(const char *group)
 {
-	printf("%s %016" PRIx64 "\n", group, sum);
+	printf("%s %016llx\n", group, (unsigned long long)sum);
 	sum = 0;
 }
 
@@ -265,7 +264,7 @@ static const struct fmt_case fmt_cases[] = {
 	{ "%.3E", 2, 0, 0.000123456, NULL, "1.235E-04" },
 	{ "%g", 2, 0, 0.0001, NULL, "0.0001" },
 	{ "%g", 2, 0, 1e20, NULL, "1e+20" },
-	{ "%G", 2, 0, 1.5e-10, NULL, "1.5E-10" },
+	{ "%G", 2, 0, 1.5 / 1e10, NULL, "1.5E-10" },
 	{ "%.10g", 2, 0, 2.0 / 3.0, NULL, "0.6666666667" },
 	{ "%a", 2, 0, 1.0, NULL, "0x1p+0" },
 	{ "%08.2f", 2, 0, -3.5, NULL, "-0003.50" },
@@ -426,7 +425,7 @@ static void test_malloc(void)
 			if (p[i] && rnd() % 3 == 0) {
 				unsigned char *q = realloc(p[i], s);
 
-				CHECK(q != NULL, "realloc %zu", s);
+				CHECK(q, "realloc %zu", s);
 				if (!q)
 					continue;
 				for (j = 0; j < s && j < sz[i]; j++)
@@ -436,7 +435,7 @@ static void test_malloc(void)
 			} else {
 				free(p[i]);
 				p[i] = (rnd() & 1) ? malloc(s) : calloc(1, s);
-				CHECK(p[i] != NULL, "malloc %zu", s);
+				CHECK(p[i], "malloc %zu", s);
 				if (!p[i])
 					continue;
 			}
