@@ -42,7 +42,8 @@
  * boundaries; 0: every boundary, no discovery), _HITS / _LIBC_HITS
  * (estimated hit budget of the main phase), _BATCH (probes per batch),
  * _BATCH_HITS (watchdog), _SECS / _LIBC_SECS (no new batch after that
- * many seconds; the summary says what was skipped), _SEED (sample).
+ * many seconds; by default 45% and 25% of the runner's time limit; the
+ * summary says what was skipped), _SEED (sample).
  *
  * Printed per binary: boundaries total, probed, accepted, refused (and
  * why, from the kernel log), executed, hits, and how the accepted ones run
@@ -147,6 +148,27 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Seconds the guest runner gives this program (uprobes_ng.timeout= on
+ * the kernel command line), 150 when it does not say.
+ */
+static long runner_timeout(void)
+{
+	char line[4096], *p;
+	long t = 150;
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (!f)
+		return t;
+	if (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "uprobes_ng.timeout=");
+		if (p)
+			t = strtol(p + strlen("uprobes_ng.timeout="), NULL, 10);
+	}
+	fclose(f);
+	return t > 0 ? t : 150;
 }
 
 static long env_long(const char *name, long def)
@@ -1191,7 +1213,8 @@ FIXTURE_VARIANT(allinsn) {
 	const char *data;
 	bool libc;
 	const char *max_env, *hits_env, *secs_env;
-	long max, hits, secs;
+	long max, hits;
+	int secs_pct;	/* share of the runner's time limit, for _SECS */
 };
 
 /*
@@ -1208,7 +1231,7 @@ FIXTURE_VARIANT_ADD(allinsn, busybox) {
 	.secs_env = "UPROBES_NG_ALLINSN_SECS",
 	.max = 12000,
 	.hits = 400000,
-	.secs = 210,
+	.secs_pct = 45,
 };
 
 /* A slice of ~3.7k boundaries of the libc functions libcwork runs. */
@@ -1221,7 +1244,7 @@ FIXTURE_VARIANT_ADD(allinsn, libc) {
 	.secs_env = "UPROBES_NG_ALLINSN_LIBC_SECS",
 	.max = 5000,
 	.hits = 200000,
-	.secs = 120,
+	.secs_pct = 25,
 };
 
 FIXTURE_SETUP(allinsn)
@@ -1246,7 +1269,8 @@ FIXTURE_SETUP(allinsn)
 	j->seed = env_long("UPROBES_NG_ALLINSN_SEED", 1);
 	/* Every boundary (MAX 0) takes as long as it takes, unless told. */
 	j->has_deadline = j->max || env_set(variant->secs_env);
-	j->secs = env_long(variant->secs_env, variant->secs);
+	j->secs = env_long(variant->secs_env,
+			   runner_timeout() * variant->secs_pct / 100);
 	if (j->batch < 1)
 		j->batch = 2000;
 	rng_state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)j->seed;
