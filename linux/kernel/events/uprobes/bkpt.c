@@ -24,6 +24,7 @@
 #define pr_fmt(fmt) "uprobe: " fmt
 
 #include <linux/elf.h>
+#include <linux/hash.h>
 #include <linux/highmem.h>
 #include <linux/mmu_notifier.h>
 #include <linux/pagemap.h>
@@ -162,8 +163,32 @@ struct uprobe_ctr_count {
 	bool			applied;
 };
 
-static LIST_HEAD(ctr_counts);
+/* Counts hashed by address space: an mm's are all in one bucket. */
+#define CTR_HASH_BITS	6
+static struct list_head ctr_buckets[1 << CTR_HASH_BITS];
+static unsigned long nr_ctr_counts;
 static DEFINE_MUTEX(ctr_counts_lock);
+
+static struct list_head *uprobe_ctr_bucket(struct mm_struct *mm)
+{
+	return &ctr_buckets[hash_ptr(mm, CTR_HASH_BITS)];
+}
+
+/* A racy hint for the hooks: no semaphore is counted anywhere. */
+static bool uprobe_no_ctrs(void)
+{
+	return !READ_ONCE(nr_ctr_counts);
+}
+
+static int __init uprobe_ctr_init(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ctr_buckets); i++)
+		INIT_LIST_HEAD(&ctr_buckets[i]);
+	return 0;
+}
+core_initcall(uprobe_ctr_init);
 
 static bool uprobe_ctr_vma(struct uprobe *uprobe, struct vm_area_struct *vma)
 {
@@ -223,7 +248,7 @@ static struct uprobe_ctr_count *uprobe_ctr_find(struct uprobe *uprobe,
 	struct uprobe_ctr_count *c;
 
 	lockdep_assert_held(&ctr_counts_lock);
-	list_for_each_entry(c, &ctr_counts, node)
+	list_for_each_entry(c, uprobe_ctr_bucket(mm), node)
 		if (c->uprobe == uprobe && c->mm == mm)
 			return c;
 	return NULL;
@@ -244,6 +269,7 @@ static int uprobe_ctr_free(struct uprobe_ctr_count *c, bool unapply)
 			return err;
 	}
 	list_del(&c->node);
+	WRITE_ONCE(nr_ctr_counts, nr_ctr_counts - 1);
 	uprobe_put(c->uprobe);
 	kfree(c);
 	return 0;
@@ -274,7 +300,8 @@ int uprobe_ctr_hold(struct uprobe *uprobe, struct mm_struct *mm)
 	c->uprobe = uprobe_get(uprobe);
 	c->mm = mm;
 	c->applied = !uprobe_ctr_apply(uprobe, mm, 1);
-	list_add(&c->node, &ctr_counts);
+	list_add(&c->node, uprobe_ctr_bucket(mm));
+	WRITE_ONCE(nr_ctr_counts, nr_ctr_counts + 1);
 out:
 	mutex_unlock(&ctr_counts_lock);
 	return err;
@@ -326,7 +353,7 @@ static int uprobe_ctr_release(struct uprobe *uprobe, struct mm_struct *mm,
 	struct uprobe_ctr_count *c;
 	int err = 0;
 
-	if (!uprobe->ref_ctr_offset || list_empty_careful(&ctr_counts))
+	if (!uprobe->ref_ctr_offset || uprobe_no_ctrs())
 		return 0;
 	mutex_lock(&ctr_counts_lock);
 	c = uprobe_ctr_find(uprobe, mm);
@@ -347,10 +374,10 @@ void uprobe_mmap_ctrs(struct vm_area_struct *vma)
 	struct uprobe_ctr_count *c;
 	unsigned long vaddr;
 
-	if (list_empty_careful(&ctr_counts))
+	if (uprobe_no_ctrs())
 		return;
 	mutex_lock(&ctr_counts_lock);
-	list_for_each_entry(c, &ctr_counts, node) {
+	list_for_each_entry(c, uprobe_ctr_bucket(vma->vm_mm), node) {
 		if (c->applied || c->mm != vma->vm_mm ||
 		    !uprobe_ctr_vma(c->uprobe, vma))
 			continue;
@@ -375,10 +402,10 @@ void uprobe_munmap_ctrs(struct vm_area_struct *vma, unsigned long start,
 	struct uprobe_ctr_count *c, *tmp;
 	struct mm_struct *mm = vma->vm_mm;
 
-	if (list_empty_careful(&ctr_counts) || !uprobe_vma_probeable(vma))
+	if (uprobe_no_ctrs() || !uprobe_vma_probeable(vma))
 		return;
 	mutex_lock(&ctr_counts_lock);
-	list_for_each_entry_safe(c, tmp, &ctr_counts, node) {
+	list_for_each_entry_safe(c, tmp, uprobe_ctr_bucket(mm), node) {
 		unsigned long vaddr = uprobe_vma_offset_vaddr(vma,
 							      c->uprobe->offset);
 
@@ -402,10 +429,10 @@ void uprobe_dup_ctrs(struct mm_struct *oldmm, struct mm_struct *newmm)
 	struct uprobe_ctr_count *c, *n;
 	LIST_HEAD(copies);
 
-	if (list_empty_careful(&ctr_counts))
+	if (uprobe_no_ctrs())
 		return;
 	mutex_lock(&ctr_counts_lock);
-	list_for_each_entry(c, &ctr_counts, node) {
+	list_for_each_entry(c, uprobe_ctr_bucket(oldmm), node) {
 		if (c->mm != oldmm)
 			continue;
 		/* The child's semaphores hold these counts already. */
@@ -413,8 +440,9 @@ void uprobe_dup_ctrs(struct mm_struct *oldmm, struct mm_struct *newmm)
 		n->mm = newmm;
 		uprobe_get(n->uprobe);
 		list_add(&n->node, &copies);
+		WRITE_ONCE(nr_ctr_counts, nr_ctr_counts + 1);
 	}
-	list_splice(&copies, &ctr_counts);
+	list_splice(&copies, uprobe_ctr_bucket(newmm));
 	mutex_unlock(&ctr_counts_lock);
 }
 
@@ -426,10 +454,10 @@ void uprobe_forget_ctrs(struct mm_struct *mm)
 {
 	struct uprobe_ctr_count *c, *tmp;
 
-	if (list_empty_careful(&ctr_counts))
+	if (uprobe_no_ctrs())
 		return;
 	mutex_lock(&ctr_counts_lock);
-	list_for_each_entry_safe(c, tmp, &ctr_counts, node)
+	list_for_each_entry_safe(c, tmp, uprobe_ctr_bucket(mm), node)
 		if (c->mm == mm)
 			uprobe_ctr_free(c, false);
 	mutex_unlock(&ctr_counts_lock);
