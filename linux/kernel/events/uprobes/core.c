@@ -508,7 +508,7 @@ static int uprobe_collect_targets(struct uprobe *uprobe,
  * Return: 0 or the first error inserting a breakpoint (-ENOMEM, ...);
  * *@left_over is set when a breakpoint could not be removed.
  */
-static int uprobe_sync_mms(struct uprobe *uprobe, bool *left_over)
+static int uprobe_walk_mms(struct uprobe *uprobe, bool *left_over)
 {
 	struct uprobe_target *t;
 	LIST_HEAD(targets);
@@ -554,23 +554,30 @@ out:
 #define UPROBE_SWEEP_DELAY	HZ
 
 /*
- * After a walk of the address spaces: while a breakpoint that nobody
- * wants could not be removed, the probe keeps a reference (and so its
- * place in the registry and its analysed instruction, which hits of that
- * breakpoint need) and the walk is retried from a worker that no signal
- * interrupts. The reference belongs to the worker, which drops it after
- * a walk that left nothing behind. Called with uprobe->reg_mutex held.
+ * uprobe_walk_mms(), and while a breakpoint that nobody wants could not be
+ * removed, the probe keeps a reference (and so its place in the registry
+ * and its analysed instruction, which hits of that breakpoint need) and
+ * the walk is retried from a worker that no signal interrupts. The
+ * reference belongs to the worker, which drops it after a walk that left
+ * nothing behind. Called with uprobe->reg_mutex held.
+ *
+ * Return: as uprobe_walk_mms().
  */
-static void uprobe_settle(struct uprobe *uprobe, bool left_over)
+static int uprobe_sync_mms(struct uprobe *uprobe)
 {
+	bool left_over;
+	int err;
+
 	lockdep_assert_held(&uprobe->reg_mutex);
+	err = uprobe_walk_mms(uprobe, &left_over);
 	if (!left_over || uprobe->stranded)
-		return;
+		return err;
 	pr_warn_ratelimited("inode %lu:0x%llx: breakpoint not removed from every process, retrying\n",
 			    uprobe->inode->i_ino, uprobe->offset);
 	uprobe->stranded = true;
 	uprobe_get(uprobe);
 	schedule_delayed_work(&uprobe->sweep, UPROBE_SWEEP_DELAY);
+	return err;
 }
 
 static void uprobe_sweep_work(struct work_struct *work)
@@ -580,7 +587,7 @@ static void uprobe_sweep_work(struct work_struct *work)
 	bool left_over;
 
 	mutex_lock(&uprobe->reg_mutex);
-	uprobe_sync_mms(uprobe, &left_over);
+	uprobe_walk_mms(uprobe, &left_over);
 	if (left_over) {
 		schedule_delayed_work(&uprobe->sweep, UPROBE_SWEEP_DELAY);
 		mutex_unlock(&uprobe->reg_mutex);
@@ -652,7 +659,6 @@ struct uprobe *uprobe_register_file(struct inode *inode, struct file *file,
 				    struct uprobe_consumer *uc)
 {
 	struct uprobe *uprobe;
-	bool left_over;
 	int err;
 
 	if (!uc->handler && !uc->ret_handler)
@@ -681,15 +687,13 @@ struct uprobe *uprobe_register_file(struct inode *inode, struct file *file,
 		goto unlock;
 	}
 	list_add_rcu(&uc->cons_node, &uprobe->consumers);
-	err = uprobe_sync_mms(uprobe, &left_over);
+	err = uprobe_sync_mms(uprobe);
 	if (!err) {
-		uprobe_settle(uprobe, left_over);
 		mutex_unlock(&uprobe->reg_mutex);
 		return uprobe;
 	}
 	list_del_rcu(&uc->cons_node);
-	uprobe_sync_mms(uprobe, &left_over);
-	uprobe_settle(uprobe, left_over);
+	uprobe_sync_mms(uprobe);
 	mutex_unlock(&uprobe->reg_mutex);
 	/* Handlers of @uc may have started where insertion succeeded. */
 	synchronize_srcu(&uprobes_srcu);
@@ -733,14 +737,11 @@ EXPORT_SYMBOL_GPL(uprobe_register);
  */
 int uprobe_apply(struct uprobe *uprobe, struct uprobe_consumer *uc, bool add)
 {
-	bool left_over;
 	int err = -ENOENT;
 
 	mutex_lock(&uprobe->reg_mutex);
-	if (uprobe_has_consumer(uprobe, uc)) {
-		err = uprobe_sync_mms(uprobe, &left_over);
-		uprobe_settle(uprobe, left_over);
-	}
+	if (uprobe_has_consumer(uprobe, uc))
+		err = uprobe_sync_mms(uprobe);
 	mutex_unlock(&uprobe->reg_mutex);
 	return err;
 }
@@ -760,13 +761,10 @@ EXPORT_SYMBOL_GPL(uprobe_apply);
  */
 void uprobe_unregister_nosync(struct uprobe *uprobe, struct uprobe_consumer *uc)
 {
-	bool left_over;
-
 	mutex_lock(&uprobe->reg_mutex);
 	if (!WARN_ON_ONCE(!uprobe_has_consumer(uprobe, uc))) {
 		list_del_rcu(&uc->cons_node);
-		uprobe_sync_mms(uprobe, &left_over);
-		uprobe_settle(uprobe, left_over);
+		uprobe_sync_mms(uprobe);
 	}
 	mutex_unlock(&uprobe->reg_mutex);
 	uprobe_put(uprobe);

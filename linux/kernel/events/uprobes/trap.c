@@ -227,10 +227,11 @@ static struct uprobe *uprobe_find_hit(unsigned long bp_vaddr, bool *is_trap)
 
 /*
  * Prepares the single-step of the probed instruction in an XOL slot.
- * Returns false when it cannot (no memory, a fatal signal): the thread
- * is then back on the breakpoint.
+ * When it cannot (no memory, a fatal signal), the thread is back on the
+ * breakpoint, and the handlers, which ran, do not run again when it
+ * traps there.
  */
-static bool uprobe_step_out_of_line(struct uprobe_task *utask,
+static void uprobe_step_out_of_line(struct uprobe_task *utask,
 				    struct uprobe *uprobe,
 				    struct pt_regs *regs)
 {
@@ -245,7 +246,7 @@ static bool uprobe_step_out_of_line(struct uprobe_task *utask,
 	utask->active_uprobe = uprobe;
 	utask->state = UTASK_SSTEP;
 	if (!arch_uprobe_pre_xol(&uprobe->arch, regs))
-		return true;
+		return;
 	utask->state = UTASK_RUNNING;
 	utask->active_uprobe = NULL;
 	xol_put_slot(utask);
@@ -253,7 +254,7 @@ put:
 	uprobe_put(uprobe);
 restart:
 	instruction_pointer_set(regs, utask->vaddr);
-	return false;
+	utask->restart_vaddr = utask->vaddr;
 }
 
 /*
@@ -333,8 +334,7 @@ static void uprobe_handle_breakpoint(struct pt_regs *regs)
 		goto out;
 	if (uprobe_boost(uprobe, regs))
 		goto out;
-	if (!uprobe_step_out_of_line(utask, uprobe, regs))
-		utask->restart_vaddr = bp_vaddr;
+	uprobe_step_out_of_line(utask, uprobe, regs);
 out:
 	uprobes_srcu_unlock(idx);
 }
@@ -455,8 +455,7 @@ static bool uprobe_leave_boost(struct uprobe_task *utask,
 	uprobe = uprobe_find_hit(vaddr, &is_trap);
 	if (uprobe) {
 		utask->vaddr = vaddr;
-		if (!uprobe_step_out_of_line(utask, uprobe, regs))
-			utask->restart_vaddr = vaddr;
+		uprobe_step_out_of_line(utask, uprobe, regs);
 	}
 	uprobes_srcu_unlock(idx);
 	return utask->active_uprobe;
