@@ -303,20 +303,6 @@ static void check_released(struct __test_metadata *_metadata,
 
 /* ---- perf and BPF ---- */
 
-static int uprobe_pmu_type(void)
-{
-	char buf[32] = "";
-	FILE *f = fopen(UPROBE_PMU_TYPE, "r");
-	int type = -1;
-
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			type = atoi(buf);
-		fclose(f);
-	}
-	return type;
-}
-
 /* A counting uprobe PMU event on CPU for every process. */
 static int open_uprobe_counter(const char *path, unsigned long off, int cpu)
 {
@@ -324,7 +310,7 @@ static int open_uprobe_counter(const char *path, unsigned long off, int cpu)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
-	attr.type = uprobe_pmu_type();
+	attr.type = upng_uprobe_pmu_type();
 	attr.uprobe_path = (unsigned long)path;		/* config1 */
 	attr.probe_offset = off;			/* config2 */
 	return syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
@@ -641,7 +627,7 @@ TEST_F_TIMEOUT(fuse, perf_cold_unmapped, 300)
 	uint64_t reads;
 	int i, fd, err;
 
-	ASSERT_LE(0, uprobe_pmu_type()) TH_LOG("no " UPROBE_PMU_TYPE);
+	ASSERT_LE(0, upng_uprobe_pmu_type()) TH_LOG("no " UPROBE_PMU_TYPE);
 	ASSERT_EQ(0, cached_file(self->bin)) TH_LOG("the cache is not cold");
 	reads = watch(&self->fs, self->sym.offset);
 	for (cpu = 0; cpu < cpus && cpu < MAX_CPUS; cpu++) {

@@ -19,29 +19,13 @@
 #include "kselftest_harness.h"
 #include "upng.h"
 
-#define UPROBE_PMU_TYPE "/sys/bus/event_source/devices/uprobe/type"
-
-static int uprobe_pmu_type(void)
-{
-	char buf[32] = "";
-	FILE *f = fopen(UPROBE_PMU_TYPE, "r");
-	int type = -1;
-
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			type = atoi(buf);
-		fclose(f);
-	}
-	return type;
-}
-
 static int open_uprobe_counter(const char *path, unsigned long off, pid_t pid)
 {
 	struct perf_event_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
-	attr.type = uprobe_pmu_type();
+	attr.type = upng_uprobe_pmu_type();
 	attr.config1 = (unsigned long)path;	/* uprobe_path */
 	attr.config2 = off;			/* probe_offset */
 	attr.disabled = 1;
@@ -103,7 +87,7 @@ FIXTURE_SETUP(prefilter)
 {
 	unsigned long func_b;
 
-	ASSERT_LE(0, uprobe_pmu_type());
+	ASSERT_LE(0, upng_uprobe_pmu_type());
 	ASSERT_EQ(0, upng_elf_sym(upng_path("bin/target"), "target_func",
 				  &self->sym));
 	ASSERT_EQ(0, upng_file_read(upng_path("bin/target"), self->sym.offset,
