@@ -42,8 +42,9 @@
  * boundaries; 0: every boundary, no discovery), _HITS / _LIBC_HITS
  * (estimated hit budget of the main phase), _BATCH (probes per batch),
  * _BATCH_HITS (watchdog), _SECS / _LIBC_SECS (no new batch after that
- * many seconds; by default 45% and 25% of the runner's time limit; the
- * summary says what was skipped), _SEED (sample).
+ * many seconds, counting the last batch's duration for the next one; by
+ * default 45% and 25% of the runner's time limit; the summary says what
+ * was skipped), _SEED (sample).
  *
  * Printed per binary: boundaries total, probed, accepted, refused (and
  * why, from the kernel log), executed, hits, and how the accepted ones run
@@ -133,6 +134,7 @@ struct job {
 	const char *libcwork;
 	int ncmds;
 	double t0;
+	double last_batch;	/* seconds the previous batch took */
 	/* totals */
 	long batches, runs, divergences, skipped_batches, skipped_probes;
 	long aborted_runs, void_batches, lingering;
@@ -1025,9 +1027,10 @@ static void run_batch(struct __test_metadata *_metadata, struct job *j,
 	free(on);
 }
 
+/* Would another batch, as long as the last one, end past the budget? */
 static bool out_of_time(const struct job *j)
 {
-	return j->has_deadline && now() - j->t0 > j->secs;
+	return j->has_deadline && now() - j->t0 + j->last_batch > j->secs;
 }
 
 /* Probe IDX[0..N) in batches; returns the totals in SUM. */
@@ -1037,6 +1040,7 @@ static void run_phase(struct __test_metadata *_metadata, struct job *j,
 {
 	long nb = (n + j->batch - 1) / j->batch, b;
 	char label[96];
+	double t;
 
 	memset(sum, 0, sizeof(*sum));
 	for (b = 0; b < nb; b++) {
@@ -1055,7 +1059,9 @@ static void run_phase(struct __test_metadata *_metadata, struct job *j,
 		}
 		snprintf(label, sizeof(label), "%s %s %ld/%ld", j->tag, phase,
 			 b + 1, nb);
+		t = now();
 		run_batch(_metadata, j, im, idx + first, cnt, label, &st);
+		j->last_batch = now() - t;
 		sum->probes += st.probes;
 		sum->accepted += st.accepted;
 		sum->refused += st.refused + st.deferr;
