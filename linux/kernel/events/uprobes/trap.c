@@ -2,17 +2,21 @@
 /*
  * uprobes engine: breakpoint hits and the out-of-line single-step.
  *
- * The exception notifiers only flag the thread (TIF_UPROBE); the work is
- * done in uprobe_notify_resume(), on the way back to user mode, where it
- * may sleep: find the probe, run the consumers' handlers, then either let
- * the architecture emulate the instruction or single-step a copy of it in
- * an XOL slot. The step ends with another trap and another pass here,
- * which applies the architecture's fix-ups. Signals that arrive meanwhile
- * are held back until the step is complete, so a handler never sees the
- * thread with its instruction pointer in the XOL area.
+ * A breakpoint hit is handled in the architecture's exception handler,
+ * which calls uprobe_breakpoint_trap() in process context (or, where an
+ * architecture only has the exception notifier, on the way back to user
+ * mode, flagged with TIF_UPROBE): find the probe, run the consumers'
+ * handlers, then either let the architecture emulate the instruction or
+ * single-step a copy of it in an XOL slot. The step ends with another
+ * trap, flagged, after which uprobe_notify_resume() applies the
+ * architecture's fix-ups (x86 calls it from its debug exception handler
+ * right away). Signals that arrive meanwhile are held back
+ * until the step is complete, so a handler never sees the thread with its
+ * instruction pointer in the XOL area.
  */
 #define pr_fmt(fmt) "uprobe: " fmt
 
+#include <linux/hash.h>
 #include <linux/kdebug.h>
 #include <linux/notifier.h>
 #include <linux/ptrace.h>
@@ -225,6 +229,65 @@ static struct uprobe *uprobe_find_hit(unsigned long bp_vaddr, bool *is_trap)
 	return uprobe;
 }
 
+#ifdef CONFIG_PER_VMA_LOCK
+/*
+ * The probes a thread hit last, by address, so that its next hit of one
+ * looks up neither the vma nor the registry. An entry holds while the
+ * address space's mm_lock_seq is still what it was, even, when the probe
+ * was found: every change of a mapping and every breakpoint write or
+ * removal is done under the mmap write lock, which moves it. A probe
+ * found so is used like one found in the registry, in the SRCU read
+ * section: its breakpoint, still in this address space since the seq did
+ * not move, keeps it alive; once the seq moves, a probe freed after a
+ * grace period is never read again.
+ */
+static struct uprobe_hit *uprobe_hit_entry(struct uprobe_task *utask,
+					   unsigned long vaddr,
+					   unsigned int *seq)
+{
+	*seq = raw_read_seqcount(&current->mm->mm_lock_seq);
+	return &utask->hits[hash_long(vaddr, UPROBE_HITS_BITS)];
+}
+
+static bool uprobe_hit_valid(struct uprobe_hit *hit, unsigned long vaddr,
+			     unsigned int seq)
+{
+	return hit->uprobe && hit->vaddr == vaddr && hit->seq == seq;
+}
+
+/* Remembers @uprobe, found since @seq was read, if no writer came by. */
+static bool uprobe_hit_remember(struct uprobe_hit *hit, unsigned long vaddr,
+				struct uprobe *uprobe, unsigned int seq)
+{
+	if (seq & 1 || read_seqcount_retry(&current->mm->mm_lock_seq, seq))
+		return false;
+	hit->vaddr = vaddr;
+	hit->uprobe = uprobe;
+	hit->seq = seq;
+	hit->boost = 0;
+	return true;
+}
+#else
+static struct uprobe_hit *uprobe_hit_entry(struct uprobe_task *utask,
+					   unsigned long vaddr,
+					   unsigned int *seq)
+{
+	return NULL;
+}
+
+static bool uprobe_hit_valid(struct uprobe_hit *hit, unsigned long vaddr,
+			     unsigned int seq)
+{
+	return false;
+}
+
+static bool uprobe_hit_remember(struct uprobe_hit *hit, unsigned long vaddr,
+				struct uprobe *uprobe, unsigned int seq)
+{
+	return false;
+}
+#endif
+
 /*
  * Prepares the single-step of the probed instruction in an XOL slot.
  * When it cannot (no memory, a fatal signal), the thread is back on the
@@ -260,20 +323,29 @@ restart:
 /*
  * Sends the thread through the probe's boosted XOL slot, if it has one:
  * the copy followed by a jump back, no single-step. Not with a signal
- * pending, which would be delivered with the thread in the slot.
+ * pending, which would be delivered with the thread in the slot. @hit,
+ * when it is this hit's entry, keeps the slot: a boosted slot stays
+ * until the address space goes.
  */
-static bool uprobe_boost(struct uprobe *uprobe, struct pt_regs *regs)
+static bool uprobe_boost(struct uprobe *uprobe, struct uprobe_hit *hit,
+			 struct pt_regs *regs)
 {
 	long slot;
 
 	if (READ_ONCE(uprobe->no_boost) || task_sigpending(current) ||
 	    !arch_uprobe_boost_ok(regs))
 		return false;
-	slot = xol_boost_slot(&uprobe->arch, current->utask->vaddr, regs);
-	if (slot == -EOPNOTSUPP)
-		WRITE_ONCE(uprobe->no_boost, true);
-	if (slot <= 0)
-		return false;
+	slot = hit ? hit->boost : 0;
+	if (!slot) {
+		slot = xol_boost_slot(&uprobe->arch, current->utask->vaddr,
+				      regs);
+		if (slot == -EOPNOTSUPP)
+			WRITE_ONCE(uprobe->no_boost, true);
+		if (slot <= 0)
+			return false;
+		if (hit)
+			hit->boost = slot;
+	}
 	instruction_pointer_set(regs, slot);
 	return true;
 }
@@ -281,17 +353,24 @@ static bool uprobe_boost(struct uprobe *uprobe, struct pt_regs *regs)
 static void uprobe_handle_breakpoint(struct pt_regs *regs)
 {
 	unsigned long bp_vaddr = uprobe_get_swbp_addr(regs);
-	struct uprobe_task *utask;
+	struct uprobe_task *utask = uprobe_utask();
+	struct uprobe_hit *hit;
 	struct uprobe *uprobe;
 	bool is_trap = false, restart;
+	unsigned int seq = 0;
 	int idx;
 
+	idx = uprobes_srcu_lock();
+	hit = utask ? uprobe_hit_entry(utask, bp_vaddr, &seq) : NULL;
+	if (hit && uprobe_hit_valid(hit, bp_vaddr, seq)) {
+		uprobe = hit->uprobe;
+		goto found;
+	}
 	if (bp_vaddr == uprobe_get_trampoline_vaddr()) {
+		uprobes_srcu_unlock(idx);
 		uprobe_handle_trampoline(regs);
 		return;
 	}
-
-	idx = uprobes_srcu_lock();
 	uprobe = uprobe_find_hit(bp_vaddr, &is_trap);
 	if (!uprobe) {
 		if (is_trap)
@@ -300,7 +379,10 @@ static void uprobe_handle_breakpoint(struct pt_regs *regs)
 			instruction_pointer_set(regs, bp_vaddr);
 		goto out;
 	}
-
+	/* From here on, @hit is this hit's entry or NULL. */
+	if (hit && !uprobe_hit_remember(hit, bp_vaddr, uprobe, seq))
+		hit = NULL;
+found:
 	instruction_pointer_set(regs, bp_vaddr);
 	if (unlikely(uprobe->is_64bit != arch_uprobe_hit_is_64bit(regs))) {
 		/* Decoded for the other mode: not executable here. */
@@ -311,7 +393,6 @@ static void uprobe_handle_breakpoint(struct pt_regs *regs)
 		uprobe_remove_from_current(uprobe, bp_vaddr, true);
 		goto out;
 	}
-	utask = uprobe_utask();
 	if (!utask) {
 		/* No memory: the hit is skipped, or retried if need be. */
 		arch_uprobe_skip_sstep(&uprobe->arch, regs);
@@ -332,7 +413,7 @@ static void uprobe_handle_breakpoint(struct pt_regs *regs)
 	}
 	if (arch_uprobe_skip_sstep(&uprobe->arch, regs))
 		goto out;
-	if (uprobe_boost(uprobe, regs))
+	if (uprobe_boost(uprobe, hit, regs))
 		goto out;
 	uprobe_step_out_of_line(utask, uprobe, regs);
 out:
@@ -384,6 +465,31 @@ void uprobe_notify_resume(struct pt_regs *regs)
 		uprobe_finish_step(utask, regs);
 	else
 		uprobe_handle_breakpoint(regs);
+}
+
+/**
+ * uprobe_breakpoint_trap() - a breakpoint trapped in user mode
+ * @regs: the user registers, just after the breakpoint instruction
+ *
+ * Called by the architecture's breakpoint exception handler before any
+ * other user of the trap, in process context with interrupts enabled:
+ * the hit is handled at once, without a second pass on the way out.
+ *
+ * Return: true when the trap was taken care of (a probe's hit, or the
+ * SIGTRAP of a breakpoint that is not ours), false to leave it to others.
+ */
+bool uprobe_breakpoint_trap(struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+	struct mm_struct *mm = current->mm;
+
+	if (!mm || !test_bit(MMF_HAS_UPROBES, &mm->flags))
+		return false;
+	if (unlikely(utask && utask->active_uprobe))
+		set_thread_flag(TIF_UPROBE);	/* ends the step, as it did */
+	else
+		uprobe_handle_breakpoint(regs);
+	return true;
 }
 
 /**

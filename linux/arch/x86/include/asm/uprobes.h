@@ -36,9 +36,10 @@ typedef u8 uprobe_opcode_t;
  * @UPROBE_X86_LOAD64: the same into a 64-bit register
  * @UPROBE_X86_LEA: lea disp32(%rip) into the 64-bit register at pt_regs
  *	offset ->cond
+ * @UPROBE_X86_RET: near ret, ret imm16 (the bytes it pops in ->disp)
  *
  * Everything but STEP is emulated in the kernel, so that a hit costs
- * one trap.  A CALL, PUSH or LOAD whose emulated memory access fails
+ * one trap.  A CALL, PUSH, RET or LOAD whose emulated memory access fails
  * falls back to stepping ->ixol, which then faults with the right signal.
  */
 enum uprobe_x86_emul {
@@ -51,6 +52,7 @@ enum uprobe_x86_emul {
 	UPROBE_X86_LOAD32,
 	UPROBE_X86_LOAD64,
 	UPROBE_X86_LEA,
+	UPROBE_X86_RET,
 };
 
 /* Fix-ups after stepping ->ixol out of line (arch_uprobe::fixups). */
@@ -75,7 +77,7 @@ enum uprobe_x86_emul {
  * @ixol: the instruction as executed in an XOL slot (rip-relative
  *	operands rewritten, call displacement cleared)
  * @disp: displacement of a relative jmp/jcc/call, or of the rip-relative
- *	operand of an emulated LOAD32/LOAD64/LEA
+ *	operand of an emulated LOAD32/LOAD64/LEA, or the immediate of a RET
  * @len: length of the instruction
  * @emul: an &enum uprobe_x86_emul
  * @fixups: UPROBE_X86_FIX_* to apply after stepping @ixol
@@ -110,5 +112,9 @@ struct arch_uprobe_task {
 	bool		user_tf;
 	u8		fixups;
 };
+
+struct pt_regs;
+
+bool uprobe_x86_sstep_trap(struct pt_regs *regs, unsigned long dr6);
 
 #endif /* _ASM_X86_UPROBES_H */

@@ -402,7 +402,10 @@ static const char *uprobe_x86_plan(struct arch_uprobe *au, struct insn *insn)
 			au->fixups |= UPROBE_X86_FIX_POPF;
 			break;
 		case 0xc2: case 0xc3:		/* ret: ip is absolute */
+			au->emul = UPROBE_X86_RET;
 			au->fixups = 0;
+			if (op1 == 0xc2)
+				au->disp = (u16)insn->immediate.value;
 			branch = true;
 			break;
 		case 0xa4 ... 0xa7:		/* movs, cmps */

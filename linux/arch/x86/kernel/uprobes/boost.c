@@ -7,26 +7,30 @@
  * needed: the copy in the XOL slot is followed by a jump back after the
  * original instruction, and the thread simply runs through it.
  *
- * Only instructions that cannot fault qualify: register-to-register
- * arithmetic, moves, tests, lea, ... A fault in a boosted copy would be
- * reported at the slot's address, and a signal handler or a debugger would
- * see the thread in the XOL area. An asynchronous signal arriving in the
- * two instructions of the slot is not delivered there: the core moves the
- * thread out first (uprobe_deny_signal()), which relies on the copy
- * keeping the original's length. Anything that reads or writes memory,
- * depends on its own address, or needs a fix-up afterwards keeps the
- * single-step.
+ * Instructions that compute in registers and memory qualify: arithmetic,
+ * moves, tests, lea, pops, ... with register or memory operands (not
+ * rip-relative). No signal is delivered with the thread in the slot: the
+ * core moves it out first (uprobe_deny_signal()), which relies on the copy
+ * keeping the original's length. A signal that arrives before the copy
+ * ran, or the fault of the copy itself, makes the core single-step the
+ * copy with the signal held; a copy that faults again is abandoned and
+ * the signal delivered at the probed address, exactly as for a stepped
+ * probe. Anything that depends on its own address or needs a fix-up
+ * afterwards keeps the single-step, and so does every hit of a thread
+ * with hardware breakpoints armed: a data breakpoint would report the
+ * slot's address in its signal.
  */
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
 #include <linux/uprobes.h>
 
+#include <asm/debugreg.h>
 #include <asm/insn.h>
 #include <asm/processor-flags.h>
 #include <asm/ptrace.h>
 
-/* One-byte opcodes that are register-only when ModRM.mod == 3. */
+/* One-byte opcodes with a ModRM operand, register or memory. */
 static bool uprobe_x86_boost_modrm_op(u8 op, u8 reg)
 {
 	switch (op) {
@@ -51,7 +55,7 @@ static bool uprobe_x86_boost_modrm_op(u8 op, u8 reg)
 	return false;
 }
 
-/* Two-byte (0f xx) opcodes that are register-only when ModRM.mod == 3. */
+/* Two-byte (0f xx) opcodes with a ModRM operand, register or memory. */
 static bool uprobe_x86_boost_modrm_op2(u8 op)
 {
 	switch (op) {
@@ -67,7 +71,7 @@ static bool uprobe_x86_boost_modrm_op2(u8 op)
 	return false;
 }
 
-/* Opcodes without ModRM that only touch registers and flags. */
+/* Opcodes without ModRM that touch registers, flags and the stack top. */
 static bool uprobe_x86_boost_plain_op(u8 op, bool is_64bit)
 {
 	switch (op) {
@@ -82,10 +86,20 @@ static bool uprobe_x86_boost_plain_op(u8 op, bool is_64bit)
 	case 0xf5: case 0xf8: case 0xf9:	/* cmc, clc, stc */
 	case 0xfc: case 0xfd:			/* cld, std */
 		return true;
+	case 0x58 ... 0x5f:			/* pop reg */
+	case 0x68: case 0x6a:			/* push imm */
+	case 0xc9:				/* leave */
+		return true;
 	case 0x40 ... 0x4f:			/* inc, dec (REX in 64-bit) */
 		return !is_64bit;
 	}
 	return false;
+}
+
+/* Prefixes a boosted copy may keep: operand size, fs/gs segment. */
+static bool uprobe_x86_boost_prefix(insn_byte_t p)
+{
+	return p == 0x66 || p == 0x64 || p == 0x65;
 }
 
 static bool uprobe_x86_boostable(struct insn *insn, bool is_64bit)
@@ -99,20 +113,19 @@ static bool uprobe_x86_boostable(struct insn *insn, bool is_64bit)
 	if (insn->vex_prefix.nbytes)
 		return false;
 	for_each_insn_prefix(insn, i, p)
-		if (p != 0x66)
+		if (!uprobe_x86_boost_prefix(p))
 			return false;
 	if (op == 0x8d)			/* lea computes, never accesses */
 		return insn->modrm.nbytes && mod != 3;
 	if (insn->opcode.nbytes == 1 && !insn->modrm.nbytes)
 		return uprobe_x86_boost_plain_op(op, is_64bit);
 	if (insn->opcode.nbytes == 1)
-		return mod == 3 && uprobe_x86_boost_modrm_op(op, reg);
+		return uprobe_x86_boost_modrm_op(op, reg);
 	if (insn->opcode.nbytes == 2 && op == 0x0f) {
 		op = insn->opcode.bytes[1];
 		if (op >= 0xc8 && op <= 0xcf)	/* bswap */
 			return true;
-		return insn->modrm.nbytes && mod == 3 &&
-		       uprobe_x86_boost_modrm_op2(op);
+		return insn->modrm.nbytes && uprobe_x86_boost_modrm_op2(op);
 	}
 	return false;
 }
@@ -173,11 +186,12 @@ int arch_uprobe_boost_insn(struct arch_uprobe *auprobe, struct pt_regs *regs,
  * @regs: the user registers
  *
  * Return: false while the thread single-steps (ptrace or its own TF): it
- * must stop after the probed instruction, not after the jump back.
+ * must stop after the probed instruction, not after the jump back; false
+ * too with hardware breakpoints armed, whose traps report the address.
  */
 bool arch_uprobe_boost_ok(struct pt_regs *regs)
 {
-	return !(regs->flags & X86_EFLAGS_TF);
+	return !(regs->flags & X86_EFLAGS_TF) && !hw_breakpoint_active();
 }
 
 /**
@@ -207,3 +221,7 @@ bool arch_uprobe_hit_is_64bit(struct pt_regs *regs)
 {
 	return user_64bit_mode(regs);
 }
+
+#ifdef CONFIG_UPROBES_KUNIT_TEST
+#include "tests/boost-kunit.h"
+#endif

@@ -2,9 +2,9 @@
 /*
  * x86 uprobes: emulation of the most common probed instructions.
  *
- * Function entries and branch sites are where probes go: endbr64, push
- * %rbp, nops left for patching, jumps and calls, and the loads of globals
- * and their addresses (mov and lea rip-relative).  Executing those in the
+ * Function entries, exits and branch sites are where probes go: endbr64,
+ * push %rbp, nops left for patching, jumps, calls and returns, and the
+ * loads of globals and their addresses (mov and lea rip-relative).  Executing those in the
  * kernel saves the single-step and its second trap.  What emulation cannot
  * complete (a push to a stack that is not there, a load from a page that
  * is not readable) is stepped out of line instead, which faults with the
@@ -22,15 +22,45 @@
 
 #include "internal.h"
 
+/* One store of the stack slot's size, as the instruction does it. */
 static int uprobe_x86_push(struct pt_regs *regs, unsigned long val)
 {
 	unsigned int size = uprobe_x86_word(regs);
 	unsigned long sp = regs->sp - size;
+	int err;
 
-	/* Little-endian: the low @size bytes of @val are the value. */
-	if (copy_to_user((void __user *)sp, &val, size))
+	if (size == 8)
+		err = put_user((u64)val, (u64 __user *)sp);
+	else
+		err = put_user((u32)val, (u32 __user *)sp);
+	if (err)
 		return -EFAULT;
 	regs->sp = sp;
+	return 0;
+}
+
+/* ret, ret $imm: pops the return address and @imm more bytes. */
+static int uprobe_x86_ret(struct pt_regs *regs, unsigned int imm)
+{
+	unsigned int size = uprobe_x86_word(regs);
+	unsigned long ip;
+	int err;
+
+	if (size == 8) {
+		u64 v;
+
+		err = get_user(v, (u64 __user *)regs->sp);
+		ip = v;
+	} else {
+		u32 v;
+
+		err = get_user(v, (u32 __user *)regs->sp);
+		ip = v;
+	}
+	if (err)
+		return -EFAULT;
+	regs->sp += size + imm;
+	regs->ip = ip;
 	return 0;
 }
 
@@ -100,7 +130,7 @@ static bool uprobe_x86_cond(unsigned long flags, u8 cc)
  * @regs: user registers, ip at the probed address
  *
  * Emulates nops (including endbr and multi-byte nops), relative jmp/jcc/
- * call, push of a register, and rip-relative mov loads and lea.  A user
+ * call, ret, push of a register, and rip-relative mov loads and lea.  A user
  * who single-steps gets the SIGTRAP the instruction would have raised.
  *
  * Return: true if the instruction was executed and @regs updated, false
@@ -153,6 +183,11 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 			return false;
 		*uprobe_x86_reg(regs, auprobe->cond) = target;
 		regs->ip = next;
+		break;
+	case UPROBE_X86_RET:
+		/* Shadow stack: only a real ret pops both, step it. */
+		if (shstk_is_enabled() || uprobe_x86_ret(regs, auprobe->disp))
+			return false;
 		break;
 	default:
 		return false;

@@ -219,6 +219,31 @@ static int uprobe_x86_debug(struct pt_regs *regs, unsigned long *dr6)
 }
 
 /**
+ * uprobe_x86_sstep_trap - #DB in user mode, before the die notifiers
+ * @regs: the user registers
+ * @dr6: the debug status of the trap
+ *
+ * The single-step trap that ends an out-of-line step is handled at once,
+ * in process context, rather than flagged for the way back to user mode.
+ * A trap that also reports a data breakpoint is left to the notifiers.
+ * Called with interrupts disabled, which are enabled to finish the step.
+ *
+ * Return: true when the trap was consumed.
+ */
+bool uprobe_x86_sstep_trap(struct pt_regs *regs, unsigned long dr6)
+{
+	if ((dr6 & DR_TRAP_BITS) || !current->utask ||
+	    uprobe_x86_debug(regs, &dr6) != NOTIFY_STOP)
+		return false;
+	if (test_thread_flag(TIF_UPROBE)) {
+		local_irq_enable();
+		uprobe_notify_resume(regs);
+		local_irq_disable();
+	}
+	return true;
+}
+
+/**
  * arch_uprobe_exception_notify - die notifier for uprobes traps
  * @self: the notifier block
  * @val: DIE_* event

@@ -52,6 +52,9 @@ struct uprobe_x86_insn_case {
 #define STEP(n, f)	.len = (n), .emul = UPROBE_X86_STEP, .fixups = (f)
 #define EMUL(n, e)	.len = (n), .emul = UPROBE_X86_##e, \
 			.fixups = UPROBE_X86_FIX_IP
+/* ret: emulated, ip absolute when stepped (no fix-up) */
+#define RET(n, d)	.len = (n), .emul = UPROBE_X86_RET, .fixups = 0, \
+			.disp = (d)
 #define REFUSED(why)	.err = -EOPNOTSUPP, .reason = (why)
 #define REG(r)		.reg = offsetof(struct pt_regs, r)
 /* rip-relative load or lea: emulated, the copy rewritten for a fallback */
@@ -123,9 +126,11 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	{ "jrcxz rel8 is stepped", { 0xe3, 0x10 }, X64, STEP(2, FIX_IP) },
 
 	/* indirect branches and returns: ip is absolute */
-	{ "ret", { 0xc3 }, X64, STEP(1, 0) },
-	{ "ret $8", { 0xc2, 0x08, 0x00 }, X64, STEP(3, 0) },
-	{ "bnd ret", { 0xf2, 0xc3 }, X64, STEP(2, 0) },
+	{ "ret", { 0xc3 }, X64, RET(1, 0) },
+	{ "ret $8", { 0xc2, 0x08, 0x00 }, X64, RET(3, 8) },
+	{ "ret $0xfff8", { 0xc2, 0xf8, 0xff }, X64, RET(3, 0xfff8) },
+	{ "bnd ret", { 0xf2, 0xc3 }, X64, RET(2, 0) },
+	{ "ret 32-bit", { 0xc3 }, X32, RET(1, 0) },
 	{ "retw", { 0x66, 0xc3 }, X64,
 	  REFUSED("operand-size prefix on branch") },
 	{ "jmp *%rax", { 0xff, 0xe0 }, X64, STEP(2, 0) },
@@ -430,6 +435,7 @@ static void uprobe_x86_insn_all_op1(struct kunit *test)
 #undef X32
 #undef STEP
 #undef EMUL
+#undef RET
 #undef REFUSED
 #undef REG
 #undef FIX_IP

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * KUnit tests for the choice of boosted execution (boost.c).
+ *
+ * Included at the end of boost.c.  Each case is an instruction as read
+ * from a file, analysed, then classified by arch_uprobe_kind(): emulated
+ * in the kernel, run from a boosted slot (copy and jump back), or
+ * single-stepped.
+ */
+#ifndef _X86_UPROBES_BOOST_KUNIT_H
+#define _X86_UPROBES_BOOST_KUNIT_H
+
+#include <kunit/test.h>
+
+/**
+ * struct uprobe_x86_boost_case - one classification test case
+ * @name: description (shown as the parameter name)
+ * @bytes: the probed bytes, zero padded
+ * @is_64bit: decode as a 64-bit (true) or 32-bit program
+ * @kind: expected arch_uprobe_kind()
+ */
+struct uprobe_x86_boost_case {
+	const char *name;
+	u8 bytes[MAX_UINSN_BYTES];
+	bool is_64bit;
+	const char *kind;
+};
+
+#define B64(n, k, ...)	{ n, { __VA_ARGS__ }, true, k }
+#define B32(n, k, ...)	{ n, { __VA_ARGS__ }, false, k }
+
+static const struct uprobe_x86_boost_case uprobe_x86_boost_cases[] = {
+	/* emulated: never boosted */
+	B64("push %rbp", "emulated", 0x55),
+	B64("ret", "emulated", 0xc3),
+	B64("mov 0x10(%rip),%rax", "emulated", 0x48, 0x8b, 0x05, 0x10, 0, 0, 0),
+	/* registers only */
+	B64("mov %rdi,%rax", "boosted", 0x48, 0x89, 0xf8),
+	B64("sub $8,%rsp", "boosted", 0x48, 0x83, 0xec, 0x08),
+	B64("xor %eax,%eax", "boosted", 0x31, 0xc0),
+	B64("test %rdi,%rdi", "boosted", 0x48, 0x85, 0xff),
+	B64("lea 8(%rdi),%rax", "boosted", 0x48, 0x8d, 0x47, 0x08),
+	B64("mov $1,%eax", "boosted", 0xb8, 0x01, 0, 0, 0),
+	/* memory operands, not rip-relative */
+	B64("mov (%rdi),%eax", "boosted", 0x8b, 0x07),
+	B64("mov %rdi,-8(%rsp)", "boosted", 0x48, 0x89, 0x7c, 0x24, 0xf8),
+	B64("add (%rdx),%rax", "boosted", 0x48, 0x03, 0x02),
+	B64("cmpb $0,(%rdi)", "boosted", 0x80, 0x3f, 0x00),
+	B64("movzbl (%rsi),%eax", "boosted", 0x0f, 0xb6, 0x06),
+	B64("incl (%rax)", "boosted", 0xff, 0x00),
+	B64("mov %fs:0x28,%rax", "boosted",
+	    0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0),
+	B64("pop %rbx", "boosted", 0x5b),
+	B64("push $1", "boosted", 0x6a, 0x01),
+	B64("leave", "boosted", 0xc9),
+	B32("mov 4(%esp),%eax", "boosted", 0x8b, 0x44, 0x24, 0x04),
+	/* stepped: address-dependent, fixed up, or not in the lists */
+	B64("cmpb $0,0x10(%rip)", "stepped", 0x80, 0x3d, 0x10, 0, 0, 0, 0x00),
+	B64("pushf", "stepped", 0x9c),
+	B64("call *%rax", "stepped", 0xff, 0xd0),
+	B64("jmp *(%rax)", "stepped", 0xff, 0x20),
+	B64("rep movsb", "stepped", 0xf3, 0xa4),
+	B64("movdqu (%rdi),%xmm0", "stepped", 0xf3, 0x0f, 0x6f, 0x07),
+	B64("xlat", "stepped", 0xd7),
+	B64("mov %es,%eax", "stepped", 0x8c, 0xc0),
+};
+
+static void uprobe_x86_boost_case_desc(const struct uprobe_x86_boost_case *c,
+				       char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s (%s)", c->name,
+		 c->is_64bit ? "64" : "32");
+}
+
+KUNIT_ARRAY_PARAM(uprobe_x86_boost, uprobe_x86_boost_cases,
+		  uprobe_x86_boost_case_desc);
+
+static void uprobe_x86_boost_test(struct kunit *test)
+{
+	const struct uprobe_x86_boost_case *c = test->param_value;
+	struct arch_uprobe au = { };
+	const char *reason;
+
+	if (c->is_64bit && !IS_ENABLED(CONFIG_X86_64))
+		kunit_skip(test, "64-bit code on a 32-bit kernel");
+
+	memcpy(au.insn, c->bytes, sizeof(au.insn));
+	KUNIT_ASSERT_EQ(test, arch_uprobe_analyze(&au, c->is_64bit, &reason), 0);
+	KUNIT_EXPECT_STREQ(test, arch_uprobe_kind(&au, c->is_64bit), c->kind);
+}
+
+#undef B64
+#undef B32
+
+static struct kunit_case uprobe_x86_boost_test_cases[] = {
+	KUNIT_CASE_PARAM(uprobe_x86_boost_test, uprobe_x86_boost_gen_params),
+	{}
+};
+
+static struct kunit_suite uprobe_x86_boost_suite = {
+	.name = "uprobes_x86_boost",
+	.test_cases = uprobe_x86_boost_test_cases,
+};
+
+kunit_test_suite(uprobe_x86_boost_suite);
+
+#endif /* _X86_UPROBES_BOOST_KUNIT_H */
