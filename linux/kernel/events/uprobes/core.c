@@ -27,6 +27,7 @@
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 
@@ -350,8 +351,6 @@ static struct file *uprobe_find_file(struct inode *inode, struct file *file)
 	return file;
 }
 
-static void uprobe_sweep_work(struct work_struct *work);
-
 static struct uprobe *uprobe_alloc(struct inode *inode, loff_t offset,
 				   loff_t ref_ctr_offset)
 {
@@ -367,7 +366,7 @@ static struct uprobe *uprobe_alloc(struct inode *inode, loff_t offset,
 	mutex_init(&uprobe->reg_mutex);
 	mutex_init(&uprobe->prep_mutex);
 	INIT_LIST_HEAD(&uprobe->consumers);
-	INIT_DELAYED_WORK(&uprobe->sweep, uprobe_sweep_work);
+	INIT_LIST_HEAD(&uprobe->stranded_node);
 	return uprobe;
 }
 
@@ -554,6 +553,16 @@ out:
 #define UPROBE_SWEEP_DELAY	HZ
 
 /*
+ * The probes with stranded breakpoints, each holding a reference, and the
+ * one worker that retries them. Lock order: reg_mutex, then
+ * uprobes_stranded_lock.
+ */
+static LIST_HEAD(uprobes_stranded);
+static DEFINE_MUTEX(uprobes_stranded_lock);
+static void uprobe_sweep_work(struct work_struct *work);
+static DECLARE_DELAYED_WORK(uprobe_sweep, uprobe_sweep_work);
+
+/*
  * uprobe_walk_mms(), and while a breakpoint that nobody wants could not be
  * removed, the probe keeps a reference (and so its place in the registry
  * and its analysed instruction, which hits of that breakpoint need) and
@@ -576,26 +585,49 @@ static int uprobe_sync_mms(struct uprobe *uprobe)
 			    uprobe->inode->i_ino, uprobe->offset);
 	uprobe->stranded = true;
 	uprobe_get(uprobe);
-	schedule_delayed_work(&uprobe->sweep, UPROBE_SWEEP_DELAY);
+	mutex_lock(&uprobes_stranded_lock);
+	list_add_tail(&uprobe->stranded_node, &uprobes_stranded);
+	mutex_unlock(&uprobes_stranded_lock);
+	schedule_delayed_work(&uprobe_sweep, UPROBE_SWEEP_DELAY);
 	return err;
 }
 
+/*
+ * Walks each stranded probe again, taken off the list meanwhile (its
+ * reg_mutex comes first in the lock order); those still stranded go back
+ * for the next round, the others drop the list's reference.
+ */
 static void uprobe_sweep_work(struct work_struct *work)
 {
-	struct uprobe *uprobe = container_of(to_delayed_work(work),
-					     struct uprobe, sweep);
+	struct uprobe *uprobe, *next;
+	LIST_HEAD(batch);
 	bool left_over;
 
-	mutex_lock(&uprobe->reg_mutex);
-	uprobe_walk_mms(uprobe, &left_over);
-	if (left_over) {
-		schedule_delayed_work(&uprobe->sweep, UPROBE_SWEEP_DELAY);
+	mutex_lock(&uprobes_stranded_lock);
+	list_splice_init(&uprobes_stranded, &batch);
+	mutex_unlock(&uprobes_stranded_lock);
+
+	list_for_each_entry_safe(uprobe, next, &batch, stranded_node) {
+		mutex_lock(&uprobe->reg_mutex);
+		uprobe_walk_mms(uprobe, &left_over);
+		if (left_over) {
+			mutex_lock(&uprobes_stranded_lock);
+			list_move_tail(&uprobe->stranded_node,
+				       &uprobes_stranded);
+			mutex_unlock(&uprobes_stranded_lock);
+			mutex_unlock(&uprobe->reg_mutex);
+			continue;
+		}
+		list_del_init(&uprobe->stranded_node);
+		uprobe->stranded = false;
 		mutex_unlock(&uprobe->reg_mutex);
-		return;
+		uprobe_put(uprobe);
 	}
-	uprobe->stranded = false;
-	mutex_unlock(&uprobe->reg_mutex);
-	uprobe_put(uprobe);
+
+	mutex_lock(&uprobes_stranded_lock);
+	if (!list_empty(&uprobes_stranded))
+		schedule_delayed_work(&uprobe_sweep, UPROBE_SWEEP_DELAY);
+	mutex_unlock(&uprobes_stranded_lock);
 }
 
 static bool uprobe_has_consumer(struct uprobe *uprobe,
@@ -775,11 +807,14 @@ EXPORT_SYMBOL_GPL(uprobe_unregister_nosync);
  * uprobe_unregister_sync() - wait for handlers of removed consumers
  *
  * After this returns, no handler of a consumer passed to
- * uprobe_unregister_nosync() before the call runs any more.
+ * uprobe_unregister_nosync() before the call runs any more. Expedited:
+ * perf closes its uprobe events one by one, each waiting here, and a
+ * normal grace period (tens of milliseconds) made closing thousands of
+ * them take minutes.
  */
 void uprobe_unregister_sync(void)
 {
-	synchronize_srcu(&uprobes_srcu);
+	synchronize_srcu_expedited(&uprobes_srcu);
 }
 EXPORT_SYMBOL_GPL(uprobe_unregister_sync);
 

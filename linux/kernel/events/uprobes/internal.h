@@ -17,7 +17,6 @@
 #include <linux/refcount.h>
 #include <linux/mutex.h>
 #include <linux/uprobes.h>
-#include <linux/workqueue.h>
 
 /**
  * struct uprobe - one probed (file, offset)
@@ -33,10 +32,11 @@
  * @prep: 0 before the analysis, 1 once it succeeded, or its error
  * @is_64bit: the instruction was analysed as 64-bit code
  * @no_boost: the instruction cannot run from a boosted XOL slot
- * @stranded: some breakpoint could not be removed; @sweep retries, and
- *	holds a reference meanwhile, so that a hit of that breakpoint always
- *	finds the probe and executes the original instruction
- * @sweep: retries the removal of stranded breakpoints
+ * @stranded: some breakpoint could not be removed; the sweep worker
+ *	retries, and holds a reference meanwhile, so that a hit of that
+ *	breakpoint always finds the probe and executes the original
+ *	instruction
+ * @stranded_node: link in the sweep worker's list while @stranded
  * @rcu: delays freeing past lockless hash readers
  * @arch: the probed instruction and how to execute it out of line
  */
@@ -54,7 +54,7 @@ struct uprobe {
 	bool			is_64bit;
 	bool			no_boost;
 	bool			stranded;
-	struct delayed_work	sweep;
+	struct list_head	stranded_node;
 	struct rcu_head		rcu;
 	struct arch_uprobe	arch;
 };
