@@ -367,6 +367,10 @@ record_to_file(struct trace_uprobe *tu, struct trace_event_file *file,
 
 	if (trace_trigger_soft_disabled(file))
 		return;
+	/* Buffer off (tracing_on 0): only a trigger that reads it needs it. */
+	if (!(file->flags & EVENT_FILE_FL_TRIGGER_COND) &&
+	    !tracer_tracing_is_on(file->tr))
+		return;
 
 	entry = trace_event_buffer_reserve(&fbuffer, file, head_size + len);
 	if (!entry)
