@@ -252,6 +252,10 @@ static int catch_segv(void)
 	return sigaction(SIGSEGV, &sa, NULL);
 }
 
+/*
+ * A probed load (run from a boosted slot) that faults: the program sees
+ * the fault at the probed address, never in the XOL area.
+ */
 TEST_F_TIMEOUT(signals, fault_in_probed_insn, 120)
 {
 	struct upng_sym load;
@@ -276,6 +280,56 @@ TEST_F_TIMEOUT(signals, fault_in_probed_insn, 120)
 	ASSERT_EQ((unsigned long)site_load_probe, LOAD(fault_ip));
 	ASSERT_EQ(16UL, LOAD(fault_addr));
 	ASSERT_EQ(0, LOAD(traps));
+}
+
+static long *fix_page;
+
+/* Records the fault, then makes the page readable: the load restarts. */
+static void segv_fix_handler(int sig, siginfo_t *si, void *uc)
+{
+	ucontext_t *ctx = uc;
+
+	STORE(fault_ip, ctx->uc_mcontext.gregs[REG_RIP]);
+	STORE(fault_addr, (unsigned long)si->si_addr);
+	if (mprotect(fix_page, 4096, PROT_READ))
+		_exit(3);
+}
+
+/*
+ * The same load faulting on a page that the signal handler then makes
+ * readable: the handler returns to the probed address, the restarted
+ * load hits the probe again and completes with the page's value.
+ */
+TEST_F_TIMEOUT(signals, fault_fixed_by_handler, 120)
+{
+	struct upng_sym load;
+	struct sigaction sa;
+	char ev[80];
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = segv_fix_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGSEGV, &sa, NULL));
+	fix_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, fix_page);
+	fix_page[1] = 0xf1c5;
+	ASSERT_EQ(0, mprotect(fix_page, 4096, PROT_NONE));
+
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_load_probe", &load));
+	snprintf(ev, sizeof(ev), "%s_fix", self->ev);
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), load.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	ASSERT_EQ(0xf1c5, site_load(&fix_page[1]));
+	ASSERT_EQ(0, upng_probe_enable(ev, false));
+	/* The faulting execution and its restart. */
+	EXPECT_EQ(2, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	ASSERT_EQ((unsigned long)site_load_probe, LOAD(fault_ip));
+	ASSERT_EQ((unsigned long)&fix_page[1], LOAD(fault_addr));
+	ASSERT_EQ(0, LOAD(traps));
+	munmap(fix_page, 4096);
 }
 
 /*

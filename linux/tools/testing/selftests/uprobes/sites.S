@@ -72,10 +72,11 @@ site_step4:
 /*
  * unsigned long site_xv_loop(unsigned long n, unsigned long acc,
  *			      const unsigned long *k): N > 0 times
- * acc = acc * 3 + 1 + *k; returns acc.  Two probe sites, one per kind of
- * out-of-line execution: site_xv_boost (lea: register-only, run from a
- * boosted slot) and site_xv_step (add from memory: single-stepped).  The
- * loop ends at site_xv_end.
+ * acc = acc * 3 + 1 + *k; returns acc.  Three probe sites, one per kind
+ * of out-of-line execution: site_xv_boost (lea: register-only, run from a
+ * boosted slot), site_xv_mem (add from memory: boosted too, its copy
+ * reads memory) and site_xv_step (pushf: single-stepped, its flags image
+ * fixed up).  The loop ends at site_xv_end.
  */
 	.p2align 4
 	.globl site_xv_loop
@@ -86,9 +87,13 @@ site_xv_loop:
 	.globl site_xv_boost
 site_xv_boost:
 	lea	1(%rax,%rax,2), %rax
+	.globl site_xv_mem
+site_xv_mem:
+	add	(%rdx), %rax
 	.globl site_xv_step
 site_xv_step:
-	add	(%rdx), %rax
+	pushf
+	popf
 	dec	%rdi
 	jnz	1b
 	ret

@@ -14,7 +14,7 @@ extern char site_work_probe[], site_load_probe[], site_ripload_probe[];
 extern long site_ripdata[];
 extern char site_step0[], site_step1[], site_step2[], site_step3[],
 	    site_step4[];
-extern char site_xv_boost[], site_xv_step[], site_xv_end[];
+extern char site_xv_boost[], site_xv_mem[], site_xv_step[], site_xv_end[];
 
 #define SITE_WORK(x) ((x) * 3 + 1)
 #define SITE_STEPS(x) ((((x) + 5) * 3) ^ 0x55)

@@ -8,8 +8,9 @@
  * the handler, whose child has no [uprobes] to return to), a ptrace stop,
  * a SIGSTOP (/proc/PID/syscall, /proc/PID/stat), an exiting task.
  *
- * A loop in sites.S runs a probed instruction again and again, either a
- * register-only lea (boosted) or an add from memory (single-stepped), while
+ * A loop in sites.S runs a probed instruction again and again, a
+ * register-only lea or an add from memory (boosted) or a pushf
+ * (single-stepped), while
  * signals, forks, ptrace interrupts or SIGSTOP/SIGCONT hit it at random.
  * Every place the thread is seen stopped is checked against the [uprobes]
  * mapping, the loop's results against a computation without probe, the
@@ -353,8 +354,12 @@ FIXTURE_VARIANT_ADD(xolvis, boosted) {
 	.sym = "site_xv_boost", .addr = site_xv_boost, .len = 5,
 };
 
+FIXTURE_VARIANT_ADD(xolvis, boosted_mem) {
+	.sym = "site_xv_mem", .addr = site_xv_mem, .len = 3,
+};
+
 FIXTURE_VARIANT_ADD(xolvis, stepped) {
-	.sym = "site_xv_step", .addr = site_xv_step, .len = 3,
+	.sym = "site_xv_step", .addr = site_xv_step, .len = 1,
 };
 
 FIXTURE_SETUP(xolvis)

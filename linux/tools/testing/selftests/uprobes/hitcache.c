@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A thread remembers the probes it hit last, by address, and uses such an
+ * entry while its address space's mappings and breakpoints have not
+ * changed.  These cases change them under the remembered address and
+ * check that every hit is counted for the probe whose instruction ran:
+ * two files with a probe at the same offset take turns at one address
+ * (mmap MAP_FIXED), sequentially and while another thread runs the code;
+ * a probe is deleted and defined again at the same place.
+ *
+ * Each file is one page of code, "mov $N,%eax; ret": what a call returns
+ * tells which file ran, the probes' hit counts must match exactly.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "upng.h"
+
+#define PAGE		4096
+#define CALLS		200	/* calls per mapping in the sequential cases */
+#define SWITCHES	300	/* remaps while a thread runs the code */
+
+typedef int (*code_fn)(void);
+
+#define LOAD(v) __atomic_load_n(&(v), __ATOMIC_SEQ_CST)
+#define STORE(v, x) __atomic_store_n(&(v), (x), __ATOMIC_SEQ_CST)
+
+FIXTURE(hitcache) {
+	char path[2][64];
+	char ev[2][64];
+	int fd[2];
+	void *addr;
+};
+
+/* A page of code returning @n, written to a new file at @path. */
+static int write_code(const char *path, int n)
+{
+	unsigned char page[PAGE];
+	int fd;
+
+	memset(page, 0xcc, sizeof(page));
+	page[0] = 0xb8;			/* mov $n, %eax */
+	memcpy(page + 1, &n, 4);
+	page[5] = 0xc3;			/* ret */
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, page, sizeof(page)) != sizeof(page)) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+/* Maps file @i at the fixture's address (replacing what is there). */
+static int map_file(struct _test_data_hitcache *self, int i)
+{
+	void *p = mmap(self->addr, PAGE, PROT_READ | PROT_EXEC,
+		       MAP_PRIVATE | MAP_FIXED, self->fd[i], 0);
+
+	return p == self->addr ? 0 : -errno;
+}
+
+FIXTURE_SETUP(hitcache)
+{
+	int i;
+
+	upng_die_with_parent();
+	ASSERT_EQ(0, upng_trace_reset());
+	self->addr = MAP_FAILED;
+	for (i = 0; i < 2; i++) {
+		snprintf(self->path[i], sizeof(self->path[i]),
+			 "/tmp/hitcache-%d-%d", getpid(), i);
+		self->fd[i] = write_code(self->path[i], i + 1);
+		ASSERT_LE(0, self->fd[i]) TH_LOG("%s: %s", self->path[i],
+						 strerror(-self->fd[i]));
+		upng_evname(self->ev[i], sizeof(self->ev[i]), i ? "hcb" : "hca");
+		ASSERT_EQ(0, upng_probe_add(self->ev[i], self->path[i], 0, NULL));
+		ASSERT_EQ(0, upng_probe_enable(self->ev[i], true));
+	}
+	self->addr = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+			  self->fd[0], 0);
+	ASSERT_NE(MAP_FAILED, self->addr);
+}
+
+FIXTURE_TEARDOWN(hitcache)
+{
+	int i;
+
+	if (self->addr != MAP_FAILED)
+		munmap(self->addr, PAGE);
+	for (i = 0; i < 2; i++) {
+		upng_probe_del(self->ev[i]);
+		if (self->fd[i] >= 0)
+			close(self->fd[i]);
+		unlink(self->path[i]);
+	}
+}
+
+/* Calls the code at @addr @n times; each call must return @want. */
+static int call_n(void *addr, int n, int want)
+{
+	code_fn fn = (code_fn)addr;
+	int i, r;
+
+	for (i = 0; i < n; i++) {
+		r = fn();
+		if (r != want)
+			return r;
+	}
+	return want;
+}
+
+/* The two files take turns at one address: each hit goes to its own probe. */
+TEST_F(hitcache, remap_other_file)
+{
+	long want[2] = { 0, 0 };
+	int round, i;
+
+	for (round = 0; round < 6; round++) {
+		i = round & 1;
+		ASSERT_EQ(0, map_file(self, i));
+		ASSERT_EQ(i + 1, call_n(self->addr, CALLS, i + 1))
+			TH_LOG("round %d: file %d's code did not run", round, i);
+		want[i] += CALLS;
+		ASSERT_EQ(want[0], upng_probe_hits(self->ev[0]))
+			TH_LOG("round %d", round);
+		ASSERT_EQ(want[1], upng_probe_hits(self->ev[1]))
+			TH_LOG("round %d", round);
+	}
+}
+
+/* The same file again, after an munmap and a new mmap at the same place. */
+TEST_F(hitcache, unmap_and_map_again)
+{
+	ASSERT_EQ(1, call_n(self->addr, CALLS, 1));
+	ASSERT_EQ(0, munmap(self->addr, PAGE));
+	ASSERT_EQ(0, map_file(self, 0));
+	ASSERT_EQ(1, call_n(self->addr, CALLS, 1));
+	ASSERT_EQ(2 * CALLS, upng_probe_hits(self->ev[0]));
+	ASSERT_EQ(0, upng_probe_hits(self->ev[1]));
+}
+
+/* A probe deleted and defined again: the new one gets the hits. */
+TEST_F(hitcache, probe_defined_again)
+{
+	char ev[64];
+
+	ASSERT_EQ(1, call_n(self->addr, CALLS, 1));
+	ASSERT_EQ(CALLS, upng_probe_hits(self->ev[0]));
+	ASSERT_EQ(0, upng_probe_del(self->ev[0]));
+	/* No probe there now: the original instruction runs, unseen. */
+	ASSERT_EQ(1, call_n(self->addr, CALLS, 1));
+	upng_evname(ev, sizeof(ev), "hca2");
+	ASSERT_EQ(0, upng_probe_add(ev, self->path[0], 0, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	ASSERT_EQ(1, call_n(self->addr, CALLS, 1));
+	ASSERT_EQ(CALLS, upng_probe_hits(ev));
+	ASSERT_EQ(0, upng_probe_hits(self->ev[1]));
+	ASSERT_EQ(0, upng_probe_del(ev));
+}
+
+struct runner {
+	void *addr;
+	int stop;
+	long ret[3];	/* calls that returned 1, 2, anything else */
+};
+
+static void *run_code(void *arg)
+{
+	struct runner *r = arg;
+	code_fn fn = (code_fn)r->addr;
+	int v;
+
+	while (!LOAD(r->stop)) {
+		v = fn();
+		r->ret[v == 1 ? 0 : v == 2 ? 1 : 2]++;
+	}
+	return NULL;
+}
+
+/*
+ * Another thread calls the code while this one switches the files: a
+ * hit is counted for the probe of the file whose instruction ran.
+ */
+TEST_F(hitcache, remap_while_running)
+{
+	struct runner r = { .addr = self->addr };
+	pthread_t t;
+	int i;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, run_code, &r));
+	for (i = 0; i < SWITCHES; i++) {
+		ASSERT_EQ(0, map_file(self, (i + 1) & 1));
+		usleep(500);
+	}
+	STORE(r.stop, 1);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(0, r.ret[2]);
+	ASSERT_LT(0, r.ret[0]);
+	ASSERT_LT(0, r.ret[1]);
+	ASSERT_EQ(r.ret[0], upng_probe_hits(self->ev[0]));
+	ASSERT_EQ(r.ret[1], upng_probe_hits(self->ev[1]));
+}
+
+TEST_HARNESS_MAIN
