@@ -1,59 +1,197 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uprobe_bench: cost of a uprobe hit, per kind of probed instruction.
+ * uprobe_bench: what uprobes cost, for make bench (scripts/bench.sh).
  *
- * For each target function, calls it N times with no probe, then with a
- * uprobe event on its first instruction enabled, and prints the extra
- * time per hit. Run it in the guest under "-icount shift=0" so that guest
- * time counts guest instructions and figures are comparable across
- * kernels. Also checks that every hit was counted (uprobe_profile).
+ * Run it in the guest under "-icount shift=0": guest time then counts guest
+ * instructions, so the figures are deterministic and comparable across
+ * kernels. Each figure prints one line
  *
- * Output, one line per target:
- *   bench <target> base_ns=<per call> probed_ns=<per call> hit_ns=<extra>
+ *   bench <name> key=value ...
+ *
+ * and a figure that fails prints "error=<step>:<errno name>" instead of
+ * its values; the others still run.
+ *
+ * 1. Hit cost per probed instruction class: each target t_<class>() has
+ *    the named instruction at the label p_<class>. A uprobe event on it
+ *    (tracefs uprobe_events) stays disabled for N calls through a
+ *    function pointer, then is enabled for N more; the difference per call
+ *    is the cost of a hit. uprobe_profile must count exactly N hits.
+ *    Measured with tracing_on = 0: the tracer's handler runs but writes no
+ *    ring-buffer record. "kind" is how our engine runs the probe, from
+ *    /sys/kernel/debug/uprobes/probes ("-" on the stock kernel). A getpid()
+ *    syscall is measured too, for scale.
+ * 2. uretprobe: an entry and a return probe on one function, per call.
+ * 3. Lookup cost against the size of the registry: the hit cost of a probe
+ *    on a nop while 1, 100, ... other probes are registered through perf
+ *    on a file nobody maps, and what registering and removing them costs.
+ * 4. Attach at scale: registering and removing 2,000 probes on a file that
+ *    20 processes map, one perf event each or one BPF uprobe_multi link.
+ * 5. Memory per registered probe (perf event included).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define TRACEFS "/sys/kernel/tracing"
+#define DEBUGFS "/sys/kernel/debug"
+#define TRACEFS_MAGIC 0x74726163
+#define DEBUGFS_MAGIC 0x64626720
+#define UPROBE_PMU_TYPE "/sys/bus/event_source/devices/uprobe/type"
+#define NOP_FILE "/tmp/bench-nops"
+#define FUNC_FILE "/tmp/bench-funcs"
+#define FUNC_SIZE 16
+#define MAX_SIZES 8
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Targets: each starts with the instruction kind named. */
+/* Newer than some build hosts' <linux/bpf.h> (6.6): enum bpf_attach_type. */
+#define TRACE_UPROBE_MULTI 48
+
+/* union bpf_attr as BPF_LINK_CREATE reads it for an uprobe_multi link */
+struct uprobe_multi_attr {
+	__u32 prog_fd;
+	__u32 target_fd;
+	__u32 attach_type;
+	__u32 flags;
+	__aligned_u64 path;
+	__aligned_u64 offsets;
+	__aligned_u64 ref_ctr_offsets;
+	__aligned_u64 cookies;
+	__u32 cnt;
+	__u32 multi_flags;
+	__u32 pid;
+};
+
+/*
+ * The targets. TARGET(class, before, probed, after) defines t_<class>(),
+ * which runs @before, then the probed instruction @probed at p_<class>,
+ * then @after, which returns.
+ */
+#define TARGET(c, before, probed, after)				\
+	".globl t_" #c ", p_" #c "\n"					\
+	".p2align 4\n"							\
+	"t_" #c ":\n" before						\
+	"p_" #c ":\n" probed "\n"					\
+	after "\n"
+
 asm(".text\n"
-    ".globl t_push\n t_push:\n"
-    "	push %rbp\n mov %rsp, %rbp\n pop %rbp\n ret\n"
-    ".globl t_nop5\n t_nop5:\n"
-    "	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n ret\n"
-    ".globl t_mov\n t_mov:\n"
-    "	mov %rdi, %rax\n ret\n"
-    ".globl t_riprel\n t_riprel:\n"
-    "	mov bench_data(%rip), %rax\n ret\n"
-    ".globl t_sse\n t_sse:\n"
-    "	movdqu bench_data(%rip), %xmm0\n ret\n"
-    ".data\n .balign 16\n .globl bench_data\n bench_data:\n .quad 42, 43\n"
-    ".text\n");
+	TARGET(nop, "", "nop", "ret")
+	TARGET(endbr64, "", "endbr64", "ret")
+	TARGET(push, "", "push %rbp", "mov %rsp, %rbp\n pop %rbp\n ret")
+	TARGET(pop, "push %rdi\n", "pop %rax", "ret")
+	TARGET(leave, "push %rbp\n mov %rsp, %rbp\n", "leave", "ret")
+	TARGET(sub_rsp, "", "sub $8, %rsp", "add $8, %rsp\n ret")
+	TARGET(add_rsp, "sub $8, %rsp\n", "add $8, %rsp", "ret")
+	TARGET(mov_reg, "", "mov %rdi, %rax", "ret")
+	TARGET(mov_imm, "", "mov $1, %eax", "ret")
+	TARGET(mov_to_stack, "", "mov %rdi, -8(%rsp)", "ret")
+	/* the caller's stack word above the return address */
+	TARGET(mov_from_stack, "", "mov 8(%rsp), %rax", "ret")
+	/* loads and stores through a pointer argument, here to bench_data */
+	TARGET(mov_mem, "lea bench_data(%rip), %rdi\n", "mov (%rdi), %eax",
+	       "ret")
+	TARGET(store_mem, "lea bench_store(%rip), %rdi\n", "mov %esi, (%rdi)",
+	       "ret")
+	/* the stack protector's load of the canary (TLS, fs-relative) */
+	TARGET(fs_load, "", "mov %fs:0x28, %rax", "ret")
+	TARGET(riprel, "", "mov bench_data(%rip), %rax", "ret")
+	TARGET(riprel_store, "", "mov %rdi, bench_store(%rip)", "ret")
+	TARGET(lea, "", "lea 8(%rdi), %rax", "ret")
+	TARGET(lea_rip, "", "lea bench_data(%rip), %rax", "ret")
+	TARGET(xor, "", "xor %eax, %eax", "ret")
+	TARGET(test, "", "test %rdi, %rdi", "ret")
+	TARGET(cmp, "", "cmp $1, %rdi", "ret")
+	TARGET(cmp_mem, "lea bench_data(%rip), %rdi\n", "cmpb $0, (%rdi)",
+	       "ret")
+	TARGET(cmp_rip, "", "cmpb $0, bench_data(%rip)", "ret")
+	TARGET(jcc_taken, "xor %eax, %eax\n", "jz 1f", "mov $1, %eax\n 1: ret")
+	TARGET(jcc_not_taken, "xor %eax, %eax\n", "jnz 1f",
+	       "mov $1, %eax\n 1: ret")
+	/* jumps over an ud2, encoded by hand to fix the displacement size */
+	TARGET(jmp_rel8, "", ".byte 0xeb, 1f - 2f\n 2:", "ud2\n 1: ret")
+	TARGET(jmp_rel32, "", ".byte 0xe9\n .long 1f - 2f\n 2:", "ud2\n 1: ret")
+	TARGET(call, "", "call 1f", "ret\n 1: ret")
+	TARGET(ret, "", "ret", "")
+	TARGET(pushf, "", "pushf", "popf\n ret")
+	/* copies 16 bytes of bench_buf */
+	TARGET(rep_movsb,
+	       "lea bench_buf(%rip), %rdi\n lea bench_buf+64(%rip), %rsi\n"
+	       " mov $16, %ecx\n", "rep movsb", "ret")
+	TARGET(sse_riprel, "", "movdqu bench_data(%rip), %xmm0", "ret")
+	TARGET(avx_riprel, "", "vmovdqu bench_data(%rip), %ymm0",
+	       "vzeroupper\n ret")
+	TARGET(nop5, "", ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00", "ret")
+	".data\n .balign 32\n"
+	"bench_data: .quad 42, 43, 44, 45\n"
+	"bench_store: .quad 0\n"
+	"bench_buf: .zero 128\n"
+	".text\n");
 
-long t_push(long x);
-long t_nop5(long x);
-long t_mov(long x);
-long t_riprel(long x);
-long t_sse(long x);
+#define CLASSES(X)							\
+	X(nop) X(endbr64) X(push) X(pop) X(leave) X(sub_rsp)		\
+	X(add_rsp) X(mov_reg) X(mov_imm) X(mov_to_stack)		\
+	X(mov_from_stack) X(mov_mem) X(store_mem) X(fs_load) X(riprel)	\
+	X(riprel_store) X(lea) X(lea_rip) X(xor) X(test) X(cmp)		\
+	X(cmp_mem) X(cmp_rip) X(jcc_taken) X(jcc_not_taken) X(jmp_rel8)	\
+	X(jmp_rel32) X(call) X(ret) X(pushf) X(rep_movsb) X(sse_riprel)	\
+	X(avx_riprel) X(nop5)
+
+#define DECLARE(c) long t_##c(long); extern const char p_##c[];
+CLASSES(DECLARE)
 
 static const struct target {
 	const char *name;
 	long (*fn)(long);
+	const void *probe;
 } targets[] = {
-	{ "push", t_push },
-	{ "nop5", t_nop5 },
-	{ "mov", t_mov },
-	{ "riprel", t_riprel },
-	{ "sse_riprel", t_sse },
+#define ENTRY(c) { #c, t_##c, p_##c },
+	CLASSES(ENTRY)
 };
+
+/* Settings, from the command line. */
+static long calls = 20000;			/* calls per hit figure */
+static long registry[MAX_SIZES] = { 1, 100, 10000, 100000 };
+static int nregistry = 4;
+static long attach_probes = 2000;
+static int attach_procs = 20;
+static long memory_probes = 10000;
+
+static char errbuf[128];
+
+/* "step:ENAME" for an error line; @err is a negative errno. */
+static const char *why(const char *step, int err)
+{
+	const char *name = strerrorname_np(-err);
+
+	snprintf(errbuf, sizeof(errbuf), "%s:%s", step, name ? name : "?");
+	return errbuf;
+}
+
+/*
+ * Lets the work left by earlier figures (RCU callbacks freeing closed
+ * events) finish before the next one: it would run on our CPU.
+ */
+static void settle(void)
+{
+	sleep(1);
+}
 
 static int write_file(const char *path, const char *s, int flags)
 {
@@ -63,12 +201,22 @@ static int write_file(const char *path, const char *s, int flags)
 	if (fd < 0)
 		return -errno;
 	n = write(fd, s, strlen(s));
+	n = n < 0 ? -errno : 0;
 	close(fd);
-	return n < 0 ? -errno : 0;
+	return n;
+}
+
+/* Mounts @type at @path unless it is there already. */
+static void ensure_mounted(const char *path, const char *type, long magic)
+{
+	struct statfs st;
+
+	if (statfs(path, &st) || st.f_type != magic)
+		mount(type, path, type, 0, NULL);
 }
 
 /* File offset of @addr in this executable, from /proc/self/maps. */
-static unsigned long file_offset(void *addr, char *path, size_t len)
+static unsigned long file_offset(const void *addr, char *path, size_t len)
 {
 	unsigned long start, end, off, a = (unsigned long)addr;
 	char line[512], perm[8], p[256];
@@ -98,6 +246,7 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* ns per call of @fn, over @n calls */
 static double run(long (*fn)(long), long n)
 {
 	volatile long sink = 0;
@@ -108,6 +257,7 @@ static double run(long (*fn)(long), long n)
 	return (now_ns() - t0) / n;
 }
 
+/* Hits of bench/@event counted in uprobe_profile, or -1. */
 static long profile_hits(const char *event)
 {
 	char line[512], ev[128];
@@ -122,42 +272,778 @@ static long profile_hits(const char *event)
 	return hits;
 }
 
-int main(int argc, char **argv)
+/*
+ * How our engine runs the probe at @path:@off (emulated, boosted, ...)
+ * from its debugfs listing; "-" where there is none (stock kernel).
+ */
+static void probe_kind(const char *path, unsigned long off, char *kind,
+		       size_t len)
 {
-	long n = argc > 1 ? atol(argv[1]) : 20000;
-	int failed = 0;
+	unsigned long ino, o;
+	unsigned int maj, mnr;
+	char line[256], how[32];
+	struct stat st;
+	FILE *f;
 
-	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+	snprintf(kind, len, "-");
+	f = fopen(DEBUGFS "/uprobes/probes", "r");
+	if (!f || stat(path, &st)) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	snprintf(kind, len, "unlisted");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lu 0x%lx %31s %u:%u", &ino, &o, how, &maj,
+			   &mnr) == 5 && ino == st.st_ino && o == off &&
+		    maj == major(st.st_dev) && mnr == minor(st.st_dev))
+			snprintf(kind, len, "%s", how);
+	fclose(f);
+}
+
+struct event {
+	char type;		/* 'p' entry, 'r' return probe */
+	const char *name;	/* bench/<name> in tracefs */
+};
+
+struct hit {
+	double base;		/* ns per call, events disabled */
+	double probed;		/* ns per call, events enabled */
+	long hits[2];		/* per event, from uprobe_profile */
+	char kind[32];		/* how our engine runs the probe */
+};
+
+static int enable(const struct event *ev, int nev, const char *on)
+{
+	char path[256];
+	int err;
+
+	for (int i = 0; i < nev; i++) {
+		snprintf(path, sizeof(path), TRACEFS "/events/bench/%s/enable",
+			 ev[i].name);
+		err = write_file(path, on, 0);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * The hit cost of the @nev events @ev (at most 2), all at @probe in @fn:
+ * @fn called @n times with them disabled, then @n times enabled. Returns
+ * NULL or what failed.
+ */
+static const char *measure(long (*fn)(long), const void *probe, long n,
+			   const struct event *ev, int nev, struct hit *h)
+{
+	const char *fail = NULL;
+	char path[256], def[512];
+	unsigned long off;
+	int added, err;
+
+	off = file_offset(probe, path, sizeof(path));
+	if (off == (unsigned long)-1)
+		return why("maps", -ENOENT);
+	for (added = 0; added < nev; added++) {
+		snprintf(def, sizeof(def), "%c:bench/%s %s:0x%lx",
+			 ev[added].type, ev[added].name, path, off);
+		err = write_file(TRACEFS "/uprobe_events", def, O_APPEND);
+		if (err) {
+			fail = why("uprobe_events", err);
+			goto out;
+		}
+	}
+	/* Once on and off, so that a failure to enable shows here. */
+	err = enable(ev, nev, "1");
+	if (!err)
+		err = enable(ev, nev, "0");
+	if (err) {
+		fail = why("enable", err);
+		goto out;
+	}
+	run(fn, n / 10);
+	h->base = run(fn, n);
+	err = enable(ev, nev, "1");
+	if (err) {
+		fail = why("enable", err);
+		goto out;
+	}
+	h->probed = run(fn, n);
+	probe_kind(path, off, h->kind, sizeof(h->kind));
+	enable(ev, nev, "0");
+	for (int i = 0; i < nev; i++)
+		h->hits[i] = profile_hits(ev[i].name);
+out:
+	while (added--) {
+		snprintf(def, sizeof(def), "-:bench/%s", ev[added].name);
+		write_file(TRACEFS "/uprobe_events", def, O_APPEND);
+	}
+	return fail;
+}
+
+/* Disables and deletes @ev, left behind by a program that was killed. */
+static void remove_event(const struct event *ev)
+{
+	char def[256];
+
+	enable(ev, 1, "0");
+	snprintf(def, sizeof(def), "-:bench/%s", ev->name);
+	write_file(TRACEFS "/uprobe_events", def, O_APPEND);
+}
+
+/* getpid() as a target, called like the others */
+static long t_getpid(long x)
+{
+	return syscall(SYS_getpid) + x;
+}
+
+/* 1. Hit cost per probed instruction class, and a getpid() for scale. */
+static int bench_classes(void)
+{
+	double base, getpid_ns;
+	int failed = 0, status;
+	struct hit h;
+	pid_t pid;
+
+	for (size_t i = 0; i < ARRAY_SIZE(targets); i++) {
 		const struct target *t = &targets[i];
-		char path[256], def[512], enable[256];
-		double base, probed;
-		unsigned long off;
-		long hits;
+		struct event ev = { 'p', t->name };
+		const char *fail;
 
-		off = file_offset((void *)t->fn, path, sizeof(path));
-		snprintf(def, sizeof(def), "p:bench/%s %s:0x%lx", t->name, path, off);
-		snprintf(enable, sizeof(enable), TRACEFS "/events/bench/%s/enable",
-			 t->name);
-		if (write_file(TRACEFS "/uprobe_events", def, O_APPEND) ||
-		    write_file(enable, "1", 0)) {
-			printf("bench %s error=%s\n", t->name, strerror(errno));
+		if (t->fn == t_avx_riprel && !__builtin_cpu_supports("avx")) {
+			printf("bench %s hit_ns=n/a why=no-avx\n", t->name);
+			continue;
+		}
+		/*
+		 * In a child of its own: an engine that kills the probed
+		 * program (stock 6.12 on pushf: its TF leaks into the flags
+		 * image, popf then traps) costs that class only.
+		 */
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0) {
+			printf("bench %s error=%s\n", t->name, why("fork", -errno));
 			failed = 1;
 			continue;
 		}
-		write_file(enable, "0", 0);
-		run(t->fn, n / 10);
-		base = run(t->fn, n);
-		write_file(enable, "1", 0);
-		probed = run(t->fn, n);
-		write_file(enable, "0", 0);
-		hits = profile_hits(t->name);
-		printf("bench %s base_ns=%.1f probed_ns=%.1f hit_ns=%.1f hits=%ld/%ld\n",
-		       t->name, base, probed, probed - base, hits, n);
-		if (hits != n)
+		if (!pid) {
+			fail = measure(t->fn, t->probe, calls, &ev, 1, &h);
+			if (fail)
+				printf("bench %s error=%s\n", t->name, fail);
+			else
+				printf("bench %s base_ns=%.1f probed_ns=%.1f hit_ns=%.1f hits=%ld/%ld kind=%s\n",
+				       t->name, h.base, h.probed,
+				       h.probed - h.base, h.hits[0], calls,
+				       h.kind);
+			fflush(stdout);
+			_exit(!!fail);
+		}
+		if (waitpid(pid, &status, 0) != pid) {
 			failed = 1;
-		snprintf(def, sizeof(def), "-:bench/%s", t->name);
-		write_file(TRACEFS "/uprobe_events", def, O_APPEND);
+			continue;
+		}
+		if (WIFSIGNALED(status)) {
+			printf("bench %s killed=%s\n", t->name,
+			       sigabbrev_np(WTERMSIG(status)) ?: "signal");
+			remove_event(&ev);
+		} else if (WEXITSTATUS(status)) {
+			failed = 1;
+		}
 	}
+	base = run(t_nop, calls);
+	getpid_ns = run(t_getpid, calls);
+	printf("bench getpid base_ns=%.1f call_ns=%.1f syscall_ns=%.1f\n",
+	       base, getpid_ns, getpid_ns - base);
+	return failed;
+}
+
+/* 2. An entry and a return probe on one function (push %rbp first). */
+static int bench_uretprobe(void)
+{
+	static const struct event ev[] = {
+		{ 'p', "uret_entry" }, { 'r', "uret_return" },
+	};
+	const char *fail;
+	struct hit h;
+
+	fail = measure(t_push, p_push, calls, ev, 2, &h);
+	if (fail) {
+		printf("bench uretprobe error=%s\n", fail);
+		return 1;
+	}
+	printf("bench uretprobe base_ns=%.1f probed_ns=%.1f hit_ns=%.1f hits=%ld/%ld ret_hits=%ld/%ld kind=%s\n",
+	       h.base, h.probed, h.probed - h.base, h.hits[0], calls,
+	       h.hits[1], calls, h.kind);
+	return 0;
+}
+
+/* Writes @size bytes to @path: the @len bytes of @pattern over and over. */
+static int make_file(const char *path, long size, const void *pattern,
+		     long len)
+{
+	char *buf = malloc(size);
+	int fd, err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (long i = 0; i < size; i += len)
+		memcpy(buf + i, pattern, size - i < len ? size - i : len);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (fd < 0 || write(fd, buf, size) != size)
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return err;
+}
+
+static int uprobe_pmu_type(void)
+{
+	char buf[32] = "";
+	int fd = open(UPROBE_PMU_TYPE, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	if (read(fd, buf, sizeof(buf) - 1) <= 0) {
+		close(fd);
+		return -EIO;
+	}
+	close(fd);
+	return atoi(buf);
+}
+
+/*
+ * A perf uprobe at @path:@off, disabled: registering it is all we want.
+ * @pid -1 makes it system-wide on CPU 0 (breakpoints in every process
+ * mapping the file); a per-task event on a sleeping process costs perf
+ * less with many events (no rescheduling of the CPU context).
+ */
+static int perf_uprobe(int type, const char *path, unsigned long off,
+		       pid_t pid)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.disabled = 1;
+	attr.config1 = (unsigned long)path;	/* uprobe_path */
+	attr.config2 = off;			/* probe_offset */
+	fd = syscall(__NR_perf_event_open, &attr, pid, pid < 0 ? 0 : -1, -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* A child that only sleeps, target of per-task perf events. */
+static pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		for (;;)
+			pause();
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/*
+ * Opens perf uprobes at NOP_FILE offsets *@count.. @want - 1 on process
+ * @pid, into @fds; *@count is how many are open. Returns 0 or a negative
+ * errno (then *@count says how far it got).
+ */
+static int open_nops(int type, pid_t pid, int *fds, long *count, long want)
+{
+	while (*count < want) {
+		int fd = perf_uprobe(type, NOP_FILE, *count, pid);
+
+		if (fd < 0)
+			return fd;
+		fds[(*count)++] = fd;
+	}
+	return 0;
+}
+
+static void close_all(int *fds, long n)
+{
+	for (long i = 0; i < n; i++)
+		close(fds[i]);
+}
+
+/* 3. Hit cost of a probe on a nop against the number of other probes. */
+static int bench_lookup(int type)
+{
+	static const struct event ev = { 'p', "lookup" };
+	long count = 0, want = registry[nregistry - 1];
+	double t0, step, open_ns = 0, close_ns;
+	int *fds, err = 0, failed = 0;
+	pid_t pid;
+
+	fds = calloc(want, sizeof(*fds));
+	if (!fds) {
+		printf("bench registry error=%s\n", why("calloc", -ENOMEM));
+		return 1;
+	}
+	pid = sleeper();
+	settle();
+	for (int i = 0; i < nregistry && !err; i++) {
+		long from = count;
+		const char *fail;
+		struct hit h;
+
+		t0 = now_ns();
+		err = open_nops(type, pid, fds, &count, registry[i]);
+		step = now_ns() - t0;
+		open_ns += step;
+		printf("bench lookup_%ld others=%ld", registry[i], count);
+		if (err)
+			printf(" stopped=%s", why("perf_event_open", err));
+		fail = measure(t_nop, p_nop, calls, &ev, 1, &h);
+		if (fail) {
+			printf(" error=%s\n", fail);
+			failed = 1;
+			continue;
+		}
+		printf(" base_ns=%.1f probed_ns=%.1f hit_ns=%.1f hits=%ld/%ld open_ns=%.0f\n",
+		       h.base, h.probed, h.probed - h.base, h.hits[0], calls,
+		       count > from ? step / (count - from) : 0);
+	}
+	t0 = now_ns();
+	close_all(fds, count);
+	close_ns = now_ns() - t0;
+	printf("bench registry probes=%ld open_ns=%.0f close_ns=%.0f\n", count,
+	       count ? open_ns / count : 0, count ? close_ns / count : 0);
+	reap(pid);
+	free(fds);
+	return failed;
+}
+
+/* Bytes of slab objects in use (/proc/slabinfo), else Slab: of meminfo. */
+static long slab_bytes(const char **source)
+{
+	long active, size, sum = 0, kb = -1;
+	char line[512];
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (f) {
+		*source = "slabinfo";
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "%*s %ld %*d %ld", &active, &size) == 2)
+				sum += active * size;
+		fclose(f);
+		return sum;
+	}
+	*source = "meminfo";
+	f = fopen("/proc/meminfo", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb * 1024;
+}
+
+static long mem_available(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb * 1024;
+}
+
+/* 5. Memory per registered probe, perf event included. */
+static int bench_memory(int type)
+{
+	long count = 0, slab0, avail0, slab1, avail1;
+	const char *source;
+	int *fds, err;
+	pid_t pid;
+
+	fds = calloc(memory_probes, sizeof(*fds));
+	if (!fds) {
+		printf("bench memory error=%s\n", why("calloc", -ENOMEM));
+		return 1;
+	}
+	pid = sleeper();
+	settle();
+	slab0 = slab_bytes(&source);
+	avail0 = mem_available();
+	err = open_nops(type, pid, fds, &count, memory_probes);
+	slab1 = slab_bytes(&source);
+	avail1 = mem_available();
+	close_all(fds, count);
+	reap(pid);
+	free(fds);
+	printf("bench memory probes=%ld", count);
+	if (err)
+		printf(" stopped=%s", why("perf_event_open", err));
+	if (!count) {
+		printf(" error=no-probe\n");
+		return 1;
+	}
+	printf(" slab_bytes=%ld avail_bytes=%ld source=%s\n",
+	       (slab1 - slab0) / count, (avail0 - avail1) / count, source);
+	return 0;
+}
+
+static int sys_bpf(int cmd, void *attr, unsigned int size)
+{
+	return syscall(__NR_bpf, cmd, attr, size);
+}
+
+/* A BPF_PROG_TYPE_KPROBE program for uprobe_multi links: return 0. */
+static int bpf_prog(void)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_KPROBE;
+	a.expected_attach_type = TRACE_UPROBE_MULTI;
+	a.insns = (unsigned long)insns;
+	a.insn_cnt = ARRAY_SIZE(insns);
+	a.license = (unsigned long)"GPL";
+	fd = sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+	return fd < 0 ? -errno : fd;
+}
+
+static int uprobe_multi_link(int prog, const char *path,
+			     const unsigned long *offsets, long n)
+{
+	struct uprobe_multi_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_fd = prog;
+	a.attach_type = TRACE_UPROBE_MULTI;
+	a.path = (unsigned long)path;
+	a.offsets = (unsigned long)offsets;
+	a.cnt = n;
+	fd = sys_bpf(BPF_LINK_CREATE, &a, sizeof(a));
+	return fd < 0 ? -errno : fd;
+}
+
+struct mapper {
+	pid_t pid;
+	unsigned long addr;	/* FUNC_FILE in its address space */
+};
+
+/*
+ * @n children that map FUNC_FILE and wait until @hold is closed (its
+ * write end stays with the caller). Returns how many started.
+ */
+static int start_mappers(struct mapper *m, int n, int hold[2])
+{
+	int ready[2], i;
+
+	hold[1] = -1;
+	if (pipe(ready))
+		return 0;
+	if (pipe(hold)) {
+		close(ready[0]);
+		close(ready[1]);
+		hold[1] = -1;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned long addr = 0;
+
+		m[i].pid = fork();
+		if (m[i].pid == 0) {
+			int fd = open(FUNC_FILE, O_RDONLY);
+			char c;
+
+			close(hold[1]);
+			if (fd >= 0)
+				addr = (unsigned long)mmap(NULL, attach_probes * FUNC_SIZE,
+							   PROT_READ | PROT_EXEC,
+							   MAP_PRIVATE, fd, 0);
+			if (write(ready[1], &addr, sizeof(addr)) != sizeof(addr))
+				_exit(1);
+			while (read(hold[0], &c, 1) > 0)
+				;
+			_exit(0);
+		}
+		if (m[i].pid < 0 ||
+		    read(ready[0], &addr, sizeof(addr)) != sizeof(addr) ||
+		    addr == 0 || addr == (unsigned long)MAP_FAILED)
+			break;
+		m[i].addr = addr;
+	}
+	close(ready[0]);
+	close(ready[1]);
+	close(hold[0]);
+	return i;
+}
+
+/*
+ * Whether the first and the last function of FUNC_FILE start with @byte
+ * (0xcc: probed) in every mapper.
+ */
+static int check_mappers(const struct mapper *m, int n, unsigned char byte)
+{
+	unsigned long last = (attach_probes - 1) * FUNC_SIZE;
+	char path[64];
+	unsigned char a, b;
+	int fd, ok;
+
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/mem", m[i].pid);
+		fd = open(path, O_RDONLY);
+		ok = fd >= 0 && pread(fd, &a, 1, m[i].addr) == 1 &&
+		     pread(fd, &b, 1, m[i].addr + last) == 1 &&
+		     a == byte && b == byte;
+		if (fd >= 0)
+			close(fd);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+static void print_op(const char *name, double ns)
+{
+	printf("bench %s probes=%ld procs=%d total_ns=%.0f per_probe_ns=%.0f\n",
+	       name, attach_probes, attach_procs, ns, ns / attach_probes);
+}
+
+/* perf: one event per probe, registered and closed one by one */
+static int attach_perf(int type, const struct mapper *m)
+{
+	int *fds, fd = 0, opened;
+	long count = 0;
+	double t0, t1;
+
+	fds = calloc(attach_probes, sizeof(*fds));
+	if (!fds) {
+		printf("bench attach_perf_open error=%s\n",
+		       why("calloc", -ENOMEM));
+		return 1;
+	}
+	t0 = now_ns();
+	while (count < attach_probes && fd >= 0) {
+		fd = perf_uprobe(type, FUNC_FILE, count * FUNC_SIZE, -1);
+		if (fd >= 0)
+			fds[count++] = fd;
+	}
+	t1 = now_ns();
+	opened = fd >= 0 && check_mappers(m, attach_procs, 0xcc);
+	if (fd < 0)
+		printf("bench attach_perf_open error=%s\n",
+		       why("perf_event_open", fd));
+	else if (!opened)
+		printf("bench attach_perf_open error=not-installed\n");
+	else
+		print_op("attach_perf_open", t1 - t0);
+	t0 = now_ns();
+	close_all(fds, count);
+	t1 = now_ns();
+	free(fds);
+	if (!opened)
+		return 1;
+	if (!check_mappers(m, attach_procs, 0x55)) {
+		printf("bench attach_perf_close error=not-removed\n");
+		return 1;
+	}
+	print_op("attach_perf_close", t1 - t0);
+	return 0;
+}
+
+/* BPF: one uprobe_multi link over all the probes */
+static int attach_bpf(const struct mapper *m)
+{
+	unsigned long *offsets;
+	int prog, link, failed = 0;
+	double t0, t1;
+
+	prog = bpf_prog();
+	if (prog == -EINVAL || prog == -ENOSYS || prog == -EPERM) {
+		printf("bench attach_bpf_link total_ns=n/a why=%s\n",
+		       why("BPF_PROG_LOAD", prog));
+		return 0;
+	}
+	if (prog < 0) {
+		printf("bench attach_bpf_link error=%s\n",
+		       why("BPF_PROG_LOAD", prog));
+		return 1;
+	}
+	offsets = calloc(attach_probes, sizeof(*offsets));
+	if (!offsets) {
+		printf("bench attach_bpf_link error=%s\n",
+		       why("calloc", -ENOMEM));
+		close(prog);
+		return 1;
+	}
+	for (long i = 0; i < attach_probes; i++)
+		offsets[i] = i * FUNC_SIZE;
+	t0 = now_ns();
+	link = uprobe_multi_link(prog, FUNC_FILE, offsets, attach_probes);
+	t1 = now_ns();
+	if (link == -EINVAL || link == -ENOSYS || link == -EPERM ||
+	    link == -EOPNOTSUPP) {
+		printf("bench attach_bpf_link total_ns=n/a why=%s\n",
+		       why("BPF_LINK_CREATE", link));
+	} else if (link < 0) {
+		printf("bench attach_bpf_link error=%s\n",
+		       why("BPF_LINK_CREATE", link));
+		failed = 1;
+	} else if (!check_mappers(m, attach_procs, 0xcc)) {
+		printf("bench attach_bpf_link error=not-installed\n");
+		close(link);
+		failed = 1;
+	} else {
+		print_op("attach_bpf_link", t1 - t0);
+		t0 = now_ns();
+		close(link);
+		t1 = now_ns();
+		if (check_mappers(m, attach_procs, 0x55)) {
+			print_op("attach_bpf_close", t1 - t0);
+		} else {
+			printf("bench attach_bpf_close error=not-removed\n");
+			failed = 1;
+		}
+	}
+	free(offsets);
+	close(prog);
+	return failed;
+}
+
+/* 4. Registering and removing many probes on a file many processes map. */
+static int bench_attach(int type)
+{
+	/* push %rbp; pop %rbp; ret; int3 padding */
+	static const unsigned char func[FUNC_SIZE] = {
+		0x55, 0x5d, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+		0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	};
+	struct mapper *m;
+	int hold[2], started, failed = 0, err;
+
+	m = calloc(attach_procs, sizeof(*m));
+	err = m ? make_file(FUNC_FILE, attach_probes * FUNC_SIZE, func,
+			    FUNC_SIZE) : -ENOMEM;
+	if (err) {
+		printf("bench attach_perf_open error=%s\n", why("file", err));
+		free(m);
+		return 1;
+	}
+	started = start_mappers(m, attach_procs, hold);
+	if (started < attach_procs) {
+		printf("bench attach_perf_open error=mappers-%d/%d\n", started,
+		       attach_procs);
+		failed = 1;
+	} else {
+		failed |= attach_perf(type, m);
+		failed |= attach_bpf(m);
+	}
+	close(hold[1]);
+	for (int i = 0; i < started; i++)
+		waitpid(m[i].pid, NULL, 0);
+	free(m);
+	unlink(FUNC_FILE);
+	return failed;
+}
+
+static void parse_sizes(char *s)
+{
+	char *end;
+
+	for (nregistry = 0; nregistry < MAX_SIZES && *s; nregistry++) {
+		registry[nregistry] = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		s = *end ? end + 1 : end;
+	}
+}
+
+/* Room for @n descriptors besides the few we always have. */
+static void raise_nofile(long n)
+{
+	struct rlimit r = { n + 256, n + 256 };
+
+	setrlimit(RLIMIT_NOFILE, &r);
+}
+
+int main(int argc, char **argv)
+{
+	long nop_size = 100000;
+	int failed = 0, type, opt, err;
+	cpu_set_t cpu0;
+
+	while ((opt = getopt(argc, argv, "n:r:a:p:m:")) != -1) {
+		switch (opt) {
+		case 'n':
+			calls = atol(optarg);
+			break;
+		case 'r':
+			parse_sizes(optarg);
+			break;
+		case 'a':
+			attach_probes = atol(optarg);
+			break;
+		case 'p':
+			attach_procs = atoi(optarg);
+			break;
+		case 'm':
+			memory_probes = atol(optarg);
+			break;
+		default:
+			fprintf(stderr,
+				"usage: %s [-n calls] [-r size,size,...] [-a probes] [-p procs] [-m probes]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (calls < 10 || nregistry < 1 || attach_probes < 1 ||
+	    attach_procs < 1 || memory_probes < 1) {
+		fprintf(stderr, "%s: bad settings\n", argv[0]);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* One CPU: perf installs its events there without an IPI. */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	sched_setaffinity(0, sizeof(cpu0), &cpu0);
+	ensure_mounted(TRACEFS, "tracefs", TRACEFS_MAGIC);
+	ensure_mounted(DEBUGFS, "debugfs", DEBUGFS_MAGIC);
+	write_file(TRACEFS "/tracing_on", "0", 0);
+
+	failed |= bench_classes();
+	failed |= bench_uretprobe();
+
+	/* The figures below register perf uprobes, on files of their own. */
+	type = uprobe_pmu_type();
+	if (registry[nregistry - 1] > nop_size)
+		nop_size = registry[nregistry - 1];
+	if (memory_probes > nop_size)
+		nop_size = memory_probes;
+	raise_nofile(nop_size > attach_probes ? nop_size : attach_probes);
+	err = type < 0 ? type : make_file(NOP_FILE, nop_size, "\x90", 1);
+	if (err) {
+		printf("bench registry error=%s\n", why("setup", err));
+		failed = 1;
+	} else {
+		failed |= bench_memory(type);
+		failed |= bench_lookup(type);
+		unlink(NOP_FILE);
+		failed |= bench_attach(type);
+	}
+	write_file(TRACEFS "/tracing_on", "1", 0);
 	write_file(TRACEFS "/trace", "", O_TRUNC);
 	return failed;
 }

@@ -1,34 +1,184 @@
 #!/bin/bash
-# make bench: the cost of a uprobe hit on our engine and on the stock one,
-# same kernel version, config, guest and QEMU, in one run.
-# Both kernels boot the guest in bench mode under "-icount shift=0", where
-# guest time counts guest instructions: the figures are deterministic and
-# comparable. Prints a table and the ratio stock / ours (> 1: ours faster).
-# BENCH_N=calls per measurement (default 20000).
+# make bench: what uprobes cost on our engine and on the stock one, same
+# kernel version, config, guest and QEMU, in one run.
+# Both kernels boot the guest in bench mode (bench/uprobe_bench.c) under
+# "-icount shift=0,sleep=off", where guest time counts guest instructions:
+# the figures are deterministic and comparable. Prints tables with the ratio
+# ours / stock (< 1: ours cheaper): (1) hit cost per probed instruction
+# class, (2) return probes, (3) hit cost against the number of registered
+# probes, (4) registering and removing probes at scale, (5) memory, (6) the
+# hit cost weighted by the first instructions of real functions
+# (scripts/bench-basket.py).
+# Fails only when a benchmark fails (an error, a hit not counted), never
+# on timing; more hits than calls (a probed instruction that traps again)
+# and a probed program killed by the engine are shown in the table.
+# Settings: BENCH_N=calls per hit figure (default 20000); the guest
+# program's defaults otherwise (scripts/guest/run-bench):
+# BENCH_REGISTRY=1,100,10000,100000 BENCH_ATTACH=2000 BENCH_PROCS=20
+# BENCH_MEMORY=10000.
 . "$(dirname "$0")/lib.sh"
 
 ours=$("$ROOT/scripts/build.sh")
 stock=$(STOCK=1 "$ROOT/scripts/build.sh")
 initrd=$("$ROOT/scripts/initramfs.sh")
 
+cmdline=("uprobes_ng.bench_n=${BENCH_N:-20000}")
+for v in registry attach procs memory; do
+	var=BENCH_${v^^}
+	[ -z "${!var:-}" ] || cmdline+=("uprobes_ng.bench_$v=${!var}")
+done
+
 run() {
 	local name=$1 kernel=$2 logf=$OUT/console-bench-$1.log
-	ICOUNT=1 TIMEOUT=${TIMEOUT:-900} KERNEL=$kernel INITRD=$initrd LOG=$logf \
-		"$ROOT/scripts/qemu.sh" bench "uprobes_ng.bench_n=${BENCH_N:-20000}" >&2 ||
+	ICOUNT=1 TIMEOUT=${TIMEOUT:-3600} KERNEL=$kernel INITRD=$initrd LOG=$logf \
+		"$ROOT/scripts/qemu.sh" bench "${cmdline[@]}" >&2 ||
 		die "$name kernel: bench run failed, see $logf"
 	grep -a '^bench ' "$logf" | tr -d '\r' > "$OUT/bench-$name.txt"
 	[ -s "$OUT/bench-$name.txt" ] || die "$name kernel: no bench lines in $logf"
-	if grep -q 'error=' "$OUT/bench-$name.txt" ||
-	   grep -vq 'hits=\([0-9]*\)/\1$' "$OUT/bench-$name.txt"; then
+	# error=..., or a hits=A/B (ret_hits=...) with A < B
+	if ! awk '/ error=/ { bad = 1 }
+		{ for (i = 3; i <= NF; i++) if ($i ~ /hits=/) {
+			split(substr($i, index($i, "=") + 1), h, "/")
+			if (h[1] + 0 < h[2] + 0) bad = 1 } }
+		END { exit bad }' "$OUT/bench-$name.txt"; then
 		cat "$OUT/bench-$name.txt" >&2
 		die "$name kernel: a benchmark failed or lost hits"
 	fi
 }
+
+# val KERNEL NAME KEY: KEY= of the "bench NAME" line of KERNEL's results, or -
+val() {
+	[ -f "$OUT/bench-$1.txt" ] || { echo -; return; }
+	awk -v n="$2" -v k="$3=" '$2 == n { for (i = 3; i <= NF; i++)
+		if (index($i, k) == 1) v = substr($i, length(k) + 1) }
+		END { print v == "" ? "-" : v }' "$OUT/bench-$1.txt"
+}
+
+# ratio A B: A / B, or - when either is no number
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { n = "^[0-9.]+$"
+		print (a ~ n && b ~ n && b > 0) ? sprintf("%.2f", a / b) : "-" }'
+}
+
+# row LABEL STOCK OURS [EXTRA]: a table row with the ratio ours / stock
+row() {
+	printf '%-22s %14s %14s %10s  %s\n' "$1" "$2" "$3" "$(ratio "$3" "$2")" "${4:-}"
+}
+
+# header LABEL STOCK OURS RATIO [EXTRA]
+header() {
+	printf '%-22s %14s %14s %10s  %s\n' "$@"
+}
+
+# extra_hits NAME: a note for each kernel that counted more hits than
+# calls, or killed the probed program
+extra_hits() {
+	local k h
+	for k in stock ours; do
+		h=$(val $k "$1" killed)
+		[ "$h" = - ] || printf ' (%s: probed program killed by SIG%s)' $k "$h"
+		h=$(val $k "$1" hits)
+		[ "$h" = - ] || [ "${h%/*}" = "${h#*/}" ] ||
+			printf ' (%s: %s hits per call)' $k "$(awk -v h="$h" \
+				'BEGIN { split(h, a, "/"); printf "%.1f", a[1] / a[2] }')"
+	done
+}
+
+# names PATTERN: the names of the bench lines matching PATTERN, ours first
+names() {
+	cat "$OUT/bench-ours.txt" "$OUT/bench-stock.txt" 2> /dev/null |
+		awk -v p="$1" '$2 ~ p && !seen[$2]++ { print $2 }'
+}
+
+# struct_sizes BUILD: sizeof of the engine's structures in the kernel built
+# in BUILD, "-" for those it does not have. The kernels have no debug info:
+# the object that defines struct xol_area (which includes the others) is
+# compiled again, to a temporary file, with the same command plus -g.
+struct_sizes() {
+	local build=$1 cmd= f obj s
+	for f in "$build"/kernel/events/.uprobes.o.cmd \
+		 "$build"/kernel/events/uprobes/.*.o.cmd; do
+		[ -f "$f" ] || continue
+		cmd=$(sed -n 's/^savedcmd_[^ ]* := \(.*[^ ]\) *$/\1/p' "$f")
+		grep -q '^struct xol_area {' "${cmd##* }" && break
+		cmd=
+	done
+	if [ -z "$cmd" ]; then
+		echo "uprobe=- uprobe_task=- return_instance=- xol_area=-"
+		return
+	fi
+	obj=$(mktemp --suffix=.o)
+	cmd=$(sed -e 's/ -Wp,-MMD,[^ ]*//' \
+		-e "s| -c -o [^ ]* | -g -fno-eliminate-unused-debug-types -c -o $obj |" <<< "$cmd")
+	(cd "$build" && eval "$cmd") >&2 || log "could not compile for sizes: $f"
+	for s in uprobe uprobe_task return_instance xol_area; do
+		printf '%s=%s ' "$s" "$(gdb -batch -ex "print sizeof(struct $s)" "$obj" 2> /dev/null |
+			sed -n 's/^\$1 = //p' | grep . || echo -)"
+	done
+	echo
+	rm -f "$obj"
+}
+
 run stock "$stock"
 run ours "$ours"
 
-echo "uprobe hit cost, $KPKG $(kpkg_version), QEMU TCG -icount shift=0 (1 ns = 1 guest instruction)"
-printf '%-12s %14s %14s %8s\n' probed-insn "stock ns/hit" "ours ns/hit" "stock/ours"
-join <(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^hit_ns=/) print $2, substr($i, 8) }' "$OUT/bench-stock.txt" | sort) \
-     <(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^hit_ns=/) print $2, substr($i, 8) }' "$OUT/bench-ours.txt" | sort) |
-	awk '{ printf "%-12s %14.1f %14.1f %7.2fx\n", $1, $2, $3, $2 / $3 }'
+echo "uprobes cost, $KPKG $(kpkg_version), QEMU TCG -icount shift=0,sleep=off"
+echo "(1 ns = 1 guest instruction; ours/stock < 1: ours cheaper)"
+echo
+echo "(1) hit cost per probed instruction, tracing_on=0 (handler runs, no record)"
+header class "stock ns/hit" "ours ns/hit" ours/stock "our kind"
+for n in $(names .); do
+	case $n in
+	getpid | uretprobe | registry | memory | lookup_* | attach_*) continue ;;
+	esac
+	row "$n" "$(val stock "$n" hit_ns)" "$(val ours "$n" hit_ns)" \
+		"$(val ours "$n" kind)$(extra_hits "$n")"
+done
+row "getpid syscall" "$(val stock getpid syscall_ns)" "$(val ours getpid syscall_ns)" "(for scale)"
+echo
+echo "(2) return probes: entry and return probe on one function, per call"
+header "" "stock ns/call" "ours ns/call" ours/stock
+row uretprobe "$(val stock uretprobe hit_ns)" "$(val ours uretprobe hit_ns)"
+echo
+echo "(3) hit cost of a probe on a nop against the number of other probes"
+echo "    (perf uprobes on a file nobody maps; opening and closing include perf's"
+echo "    part, and closing one waits for a grace period on both kernels)"
+header "other probes" "stock ns/hit" "ours ns/hit" ours/stock
+for n in $(names '^lookup_'); do
+	extra=
+	for k in stock ours; do
+		o=$(val $k "$n" stopped)
+		[ "$o" = - ] || extra+=" $k stopped at $(val $k "$n" others) ($o)"
+	done
+	row "${n#lookup_}" "$(val stock "$n" hit_ns)" "$(val ours "$n" hit_ns)" "$extra"
+done
+row "open ns/probe" "$(val stock registry open_ns)" "$(val ours registry open_ns)" \
+	"over $(val ours registry probes) probes"
+row "close ns/probe" "$(val stock registry close_ns)" "$(val ours registry close_ns)"
+echo
+echo "(4) attach at scale: $(val ours attach_perf_open probes) probes on a file mapped by" \
+	"$(val ours attach_perf_open procs) processes, wall time"
+header operation "stock ns" "ours ns" ours/stock "stock, ours ns/probe"
+for n in attach_perf_open attach_perf_close attach_bpf_link attach_bpf_close; do
+	row "${n#attach_}" "$(val stock $n total_ns)" "$(val ours $n total_ns)" \
+		"$(val stock $n per_probe_ns), $(val ours $n per_probe_ns)"
+done
+echo
+echo "(5) memory per registered probe, $(val ours memory probes) perf uprobes" \
+	"(the perf event, the same on both kernels, included; from $(val ours memory source))"
+header "" "stock bytes" "ours bytes" ours/stock
+row slab "$(val stock memory slab_bytes)" "$(val ours memory slab_bytes)"
+row "MemAvailable drop" "$(val stock memory avail_bytes)" "$(val ours memory avail_bytes)"
+echo "    sizeof, bytes:"
+sizes_stock=$(struct_sizes "$(dirname "$stock")/../../..")
+sizes_ours=$(struct_sizes "$(dirname "$ours")/../../..")
+for s in uprobe uprobe_task return_instance xol_area; do
+	row "struct $s" "$(tr ' ' '\n' <<< "$sizes_stock" | sed -n "s/^$s=//p")" \
+		"$(tr ' ' '\n' <<< "$sizes_ours" | sed -n "s/^$s=//p")"
+done
+echo
+echo "(6) hit cost over function entries (probe on a function's first instruction)"
+python3 "$ROOT/scripts/bench-basket.py" "$OUT/bench-stock.txt" "$OUT/bench-ours.txt" \
+	/bin/busybox /lib/x86_64-linux-gnu/libc.so.6 /bin/bash
+echo
+echo "all figures: $OUT/bench-stock.txt, $OUT/bench-ours.txt"

@@ -12,7 +12,7 @@ pkgs=(
 	gcc-multilib		# 32-bit test programs (-m32 -static)
 	busybox-static		# the guest userland
 	qemu-system-x86
-	gdb			# make hit-profile (QEMU's gdb stub)
+	gdb			# make hit-profile (QEMU's gdb stub), make bench (struct sizes)
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -2,7 +2,7 @@
 # make hit-profile KIND=push: where the instructions of one uprobe hit go,
 # stock engine and tracer against ours. Boots each kernel in bench mode
 # (one vCPU, -icount shift=0) with QEMU's gdb stub, lets the benchmark's
-# probe on KIND (push, nop5, mov, riprel, sse_riprel: bench/uprobe_bench.c)
+# probe on KIND (a class of bench/uprobe_bench.c: push, nop5, mov_reg, ...)
 # fire a few times, then single-steps one whole hit from the int3 trap back
 # to the program, XOL slot and single-step trap included, and counts the
 # instructions per kernel function (symbols of each vmlinux).
@@ -15,8 +15,8 @@ stock=$(STOCK=1 "$ROOT/scripts/build.sh")
 initrd=$("$ROOT/scripts/initramfs.sh")
 bench=$OUT/initramfs/usr/lib/uprobes-ng/bench/uprobe_bench
 [ -x "$bench" ] || die "no benchmark program at $bench"
-addr=$(nm "$bench" | awk -v s="t_$kind" '$3 == s { print $1 }')
-[ -n "$addr" ] || die "unknown KIND=$kind (no t_$kind in $bench)"
+addr=$(nm "$bench" | awk -v s="p_$kind" '$3 == s { print $1 }')
+[ -n "$addr" ] || die "unknown KIND=$kind (no p_$kind in $bench)"
 # The program is static and not PIE: its code is below 16 MiB.
 home=0x1000000
 

@@ -12,7 +12,8 @@
 #                   UPROBES-NG-START/END lines (default 180)
 #   BOOT_TIMEOUT=s  limit until the guest's init reports it booted
 #                   (default PROG_TIMEOUT)
-#   ICOUNT=1        -icount shift=0: guest time counts guest instructions
+#   ICOUNT=1        -icount shift=0,sleep=off: guest time counts guest
+#                   instructions, and jumps to the next timer when all vCPUs idle
 #   KVM=auto|0|1    auto (default): KVM only once a short boot with it has
 #                   been seen to work on this machine, else TCG
 #   SHARE=dir       export dir over virtio-9p, mounted at /mnt/host
@@ -74,7 +75,7 @@ else
 	# Multi-threaded TCG races the kernel's live text patching.
 	qargs+=(-accel "$QEMU_ACCEL" -cpu "${QEMU_CPU:-qemu64}")
 	accel=$QEMU_ACCEL
-	[ "${ICOUNT:-0}" = 1 ] && qargs+=(-icount shift=0) && accel+=",icount"
+	[ "${ICOUNT:-0}" = 1 ] && qargs+=(-icount shift=0,sleep=off) && accel+=",icount"
 fi
 append+=" $*"
 
