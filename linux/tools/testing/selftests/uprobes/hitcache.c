@@ -5,7 +5,8 @@
  * changed.  These cases change them under the remembered address and
  * check that every hit is counted for the probe whose instruction ran:
  * two files with a probe at the same offset take turns at one address
- * (mmap MAP_FIXED), sequentially and while another thread runs the code;
+ * (mmap MAP_FIXED), sequentially (exact hit counts) and while another
+ * thread runs the code (every traced hit matches the code that ran);
  * a probe is deleted and defined again at the same place.
  *
  * Each file is one page of code, "mov $N,%eax; ret": what a call returns
@@ -167,47 +168,93 @@ TEST_F(hitcache, probe_defined_again)
 	ASSERT_EQ(0, upng_probe_del(ev));
 }
 
+#define MAX_CALLS	(1L << 21)	/* calls the running thread records */
+#define MAX_TRACED	(1L << 16)	/* traced hits checked per probe */
+
+typedef int (*code_fn_i)(long i);
+
 struct runner {
 	void *addr;
 	int stop;
-	long ret[3];	/* calls that returned 1, 2, anything else */
+	long calls;
+	unsigned char *ret;	/* what call i returned */
 };
 
+/* Calls the code with the call's number in %rdi, which the probes trace. */
 static void *run_code(void *arg)
 {
 	struct runner *r = arg;
-	code_fn fn = (code_fn)r->addr;
-	int v;
+	code_fn_i fn = (code_fn_i)r->addr;
+	long i;
 
-	while (!LOAD(r->stop)) {
-		v = fn();
-		r->ret[v == 1 ? 0 : v == 2 ? 1 : 2]++;
-	}
+	for (i = 0; i < MAX_CALLS && !LOAD(r->stop); i++)
+		r->ret[i] = fn(i);
+	r->calls = i;
 	return NULL;
 }
 
 /*
- * Another thread calls the code while this one switches the files: a
- * hit is counted for the probe of the file whose instruction ran.
+ * Another thread calls the code while this one switches the files. Every
+ * traced hit must be of the probe of the file whose instruction the call
+ * then ran: each probe records the call's number, the thread what each
+ * call returned. (Calls that ran while a new mapping's breakpoint was
+ * still being inserted are not traced, on the stock engine as on ours: a
+ * thread racing with the mmap() that replaces its code may run it.)
  */
 TEST_F(hitcache, remap_while_running)
 {
+	static unsigned long long vals[MAX_TRACED];
 	struct runner r = { .addr = self->addr };
+	long n[2], hits[2], k, j, i;
+	char *trace;
 	pthread_t t;
-	int i;
 
+	r.ret = calloc(MAX_CALLS, 1);
+	ASSERT_NE(NULL, r.ret);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, upng_probe_del(self->ev[i]));
+		ASSERT_EQ(0, upng_probe_add(self->ev[i], self->path[i], 0,
+					    "i=%di:u64"));
+		ASSERT_EQ(0, upng_probe_enable(self->ev[i], true));
+	}
+	ASSERT_EQ(0, upng_trace_reset());
 	ASSERT_EQ(0, pthread_create(&t, NULL, run_code, &r));
-	for (i = 0; i < SWITCHES; i++) {
+	for (i = 0; i < SWITCHES && !LOAD(r.calls); i++) {
 		ASSERT_EQ(0, map_file(self, (i + 1) & 1));
 		usleep(500);
 	}
 	STORE(r.stop, 1);
 	ASSERT_EQ(0, pthread_join(t, NULL));
-	ASSERT_EQ(0, r.ret[2]);
-	ASSERT_LT(0, r.ret[0]);
-	ASSERT_LT(0, r.ret[1]);
-	ASSERT_EQ(r.ret[0], upng_probe_hits(self->ev[0]));
-	ASSERT_EQ(r.ret[1], upng_probe_hits(self->ev[1]));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, upng_probe_enable(self->ev[i], false));
+		hits[i] = upng_probe_hits(self->ev[i]);
+	}
+
+	trace = upng_trace_read();
+	ASSERT_NE(NULL, trace);
+	for (k = 0; k < 2; k++) {
+		n[k] = upng_trace_values(trace, self->ev[k], "i=", vals,
+					 MAX_TRACED);
+		for (j = 0; j < n[k] && j < MAX_TRACED; j++) {
+			ASSERT_GT(r.calls, (long)vals[j]) TH_LOG("%s", self->ev[k]);
+			ASSERT_EQ(k + 1, r.ret[vals[j]])
+				TH_LOG("call %llu: hit of %s, ran file %d's code",
+				       vals[j], self->ev[k], r.ret[vals[j]] - 1);
+		}
+	}
+	free(trace);
+	for (i = n[0] = n[1] = 0; i < r.calls; i++)
+		if (r.ret[i] == 1 || r.ret[i] == 2)
+			n[r.ret[i] - 1]++;
+	TH_LOG("%ld calls: %ld ran file 0 (%ld hits), %ld file 1 (%ld hits)",
+	       r.calls, n[0], hits[0], n[1], hits[1]);
+	ASSERT_EQ(r.calls, n[0] + n[1]);
+	/* Both files ran with their probes, no hit without its code. */
+	for (k = 0; k < 2; k++) {
+		ASSERT_LT(0, hits[k]);
+		ASSERT_GE(n[k], hits[k]);
+	}
+	free(r.ret);
 }
 
 TEST_HARNESS_MAIN
