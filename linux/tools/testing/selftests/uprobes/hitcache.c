@@ -168,8 +168,8 @@ TEST_F(hitcache, probe_defined_again)
 	ASSERT_EQ(0, upng_probe_del(ev));
 }
 
-#define MAX_CALLS	(1L << 21)	/* calls the running thread records */
-#define MAX_TRACED	(1L << 16)	/* traced hits checked per probe */
+#define MAX_CALLS	2000000L	/* calls the running thread records */
+#define MAX_TRACED	65536L		/* traced hits checked per probe */
 
 typedef int (*code_fn_i)(long i);
 
