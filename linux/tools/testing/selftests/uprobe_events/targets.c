@@ -43,6 +43,7 @@ FIXTURE_SETUP(tg)
 
 FIXTURE_TEARDOWN(tg)
 {
+	uev_write("trace_clock", "local");
 	uev_reset();
 }
 
@@ -247,6 +248,11 @@ TEST_F_TIMEOUT(tg, toggle_under_load, 120)
 
 	ASSERT_LT(0, uev_read("buffer_size_kb", size_kb, sizeof(size_kb)));
 	ASSERT_EQ(0, uev_write("buffer_size_kb", "8192"));
+	/*
+	 * The target may move between CPUs: only a global clock orders the
+	 * lines of the per-CPU buffers as the hits happened.
+	 */
+	ASSERT_EQ(0, uev_write("trace_clock", "counter"));
 	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/tog %s:0x%lx n=%%di:s64",
 				self->s.path, self->s.count.foff));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
