@@ -1,8 +1,8 @@
 #!/bin/bash
 # make hit-profile KIND=push: where the instructions of one uprobe hit go,
 # stock engine and tracer against ours. Boots each kernel in bench mode
-# (one vCPU, -icount shift=0) with QEMU's gdb stub, lets the benchmark's
-# probe on KIND (a class of bench/uprobe_bench.c: push, nop5, mov_reg, ...)
+# with scripts/qemu.sh (one vCPU, icount, QEMU's gdb stub), lets the
+# benchmark's probe on KIND (a class of bench/uprobe_bench.c: push, nop5, mov_reg, ...)
 # fire a few times, then single-steps one whole hit from the int3 trap back
 # to the program, XOL slot and single-step trap included, and counts the
 # instructions per kernel function (symbols of each vmlinux).
@@ -23,11 +23,12 @@ home=0x1000000
 trace() { # name bzImage
 	local name=$1 kernel=$2 port=$((20000 + RANDOM % 10000)) qpid
 	local pcs=$OUT/hit-$kind-$name.pcs
-	qemu-system-x86_64 -m 1G -smp 1 -no-reboot -nographic -nodefaults \
-		-accel "$QEMU_ACCEL" -cpu qemu64 -icount shift=0 \
-		-kernel "$kernel" -initrd "$initrd" -gdb "tcp:127.0.0.1:$port" -S \
-		-append "console=ttyS0 panic=-1 no_timer_check uprobes_ng.mode=bench uprobes_ng.bench_n=200" \
-		-serial "file:$OUT/console-hit-$name.log" < /dev/null &
+	# One vCPU, stopped at the start until gdb attaches; gdb kills QEMU
+	# when it is done, else qemu.sh's boot or run limit does.
+	SMP=1 ICOUNT=1 TIMEOUT=900 KERNEL=$kernel INITRD=$initrd \
+		LOG=$OUT/console-hit-$name.log \
+		QEMU_ARGS="-gdb tcp:127.0.0.1:$port -S" \
+		"$ROOT/scripts/qemu.sh" bench uprobes_ng.bench_n=200 >&2 &
 	qpid=$!
 	sleep 1
 	rm -f "$pcs"
@@ -35,7 +36,6 @@ trace() { # name bzImage
 		timeout 900 gdb -q -batch -nx -ex "set architecture i386:x86-64" \
 		-ex "file $(dirname "$kernel")/../../../vmlinux" \
 		-x "$ROOT/scripts/hit-profile.py" > "$OUT/gdb-hit-$name.log" 2>&1 || true
-	kill "$qpid" 2> /dev/null || true
 	wait "$qpid" 2> /dev/null || true
 	[ -s "$pcs" ] || die "$name kernel: no trace, see $OUT/gdb-hit-$name.log"
 	echo "$pcs"

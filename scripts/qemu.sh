@@ -17,6 +17,7 @@
 #   KVM=auto|0|1    auto (default): KVM only once a short boot with it has
 #                   been seen to work on this machine, else TCG
 #   SHARE=dir       export dir over virtio-9p, mounted at /mnt/host
+#   QEMU_ARGS=...   more QEMU arguments, split at blanks (e.g. a gdb stub)
 #   MEM=1G SMP=2 QEMU_CPU=...
 # Exit status: QEMU's, or 124 when a time limit killed the guest.
 . "$(dirname "$0")/lib.sh"
@@ -78,6 +79,8 @@ else
 	[ "${ICOUNT:-0}" = 1 ] && qargs+=(-icount shift=0,sleep=off) && accel+=",icount"
 fi
 append+=" $*"
+# shellcheck disable=SC2206 # split on purpose
+[ -z "${QEMU_ARGS:-}" ] || qargs+=($QEMU_ARGS)
 
 if [ "$mode" = shell ]; then
 	log "interactive shell ($accel); leave with: poweroff -f"
