@@ -2,10 +2,11 @@
 # make hit-profile KIND=push: where the instructions of one uprobe hit go,
 # stock engine and tracer against ours. Boots each kernel in bench mode
 # with scripts/qemu.sh (one vCPU, icount, QEMU's gdb stub), lets the
-# benchmark's probe on KIND (a class of bench/uprobe_bench.c: push, nop5, mov_reg, ...)
-# fire a few times, then single-steps one whole hit from the int3 trap back
-# to the program, XOL slot and single-step trap included, and counts the
-# instructions per kernel function (symbols of each vmlinux).
+# benchmark's probe on KIND (a class of bench/uprobe_bench.c: push, nop5,
+# mov_reg, ...) fire a few times, then single-steps one whole hit from the
+# int3 trap back to the program, XOL slot and single-step trap included,
+# and counts the instructions per kernel function (symbols of each
+# vmlinux).
 # Figures are guest instructions, like make bench's.
 . "$(dirname "$0")/lib.sh"
 
