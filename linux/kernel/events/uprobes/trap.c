@@ -249,12 +249,6 @@ static struct uprobe_hit *uprobe_hit_entry(struct uprobe_task *utask,
 	return &utask->hits[hash_long(vaddr, UPROBE_HITS_BITS)];
 }
 
-static bool uprobe_hit_valid(struct uprobe_hit *hit, unsigned long vaddr,
-			     unsigned int seq)
-{
-	return hit->uprobe && hit->vaddr == vaddr && hit->seq == seq;
-}
-
 /* Remembers @uprobe, found since @seq was read, if no writer came by. */
 static bool uprobe_hit_remember(struct uprobe_hit *hit, unsigned long vaddr,
 				struct uprobe *uprobe, unsigned int seq)
@@ -275,18 +269,19 @@ static struct uprobe_hit *uprobe_hit_entry(struct uprobe_task *utask,
 	return NULL;
 }
 
-static bool uprobe_hit_valid(struct uprobe_hit *hit, unsigned long vaddr,
-			     unsigned int seq)
-{
-	return false;
-}
-
 static bool uprobe_hit_remember(struct uprobe_hit *hit, unsigned long vaddr,
 				struct uprobe *uprobe, unsigned int seq)
 {
 	return false;
 }
 #endif
+
+/* Only entries made by uprobe_hit_remember() have a probe. */
+static bool uprobe_hit_valid(struct uprobe_hit *hit, unsigned long vaddr,
+			     unsigned int seq)
+{
+	return hit->uprobe && hit->vaddr == vaddr && hit->seq == seq;
+}
 
 /*
  * Prepares the single-step of the probed instruction in an XOL slot.
@@ -467,6 +462,14 @@ void uprobe_notify_resume(struct pt_regs *regs)
 		uprobe_handle_breakpoint(regs);
 }
 
+/* May a breakpoint of current's address space be a probe's? */
+static bool uprobe_current_mm_probed(void)
+{
+	struct mm_struct *mm = current->mm;
+
+	return mm && test_bit(MMF_HAS_UPROBES, &mm->flags);
+}
+
 /**
  * uprobe_breakpoint_trap() - a breakpoint trapped in user mode
  * @regs: the user registers, just after the breakpoint instruction
@@ -481,9 +484,8 @@ void uprobe_notify_resume(struct pt_regs *regs)
 bool uprobe_breakpoint_trap(struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
-	struct mm_struct *mm = current->mm;
 
-	if (!mm || !test_bit(MMF_HAS_UPROBES, &mm->flags))
+	if (!uprobe_current_mm_probed())
 		return false;
 	if (unlikely(utask && utask->active_uprobe))
 		set_thread_flag(TIF_UPROBE);	/* ends the step, as it did */
@@ -502,9 +504,7 @@ bool uprobe_breakpoint_trap(struct pt_regs *regs)
  */
 int uprobe_pre_sstep_notifier(struct pt_regs *regs)
 {
-	struct mm_struct *mm = current->mm;
-
-	if (!mm || !test_bit(MMF_HAS_UPROBES, &mm->flags))
+	if (!uprobe_current_mm_probed())
 		return 0;
 	set_thread_flag(TIF_UPROBE);
 	return 1;

@@ -39,51 +39,48 @@ static int uprobe_x86_push(struct pt_regs *regs, unsigned long val)
 	return 0;
 }
 
+/* One read of @size (4 or 8) bytes at @addr, zero-extended, as one access. */
+static int uprobe_x86_get(unsigned long addr, unsigned int size,
+			  unsigned long *val)
+{
+	if (size == 8) {
+		u64 v;
+
+		if (get_user(v, (u64 __user *)addr))
+			return -EFAULT;
+		*val = v;
+	} else {
+		u32 v;
+
+		if (get_user(v, (u32 __user *)addr))
+			return -EFAULT;
+		*val = v;
+	}
+	return 0;
+}
+
 /* ret, ret $imm: pops the return address and @imm more bytes. */
 static int uprobe_x86_ret(struct pt_regs *regs, unsigned int imm)
 {
 	unsigned int size = uprobe_x86_word(regs);
 	unsigned long ip;
-	int err;
 
-	if (size == 8) {
-		u64 v;
-
-		err = get_user(v, (u64 __user *)regs->sp);
-		ip = v;
-	} else {
-		u32 v;
-
-		err = get_user(v, (u32 __user *)regs->sp);
-		ip = v;
-	}
-	if (err)
+	if (uprobe_x86_get(regs->sp, size, &ip))
 		return -EFAULT;
 	regs->sp += size + imm;
 	regs->ip = ip;
 	return 0;
 }
 
-/* mov disp32(%rip),%reg: one read of the size of the register. */
+/*
+ * mov disp32(%rip),%reg: one read of the size of the register; a 32-bit
+ * destination is zero-extended.
+ */
 static int uprobe_x86_load(struct pt_regs *regs, u8 emul, u8 off,
 			   unsigned long addr)
 {
-	unsigned long *reg = uprobe_x86_reg(regs, off);
-
-	if (emul == UPROBE_X86_LOAD64) {
-		u64 val;
-
-		if (get_user(val, (u64 __user *)addr))
-			return -EFAULT;
-		*reg = val;
-	} else {
-		u32 val;
-
-		if (get_user(val, (u32 __user *)addr))
-			return -EFAULT;
-		*reg = val;	/* a 32-bit destination is zero-extended */
-	}
-	return 0;
+	return uprobe_x86_get(addr, emul == UPROBE_X86_LOAD64 ? 8 : 4,
+			      uprobe_x86_reg(regs, off));
 }
 
 /* Evaluate the condition of jcc with condition code @cc (opcode & 0xf). */
