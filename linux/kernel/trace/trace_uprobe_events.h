@@ -71,10 +71,12 @@ struct uprobe_trace_entry_head {
  *
  * Return: bytes before the first fetched argument.
  */
-static inline size_t trace_uprobe_head_size(const struct trace_uprobe *tu)
+static __always_inline size_t
+trace_uprobe_head_size(const struct trace_uprobe *tu)
 {
-	return struct_size_t(struct uprobe_trace_entry_head, vaddr,
-			     tu->is_return ? 2 : 1);
+	/* one address, two for a return probe: no overflow to check */
+	return sizeof(struct uprobe_trace_entry_head) +
+	       (tu->is_return ? 2 : 1) * sizeof(unsigned long);
 }
 
 /**

@@ -348,29 +348,16 @@ static void *fill_head(struct trace_uprobe *tu,
 	return (void *)entry + trace_uprobe_head_size(tu);
 }
 
-/*
- * Record a hit into one trace file: the @len bytes of arguments fetched
- * into @args, or, with @args NULL (see trace_uprobe_args_in_regs()),
- * arguments fetched straight into the reserved record. Inlined, so that
- * each of record_hit()'s two calls keeps only its own branch (the hit
- * path: an out-of-line copy cost 30 guest instructions per hit).
- */
+/* The reserve and commit of record_to_file(), with the record's locals. */
 static __always_inline void
-record_to_file(struct trace_uprobe *tu, struct trace_event_file *file,
-	       unsigned long addr, struct uprobe_fetch_ctx *ctx,
-	       const void *args, int len)
+record_into_buffer(struct trace_uprobe *tu, struct trace_event_file *file,
+		   unsigned long addr, struct uprobe_fetch_ctx *ctx,
+		   const void *args, int len)
 {
 	int head_size = trace_uprobe_head_size(tu);
 	struct uprobe_trace_entry_head *entry;
 	struct trace_event_buffer fbuffer;
 	void *data;
-
-	if (trace_trigger_soft_disabled(file))
-		return;
-	/* Buffer off (tracing_on 0): only a trigger that reads it needs it. */
-	if (!(file->flags & EVENT_FILE_FL_TRIGGER_COND) &&
-	    !tracer_tracing_is_on(file->tr))
-		return;
 
 	entry = trace_event_buffer_reserve(&fbuffer, file, head_size + len);
 	if (!entry)
@@ -383,6 +370,32 @@ record_to_file(struct trace_uprobe *tu, struct trace_event_file *file,
 		store_trace_args(data, &tu->tp, ctx, NULL, head_size, 0);
 	}
 	trace_event_buffer_commit(&fbuffer);
+}
+
+/*
+ * Record a hit into one trace file: the @len bytes of arguments fetched
+ * into @args, or, with @args NULL (see trace_uprobe_args_in_regs()),
+ * arguments fetched straight into the reserved record. Inlined, so that
+ * each of record_hit()'s two calls keeps only its own branch (the hit
+ * path: an out-of-line copy cost 30 guest instructions per hit), and the
+ * record's locals are only set up when there is a buffer to record into.
+ */
+static __always_inline void
+record_to_file(struct trace_uprobe *tu, struct trace_event_file *file,
+	       unsigned long addr, struct uprobe_fetch_ctx *ctx,
+	       const void *args, int len)
+{
+	if (trace_trigger_soft_disabled(file))
+		return;
+	/*
+	 * Buffer off (tracing_on 0): only a trigger that reads it needs it.
+	 * buffer_disabled mirrors tracing_on for fast paths; a hit racing
+	 * with the switch is reserved and dropped by the ring buffer.
+	 */
+	if (!(file->flags & EVENT_FILE_FL_TRIGGER_COND) &&
+	    READ_ONCE(file->tr->buffer_disabled))
+		return;
+	record_into_buffer(tu, file, addr, ctx, args, len);
 }
 
 static __always_inline void
@@ -479,6 +492,37 @@ static void record_hit(struct trace_uprobe *tu, unsigned long addr,
 	mutex_unlock(&s->lock);
 }
 
+/*
+ * Has a hit of @tu anything to do beyond its count: perf or BPF, or a
+ * trace file that records it or has triggers? Tested before record_hit()
+ * sets up its frame, so that with tracing_on 0 a hit costs this loop.
+ */
+static __always_inline bool record_wanted(struct trace_uprobe *tu)
+{
+	unsigned int flags = trace_probe_load_flag(&tu->tp);
+	struct event_file_link *link;
+	bool wanted = false;
+
+	if (flags & TP_FLAG_PROFILE)
+		return true;
+	if (!(flags & TP_FLAG_TRACE))
+		return false;
+	rcu_read_lock();
+	trace_probe_for_each_link_rcu(link, &tu->tp) {
+		struct trace_event_file *file = link->file;
+
+		if (file->flags & (EVENT_FILE_FL_TRIGGER_MODE |
+				   EVENT_FILE_FL_TRIGGER_COND) ||
+		    (!(file->flags & EVENT_FILE_FL_SOFT_DISABLED) &&
+		     !READ_ONCE(file->tr->buffer_disabled))) {
+			wanted = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return wanted;
+}
+
 /**
  * trace_uprobe_hit - consumer handler: a probe's breakpoint was hit
  * @uc: the consumer embedded in a &struct trace_uprobe
@@ -499,7 +543,7 @@ int trace_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 	    !trace_uprobe_perf_filter(uc, current->mm))
 		return UPROBE_HANDLER_REMOVE;
 
-	if (!tu->is_return)
+	if (!tu->is_return && record_wanted(tu))
 		record_hit(tu, uprobe_current_func_ip(), regs);
 	return 0;
 }
@@ -517,7 +561,8 @@ int trace_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
 {
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, consumer);
 
-	record_hit(tu, func, regs);
+	if (record_wanted(tu))
+		record_hit(tu, func, regs);
 	return 0;
 }
 
