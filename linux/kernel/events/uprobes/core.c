@@ -31,7 +31,7 @@
 
 #include "internal.h"
 
-DEFINE_STATIC_SRCU(uprobes_srcu);
+DEFINE_SRCU(uprobes_srcu);
 
 #define UPROBES_HASH_BITS	10
 
@@ -39,35 +39,6 @@ static struct hlist_head uprobes_hash[1 << UPROBES_HASH_BITS];
 static struct rb_root uprobes_tree = RB_ROOT;
 static DEFINE_SPINLOCK(uprobes_lock);
 static unsigned long uprobes_nr;
-
-/**
- * uprobes_srcu_lock() - enter a read section over probes and consumers
- *
- * Return: the cookie for uprobes_srcu_unlock().
- */
-int uprobes_srcu_lock(void)
-{
-	return srcu_read_lock(&uprobes_srcu);
-}
-
-/**
- * uprobes_srcu_unlock() - leave a read section over probes and consumers
- * @idx: cookie from uprobes_srcu_lock()
- */
-void uprobes_srcu_unlock(int idx)
-{
-	srcu_read_unlock(&uprobes_srcu, idx);
-}
-
-/**
- * uprobes_srcu_held() - is the caller in a uprobes read section?
- *
- * Return: true inside uprobes_srcu_lock() / uprobes_srcu_unlock().
- */
-bool uprobes_srcu_held(void)
-{
-	return srcu_read_lock_held(&uprobes_srcu);
-}
 
 static struct hlist_head *uprobe_bucket(struct inode *inode, loff_t offset)
 {

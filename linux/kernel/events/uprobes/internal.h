@@ -15,6 +15,7 @@
 #include <linux/mm.h>
 #include <linux/rbtree.h>
 #include <linux/refcount.h>
+#include <linux/srcu.h>
 #include <linux/mutex.h>
 #include <linux/uprobes.h>
 
@@ -75,9 +76,24 @@ static inline bool uprobe_ready(struct uprobe *uprobe)
 }
 
 /* core.c: registry */
-int uprobes_srcu_lock(void);
-void uprobes_srcu_unlock(int idx);
-bool uprobes_srcu_held(void);
+extern struct srcu_struct uprobes_srcu;
+
+/* A read section over probes and consumers: the hit path's, inlined. */
+static __always_inline int uprobes_srcu_lock(void)
+{
+	return srcu_read_lock(&uprobes_srcu);
+}
+
+static __always_inline void uprobes_srcu_unlock(int idx)
+{
+	srcu_read_unlock(&uprobes_srcu, idx);
+}
+
+static inline bool uprobes_srcu_held(void)
+{
+	return srcu_read_lock_held(&uprobes_srcu);
+}
+
 struct uprobe *uprobe_lookup(struct inode *inode, loff_t offset);
 struct uprobe *uprobe_tryget(struct uprobe *uprobe);
 struct uprobe *uprobe_get(struct uprobe *uprobe);
@@ -202,7 +218,6 @@ long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
 unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr);
 
 /* trap.c */
-struct uprobe_task *uprobe_utask(void);
 void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs);
 void uprobe_remove_from_current(struct uprobe *uprobe, unsigned long vaddr,
 				bool force);

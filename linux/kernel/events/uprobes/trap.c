@@ -87,12 +87,8 @@ bool __weak arch_uprobe_hit_is_64bit(struct pt_regs *regs)
 	return IS_ENABLED(CONFIG_64BIT);
 }
 
-/**
- * uprobe_utask() - current's uprobes state, allocated on first use
- *
- * Return: the state, or NULL when out of memory.
- */
-struct uprobe_task *uprobe_utask(void)
+/* current's uprobes state, allocated on first use; NULL without memory */
+static struct uprobe_task *uprobe_utask(void)
 {
 	if (!current->utask)
 		current->utask = kzalloc(sizeof(*current->utask), GFP_KERNEL);
@@ -463,7 +459,7 @@ void uprobe_notify_resume(struct pt_regs *regs)
 }
 
 /* May a breakpoint of current's address space be a probe's? */
-static bool uprobe_current_mm_probed(void)
+static __always_inline bool uprobe_current_mm_probed(void)
 {
 	struct mm_struct *mm = current->mm;
 
