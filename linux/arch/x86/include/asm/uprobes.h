@@ -37,10 +37,17 @@ typedef u8 uprobe_opcode_t;
  * @UPROBE_X86_LEA: lea disp32(%rip) into the 64-bit register at pt_regs
  *	offset ->cond
  * @UPROBE_X86_RET: near ret, ret imm16 (the bytes it pops in ->disp)
+ * @UPROBE_X86_PUSHF: pushf (32/64-bit operand size)
+ * @UPROBE_X86_STORE32: mov of the 32-bit register at pt_regs offset
+ *	->cond to disp32(%rip)
+ * @UPROBE_X86_STORE64: the same from a 64-bit register
+ * @UPROBE_X86_CMP: cmp or test of a disp32(%rip) operand of 1, 4 or 8
+ *	bytes with an immediate or a register, the form in ->cond
+ *	(UPROBE_X86_CMP_*)
  *
  * Everything but STEP is emulated in the kernel, so that a hit costs
- * one trap.  A CALL, PUSH, RET or LOAD whose emulated memory access fails
- * falls back to stepping ->ixol, which then faults with the right signal.
+ * one trap.  An instruction whose emulated memory access fails falls back
+ * to stepping ->ixol, which then faults with the right signal.
  */
 enum uprobe_x86_emul {
 	UPROBE_X86_STEP,
@@ -53,7 +60,23 @@ enum uprobe_x86_emul {
 	UPROBE_X86_LOAD64,
 	UPROBE_X86_LEA,
 	UPROBE_X86_RET,
+	UPROBE_X86_PUSHF,
+	UPROBE_X86_STORE32,
+	UPROBE_X86_STORE64,
+	UPROBE_X86_CMP,
 };
+
+/* The form of a UPROBE_X86_CMP (arch_uprobe::cond). */
+/* operand size: 1 << (cond & UPROBE_X86_CMP_SIZE) bytes */
+#define UPROBE_X86_CMP_SIZE	0x03
+/* test (and) rather than cmp (subtract) */
+#define UPROBE_X86_CMP_TEST	0x04
+/* the other operand is the register of the ModRM reg field */
+#define UPROBE_X86_CMP_REG	0x08
+/* register minus memory (cmp reg, r/m), not memory minus the other */
+#define UPROBE_X86_CMP_REV	0x10
+/* a 4-byte immediate (sign-extended to 8 bytes), else 1 byte */
+#define UPROBE_X86_CMP_IMM32	0x20
 
 /* Fix-ups after stepping ->ixol out of line (arch_uprobe::fixups). */
 /* ip is relative to the slot: move it back next to the original insn */
@@ -77,12 +100,14 @@ enum uprobe_x86_emul {
  * @ixol: the instruction as executed in an XOL slot (rip-relative
  *	operands rewritten, call displacement cleared)
  * @disp: displacement of a relative jmp/jcc/call, or of the rip-relative
- *	operand of an emulated LOAD32/LOAD64/LEA, or the immediate of a RET
+ *	operand of an emulated LOAD32/LOAD64/LEA/STORE32/STORE64/CMP, or the
+ *	immediate of a RET
  * @len: length of the instruction
  * @emul: an &enum uprobe_x86_emul
  * @fixups: UPROBE_X86_FIX_* to apply after stepping @ixol
- * @cond: condition code (low nibble of the opcode) of a jcc, or pt_regs
- *	offset of the destination of LOAD32/LOAD64/LEA
+ * @cond: condition code (low nibble of the opcode) of a jcc, pt_regs
+ *	offset of the destination of LOAD32/LOAD64/LEA or of the source of
+ *	STORE32/STORE64, or the form of a CMP
  * @reg: pt_regs offset of the register pushed (PUSH) or used as the
  *	scratch base register of a rewritten rip-relative operand
  */

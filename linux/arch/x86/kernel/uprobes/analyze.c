@@ -38,8 +38,10 @@
 #include <asm/insn.h>
 #include <asm/ptrace.h>
 
+#include "internal.h"
+
 /* pt_regs offsets of the general purpose registers, in encoding order. */
-static const u8 uprobe_x86_gpr_off[] = {
+const u8 uprobe_x86_gpr_off[UPROBE_X86_NR_GPRS] = {
 	offsetof(struct pt_regs, ax),
 	offsetof(struct pt_regs, cx),
 	offsetof(struct pt_regs, dx),
@@ -316,16 +318,46 @@ static void uprobe_x86_plan_branch(struct arch_uprobe *au, struct insn *insn,
 	}
 }
 
+/* The UPROBE_X86_CMP form of cmp/test opcode @op with a rip-relative r/m. */
+static int uprobe_x86_cmp_form(struct insn *insn, u8 op, bool rex_w)
+{
+	u8 wide = rex_w ? 3 : 2, ext = uprobe_x86_modrm_reg(insn);
+
+	switch (op) {
+	case 0x80:			/* cmp $imm8, r/m8 */
+		return ext == 7 ? 0 : -1;
+	case 0x83:			/* cmp $imm8, r/m32/64 */
+		return ext == 7 ? wide : -1;
+	case 0x81:			/* cmp $imm32, r/m32/64 */
+		return ext == 7 ? wide | UPROBE_X86_CMP_IMM32 : -1;
+	case 0xf6:			/* test $imm8, r/m8 */
+		return ext == 0 ? UPROBE_X86_CMP_TEST : -1;
+	case 0xf7:			/* test $imm32, r/m32/64 */
+		return ext == 0 ? wide | UPROBE_X86_CMP_TEST |
+				  UPROBE_X86_CMP_IMM32 : -1;
+	case 0x39:			/* cmp reg, r/m: r/m - reg */
+		return wide | UPROBE_X86_CMP_REG;
+	case 0x3b:			/* cmp r/m, reg: reg - r/m */
+		return wide | UPROBE_X86_CMP_REG | UPROBE_X86_CMP_REV;
+	case 0x85:			/* test reg, r/m */
+		return wide | UPROBE_X86_CMP_REG | UPROBE_X86_CMP_TEST;
+	}
+	return -1;
+}
+
 /*
- * mov disp32(%rip),%reg and lea disp32(%rip),%reg64 are emulated: the
- * load is one user read, lea none. Only without legacy prefixes: an
- * operand-size or segment prefix changes what they do. The copy stays
- * ready (rip-relative rewrite) for the step a failed read falls back to.
+ * mov disp32(%rip) to or from a register, lea disp32(%rip),%reg64 and
+ * cmp/test of a disp32(%rip) operand are emulated: one user read or write,
+ * lea none. Only without legacy prefixes: an operand-size or segment
+ * prefix changes what they do. The copy stays ready (rip-relative
+ * rewrite) for the step a failed access falls back to.
  */
 static void uprobe_x86_plan_riprel(struct arch_uprobe *au, struct insn *insn)
 {
 	bool rex_w = X86_REX_W(insn->rex_prefix.value);
+	u8 op = insn->opcode.bytes[0];
 	u8 reg = uprobe_x86_modrm_reg(insn);
+	int form;
 
 	if (insn->opcode.nbytes != 1 || insn->prefixes.nbytes ||
 	    !insn_rip_relative(insn))
@@ -333,9 +365,12 @@ static void uprobe_x86_plan_riprel(struct arch_uprobe *au, struct insn *insn)
 	if (X86_REX_R(insn->rex_prefix.value))
 		reg |= 8;
 
-	switch (insn->opcode.bytes[0]) {
+	switch (op) {
 	case 0x8b:
 		au->emul = rex_w ? UPROBE_X86_LOAD64 : UPROBE_X86_LOAD32;
+		break;
+	case 0x89:
+		au->emul = rex_w ? UPROBE_X86_STORE64 : UPROBE_X86_STORE32;
 		break;
 	case 0x8d:
 		if (!rex_w)
@@ -343,6 +378,12 @@ static void uprobe_x86_plan_riprel(struct arch_uprobe *au, struct insn *insn)
 		au->emul = UPROBE_X86_LEA;
 		break;
 	default:
+		form = uprobe_x86_cmp_form(insn, op, rex_w);
+		if (form < 0)
+			return;
+		au->emul = UPROBE_X86_CMP;
+		au->cond = form;
+		au->disp = insn->displacement.value;
 		return;
 	}
 	au->cond = uprobe_x86_gpr_off[reg];
@@ -397,6 +438,8 @@ static const char *uprobe_x86_plan(struct arch_uprobe *au, struct insn *insn)
 			break;
 		case 0x9c:
 			au->fixups |= UPROBE_X86_FIX_PUSHF;
+			if (!uprobe_x86_has_prefix(insn, 0x66))
+				au->emul = UPROBE_X86_PUSHF;	/* not pushfw */
 			break;
 		case 0x9d:
 			au->fixups |= UPROBE_X86_FIX_POPF;

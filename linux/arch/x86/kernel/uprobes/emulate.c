@@ -3,9 +3,10 @@
  * x86 uprobes: emulation of the most common probed instructions.
  *
  * Function entries, exits and branch sites are where probes go: endbr64,
- * push %rbp, nops left for patching, jumps, calls and returns, and the
- * loads of globals and their addresses (mov and lea rip-relative).  Executing those in the
- * kernel saves the single-step and its second trap.  What emulation cannot
+ * push %rbp, pushf, nops left for patching, jumps, calls and returns,
+ * and the accesses to globals: rip-relative loads, stores, compares and
+ * address computations.  Executing those in the kernel saves the
+ * single-step and its second trap.  What emulation cannot
  * complete (a push to a stack that is not there, a load from a page that
  * is not readable) is stepped out of line instead, which faults with the
  * signal the original would have raised; so is a call of a task with a
@@ -15,6 +16,7 @@
 #include <linux/ptrace.h>
 #include <linux/signal.h>
 #include <linux/uaccess.h>
+#include <linux/unaligned.h>
 #include <linux/uprobes.h>
 
 #include <asm/processor-flags.h>
@@ -25,21 +27,15 @@
 /* One store of the stack slot's size, as the instruction does it. */
 static int uprobe_x86_push(struct pt_regs *regs, unsigned long val)
 {
-	unsigned int size = uprobe_x86_word(regs);
-	unsigned long sp = regs->sp - size;
-	int err;
+	unsigned long sp = regs->sp - uprobe_x86_word(regs);
 
-	if (size == 8)
-		err = put_user((u64)val, (u64 __user *)sp);
-	else
-		err = put_user((u32)val, (u32 __user *)sp);
-	if (err)
+	if (uprobe_x86_put_word(regs, sp, val))
 		return -EFAULT;
 	regs->sp = sp;
 	return 0;
 }
 
-/* One read of @size (4 or 8) bytes at @addr, zero-extended, as one access. */
+/* One read of @size (1, 4 or 8) bytes at @addr, zero-extended, as one access. */
 static int uprobe_x86_get(unsigned long addr, unsigned int size,
 			  unsigned long *val)
 {
@@ -49,10 +45,16 @@ static int uprobe_x86_get(unsigned long addr, unsigned int size,
 		if (get_user(v, (u64 __user *)addr))
 			return -EFAULT;
 		*val = v;
-	} else {
+	} else if (size == 4) {
 		u32 v;
 
 		if (get_user(v, (u32 __user *)addr))
+			return -EFAULT;
+		*val = v;
+	} else {
+		u8 v;
+
+		if (get_user(v, (u8 __user *)addr))
 			return -EFAULT;
 		*val = v;
 	}
@@ -62,12 +64,11 @@ static int uprobe_x86_get(unsigned long addr, unsigned int size,
 /* ret, ret $imm: pops the return address and @imm more bytes. */
 static int uprobe_x86_ret(struct pt_regs *regs, unsigned int imm)
 {
-	unsigned int size = uprobe_x86_word(regs);
 	unsigned long ip;
 
-	if (uprobe_x86_get(regs->sp, size, &ip))
+	if (uprobe_x86_get_word(regs, regs->sp, &ip))
 		return -EFAULT;
-	regs->sp += size + imm;
+	regs->sp += uprobe_x86_word(regs) + imm;
 	regs->ip = ip;
 	return 0;
 }
@@ -81,6 +82,90 @@ static int uprobe_x86_load(struct pt_regs *regs, u8 emul, u8 off,
 {
 	return uprobe_x86_get(addr, emul == UPROBE_X86_LOAD64 ? 8 : 4,
 			      uprobe_x86_reg(regs, off));
+}
+
+/*
+ * mov %reg,disp32(%rip): one write of the size of the register, as the
+ * instruction does it.
+ */
+static int uprobe_x86_store(struct pt_regs *regs, u8 emul, u8 off,
+			    unsigned long addr)
+{
+	unsigned long val = *uprobe_x86_reg(regs, off);
+
+	if (emul == UPROBE_X86_STORE64)
+		return put_user((u64)val, (u64 __user *)addr) ? -EFAULT : 0;
+	return put_user((u32)val, (u32 __user *)addr) ? -EFAULT : 0;
+}
+
+#define UPROBE_X86_ARITH_FLAGS	(X86_EFLAGS_CF | X86_EFLAGS_PF | \
+				 X86_EFLAGS_AF | X86_EFLAGS_ZF | \
+				 X86_EFLAGS_SF | X86_EFLAGS_OF)
+
+/* Run @op ("cmp %2, %1": a - b, or test) on @a and @b; their flags. */
+#define UPROBE_X86_ALU(op, a, b, flags)					\
+	asm(op "\n\tpushf\n\tpop %0"					\
+	    : "=r" (flags) : "r" (a), "r" (b) : "cc")
+
+/* The arithmetic flags cmp or test (@form) of @a and @b leaves. */
+static unsigned long uprobe_x86_alu_flags(u8 form, unsigned long a,
+					  unsigned long b)
+{
+	unsigned long flags;
+
+	switch (form & (UPROBE_X86_CMP_SIZE | UPROBE_X86_CMP_TEST)) {
+	case 0:
+		UPROBE_X86_ALU("cmpb %b2, %b1", a, b, flags);
+		break;
+	case 2:
+		UPROBE_X86_ALU("cmpl %k2, %k1", a, b, flags);
+		break;
+	case 3:
+		UPROBE_X86_ALU("cmpq %q2, %q1", a, b, flags);
+		break;
+	case UPROBE_X86_CMP_TEST:
+		UPROBE_X86_ALU("testb %b2, %b1", a, b, flags);
+		break;
+	case UPROBE_X86_CMP_TEST | 2:
+		UPROBE_X86_ALU("testl %k2, %k1", a, b, flags);
+		break;
+	default:
+		UPROBE_X86_ALU("testq %q2, %q1", a, b, flags);
+		break;
+	}
+	return flags & UPROBE_X86_ARITH_FLAGS;
+}
+
+/*
+ * cmp/test of the disp32(%rip) operand at @addr with an immediate (the
+ * last bytes of the instruction) or a register (ModRM reg, REX.R), run
+ * in the kernel on the values for the flags: one user read.
+ */
+static int uprobe_x86_cmp(struct pt_regs *regs, struct arch_uprobe *au,
+			  unsigned long addr)
+{
+	u8 form = au->cond, rex = au->insn[0], modrm;
+	unsigned long mem, other;
+
+	if (uprobe_x86_get(addr, 1 << (form & UPROBE_X86_CMP_SIZE), &mem))
+		return -EFAULT;
+	if (form & UPROBE_X86_CMP_REG) {
+		/* no legacy prefix: REX, if any, comes first */
+		if ((rex & 0xf0) != 0x40)
+			rex = 0;
+		modrm = au->insn[rex ? 2 : 1];
+		other = *uprobe_x86_reg(regs, uprobe_x86_gpr_off[(modrm >> 3 & 7) |
+								 (rex & 4 ? 8 : 0)]);
+	} else if (form & UPROBE_X86_CMP_IMM32) {
+		other = (long)get_unaligned((s32 *)&au->insn[au->len - 4]);
+	} else {
+		other = (long)(s8)au->insn[au->len - 1];
+	}
+	if (form & UPROBE_X86_CMP_REV)
+		swap(mem, other);
+	regs->flags = (regs->flags & ~UPROBE_X86_ARITH_FLAGS) |
+		      uprobe_x86_alu_flags(form, mem, other);
+	return 0;
 }
 
 /* Evaluate the condition of jcc with condition code @cc (opcode & 0xf). */
@@ -127,8 +212,9 @@ static bool uprobe_x86_cond(unsigned long flags, u8 cc)
  * @regs: user registers, ip at the probed address
  *
  * Emulates nops (including endbr and multi-byte nops), relative jmp/jcc/
- * call, ret, push of a register, and rip-relative mov loads and lea.  A user
- * who single-steps gets the SIGTRAP the instruction would have raised.
+ * call, ret, push of a register, pushf, and rip-relative mov loads and
+ * stores, cmp, test and lea.  A user who single-steps gets the SIGTRAP
+ * the instruction would have raised.
  *
  * Return: true if the instruction was executed and @regs updated, false
  * if it must be single-stepped out of line.
@@ -136,12 +222,17 @@ static bool uprobe_x86_cond(unsigned long flags, u8 cc)
 bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 {
 	unsigned long next = regs->ip + auprobe->len;
-	unsigned long target = uprobe_x86_ip(regs, next + auprobe->disp);
+	unsigned long target;
 
-	switch (auprobe->emul) {
-	case UPROBE_X86_NOP:
+	/* The commonest at function entries (endbr64, nops): first. */
+	if (likely(auprobe->emul == UPROBE_X86_NOP)) {
 		regs->ip = uprobe_x86_ip(regs, next);
-		break;
+		goto done;
+	}
+	if (auprobe->emul == UPROBE_X86_STEP)
+		return false;
+	target = uprobe_x86_ip(regs, next + auprobe->disp);
+	switch (auprobe->emul) {
 	case UPROBE_X86_JMP:
 		regs->ip = target;
 		break;
@@ -175,6 +266,25 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 			return false;
 		regs->ip = next;
 		break;
+	case UPROBE_X86_STORE32:
+	case UPROBE_X86_STORE64:
+		if (!user_64bit_mode(regs) ||
+		    uprobe_x86_store(regs, auprobe->emul, auprobe->cond, target))
+			return false;
+		regs->ip = next;
+		break;
+	case UPROBE_X86_CMP:
+		if (!user_64bit_mode(regs) || uprobe_x86_cmp(regs, auprobe, target))
+			return false;
+		regs->ip = next;
+		break;
+	case UPROBE_X86_PUSHF:
+		/* the image has RF and VM clear, as the instruction stores it */
+		if (uprobe_x86_push(regs, regs->flags &
+				    ~(X86_EFLAGS_RF | X86_EFLAGS_VM)))
+			return false;
+		regs->ip = uprobe_x86_ip(regs, next);
+		break;
 	case UPROBE_X86_LEA:
 		if (!user_64bit_mode(regs))
 			return false;
@@ -189,6 +299,7 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 	default:
 		return false;
 	}
+done:
 	if (regs->flags & X86_EFLAGS_TF)
 		send_sigtrap(regs, 0, TRAP_TRACE);
 	return true;

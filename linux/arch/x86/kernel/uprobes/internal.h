@@ -7,6 +7,7 @@
 #define _X86_KERNEL_UPROBES_INTERNAL_H
 
 #include <linux/types.h>
+#include <linux/uaccess.h>
 #include <asm/ptrace.h>
 
 /* Size of a stack slot (and of a return address) in the user's mode. */
@@ -15,12 +16,39 @@ static inline unsigned int uprobe_x86_word(struct pt_regs *regs)
 	return user_64bit_mode(regs) ? 8 : 4;
 }
 
+/* One read of a stack-slot-sized word at @addr, zero-extended. */
+static inline int uprobe_x86_get_word(struct pt_regs *regs,
+				      unsigned long addr, unsigned long *val)
+{
+	u32 v;
+
+	if (user_64bit_mode(regs))
+		return get_user(*val, (unsigned long __user *)addr);
+	if (get_user(v, (u32 __user *)addr))
+		return -EFAULT;
+	*val = v;
+	return 0;
+}
+
+/* One write of a stack-slot-sized word at @addr. */
+static inline int uprobe_x86_put_word(struct pt_regs *regs,
+				      unsigned long addr, unsigned long val)
+{
+	if (user_64bit_mode(regs))
+		return put_user(val, (unsigned long __user *)addr);
+	return put_user((u32)val, (u32 __user *)addr);
+}
+
 /* A computed ip, wrapped the way the CPU wraps it in the user's mode. */
 static inline unsigned long uprobe_x86_ip(struct pt_regs *regs,
 					  unsigned long ip)
 {
 	return user_64bit_mode(regs) ? ip : (u32)ip;
 }
+
+/* analyze.c: pt_regs offsets of the registers, in ModRM/REX order */
+#define UPROBE_X86_NR_GPRS	(IS_ENABLED(CONFIG_X86_64) ? 16 : 8)
+extern const u8 uprobe_x86_gpr_off[UPROBE_X86_NR_GPRS];
 
 /* The register at pt_regs offset @off (see arch_uprobe::reg). */
 static inline unsigned long *uprobe_x86_reg(struct pt_regs *regs, u8 off)

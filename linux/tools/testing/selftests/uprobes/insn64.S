@@ -395,6 +395,93 @@ PROBE cmp_flags_rip
 	ret
 ENDF cmp_flags_rip
 
+/* cmp and test of a rip-relative operand: the flags they leave */
+FUNC cmp_reg_rip
+	mov	$0x1122334455667789, %rcx
+PROBE cmp_reg_rip
+	cmp	%rcx, v64(%rip)
+	pushf
+	pop	%rax
+	and	$0x8d5, %eax
+	ret
+ENDF cmp_reg_rip
+
+FUNC cmp_rip_reg
+	mov	$0x1122334455667789, %rcx
+PROBE cmp_rip_reg
+	cmp	v64(%rip), %rcx
+	pushf
+	pop	%rax
+	and	$0x8d5, %eax
+	ret
+ENDF cmp_rip_reg
+
+FUNC cmp_r9d_rip
+	mov	$0x55667788, %r9d
+PROBE cmp_r9d_rip
+	cmp	%r9d, v64(%rip)
+	pushf
+	pop	%rax
+	and	$0x8d5, %eax
+	ret
+ENDF cmp_r9d_rip
+
+FUNC cmp_rip_r9d
+	mov	$0x80000000, %r9d
+PROBE cmp_rip_r9d
+	cmp	v32(%rip), %r9d
+	pushf
+	pop	%rax
+	and	$0x8d5, %eax
+	ret
+ENDF cmp_rip_r9d
+
+FUNC cmp_neg_imm8_rip
+PROBE cmp_neg_imm8_rip
+	cmpl	$-1, v32(%rip)
+	pushf
+	pop	%rax
+	and	$0x8d5, %eax
+	ret
+ENDF cmp_neg_imm8_rip
+
+FUNC cmp_imm32_rip64
+PROBE cmp_imm32_rip64
+	cmpq	$0x7fffffff, v64(%rip)
+	pushf
+	pop	%rax
+	and	$0x8d5, %eax
+	ret
+ENDF cmp_imm32_rip64
+
+FUNC test_imm8_rip
+PROBE test_imm8_rip
+	testb	$0x42, vb(%rip)
+	pushf
+	pop	%rax
+	and	$0x8c5, %eax
+	ret
+ENDF test_imm8_rip
+
+FUNC test_imm32_rip
+PROBE test_imm32_rip
+	testq	$-0x100, v64(%rip)
+	pushf
+	pop	%rax
+	and	$0x8c5, %eax
+	ret
+ENDF test_imm32_rip
+
+FUNC test_reg_rip
+	mov	$0x8000000000000088, %rdx
+PROBE test_reg_rip
+	test	%rdx, v64(%rip)
+	pushf
+	pop	%rax
+	and	$0x8c5, %eax
+	ret
+ENDF test_reg_rip
+
 FUNC imul_imm8_rip
 PROBE imul_imm8_rip
 	imul	$3, v32(%rip), %eax
@@ -461,6 +548,25 @@ PROBE store_r12
 	pop	%r12
 	ret
 ENDF store_r12
+
+FUNC store_ecx
+	movq	$-1, v64b(%rip)
+	mov	$0x7654321, %ecx
+PROBE store_ecx
+	mov	%ecx, v64b(%rip)
+	mov	v64b(%rip), %rax
+	ret
+ENDF store_ecx
+
+FUNC store_rsp
+	movq	$0, v64b(%rip)
+PROBE store_rsp
+	mov	%rsp, v64b(%rip)
+	mov	v64b(%rip), %rax
+	sub	%rsp, %rax
+	add	$0x99, %rax
+	ret
+ENDF store_rsp
 
 FUNC store_imm32
 	movq	$0, v64b(%rip)
@@ -743,6 +849,16 @@ PROBE pushf
 	and	$0xdd5, %eax
 	ret
 ENDF pushf
+
+/* 16-bit: stepped, its flags image fixed up */
+FUNC pushfw
+	xor	%eax, %eax
+PROBE pushfw
+	pushfw
+	popw	%ax
+	and	$0xdd5, %eax
+	ret
+ENDF pushfw
 
 FUNC popf
 	push	$0x203

@@ -333,36 +333,65 @@ TEST_F_TIMEOUT(signals, fault_fixed_by_handler, 120)
 }
 
 /*
- * The same for a rip-relative load, which the engine emulates: its read
- * fails, the instruction is stepped instead and faults, and the program
- * sees the fault at the probed address.
+ * An emulated rip-relative access (@site, probed at site_@tag_probe,
+ * which is at @probe: load, store or compare) whose user access fails
+ * because site_ripdata has only @prot:
+ * the instruction is stepped instead and faults, and the program sees the
+ * fault at the probed address. Each site returns @want for x = 0x5eed
+ * while the page is readable and writable.
  */
-TEST_F_TIMEOUT(signals, fault_in_emulated_load, 120)
+static void emulated_access_faults(struct __test_metadata *_metadata,
+				   const char *ev, long (*site)(long),
+				   const char *tag, const char *probe,
+				   int prot, long want)
 {
-	struct upng_sym load;
-	char ev[80];
+	struct upng_sym sym;
+	char name[80];
 
 	ASSERT_EQ(0, catch_segv());
-
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_ripload_probe", &load));
-	snprintf(ev, sizeof(ev), "%s_ripload", self->ev);
-	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), load.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	snprintf(name, sizeof(name), "site_%s_probe", tag);
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &sym));
+	snprintf(name, sizeof(name), "%s_%s", ev, tag);
+	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(name, true));
 	site_ripdata[0] = 0x5eed;
-	ASSERT_EQ(0x5eed, site_ripload());
-	ASSERT_EQ(0, mprotect(site_ripdata, 4096, PROT_NONE));
+	ASSERT_EQ(want, site(0x5eed));
+	ASSERT_EQ(0, mprotect(site_ripdata, 4096, prot));
 	if (!sigsetjmp(fault_jmp, 1)) {
-		site_ripload();
-		ASSERT_TRUE(false) TH_LOG("the load did not fault");
+		site(0x5eed);
+		ASSERT_TRUE(false) TH_LOG("the access did not fault");
 	}
 	ASSERT_EQ(0, mprotect(site_ripdata, 4096, PROT_READ | PROT_WRITE));
-	ASSERT_EQ(0x5eed, site_ripload());
-	ASSERT_EQ(0, upng_probe_enable(ev, false));
-	EXPECT_EQ(3, upng_probe_hits(ev));
-	EXPECT_EQ(0, upng_probe_del(ev));
-	ASSERT_EQ((unsigned long)site_ripload_probe, LOAD(fault_ip));
+	ASSERT_EQ(want, site(0x5eed));
+	ASSERT_EQ(0, upng_probe_enable(name, false));
+	EXPECT_EQ(3, upng_probe_hits(name));
+	EXPECT_EQ(0, upng_probe_del(name));
+	ASSERT_EQ((unsigned long)probe, LOAD(fault_ip));
 	ASSERT_EQ((unsigned long)site_ripdata, LOAD(fault_addr));
 	ASSERT_EQ(0, LOAD(traps));
+}
+
+static long ripload(long x)
+{
+	return site_ripload();
+}
+
+TEST_F_TIMEOUT(signals, fault_in_emulated_load, 120)
+{
+	emulated_access_faults(_metadata, self->ev, ripload,
+			       "ripload", site_ripload_probe, PROT_NONE, 0x5eed);
+}
+
+TEST_F_TIMEOUT(signals, fault_in_emulated_store, 120)
+{
+	emulated_access_faults(_metadata, self->ev, site_ripstore,
+			       "ripstore", site_ripstore_probe, PROT_READ, 0x5eed);
+}
+
+TEST_F_TIMEOUT(signals, fault_in_emulated_compare, 120)
+{
+	emulated_access_faults(_metadata, self->ev, site_ripcmp,
+			       "ripcmp", site_ripcmp_probe, PROT_NONE, 1);
 }
 
 TEST_HARNESS_MAIN

@@ -45,6 +45,34 @@ site_ripload_probe:
 	.size site_ripload, . - site_ripload
 
 /*
+ * long site_ripstore(long x): stores x in site_ripdata[0] and returns it;
+ * long site_ripcmp(long x): returns site_ripdata[0] == x. Probes on the
+ * rip-relative store and compare, which the engine emulates.
+ */
+	.p2align 4
+	.globl site_ripstore
+	.type site_ripstore, @function
+site_ripstore:
+	.globl site_ripstore_probe
+site_ripstore_probe:
+	mov	%rdi, site_ripdata(%rip)
+	mov	%rdi, %rax
+	ret
+	.size site_ripstore, . - site_ripstore
+
+	.p2align 4
+	.globl site_ripcmp
+	.type site_ripcmp, @function
+site_ripcmp:
+	xor	%eax, %eax
+	.globl site_ripcmp_probe
+site_ripcmp_probe:
+	cmp	%rdi, site_ripdata(%rip)
+	sete	%al
+	ret
+	.size site_ripcmp, . - site_ripcmp
+
+/*
  * long site_steps(long x): returns ((x + 5) * 3) ^ 0x55, one instruction
  * per label site_step0..site_step4 (the last is the ret).
  */
@@ -75,8 +103,8 @@ site_step4:
  * acc = acc * 3 + 1 + *k; returns acc.  Three probe sites, one per kind
  * of out-of-line execution: site_xv_boost (lea: register-only, run from a
  * boosted slot), site_xv_mem (add from memory: boosted too, its copy
- * reads memory) and site_xv_step (pushf: single-stepped, its flags image
- * fixed up).  The loop ends at site_xv_end.
+ * reads memory) and site_xv_step (pushfw: single-stepped, its flags
+ * image fixed up).  The loop ends at site_xv_end.
  */
 	.p2align 4
 	.globl site_xv_loop
@@ -92,8 +120,8 @@ site_xv_mem:
 	add	(%rdx), %rax
 	.globl site_xv_step
 site_xv_step:
-	pushf
-	popf
+	pushfw
+	popfw
 	dec	%rdi
 	jnz	1b
 	ret

@@ -9,7 +9,7 @@
  * a SIGSTOP (/proc/PID/syscall, /proc/PID/stat), an exiting task.
  *
  * A loop in sites.S runs a probed instruction again and again, a
- * register-only lea or an add from memory (boosted) or a pushf
+ * register-only lea or an add from memory (boosted) or a pushfw
  * (single-stepped), while
  * signals, forks, ptrace interrupts or SIGSTOP/SIGCONT hit it at random.
  * Every place the thread is seen stopped is checked against the [uprobes]
@@ -359,7 +359,7 @@ FIXTURE_VARIANT_ADD(xolvis, boosted_mem) {
 };
 
 FIXTURE_VARIANT_ADD(xolvis, stepped) {
-	.sym = "site_xv_step", .addr = site_xv_step, .len = 1,
+	.sym = "site_xv_step", .addr = site_xv_step, .len = 2,
 };
 
 FIXTURE_SETUP(xolvis)

@@ -34,6 +34,9 @@ static const struct uprobe_x86_boost_case uprobe_x86_boost_cases[] = {
 	B64("push %rbp", "emulated", 0x55),
 	B64("ret", "emulated", 0xc3),
 	B64("mov 0x10(%rip),%rax", "emulated", 0x48, 0x8b, 0x05, 0x10, 0, 0, 0),
+	B64("mov %rax,0x10(%rip)", "emulated", 0x48, 0x89, 0x05, 0x10, 0, 0, 0),
+	B64("cmpb $0,0x10(%rip)", "emulated", 0x80, 0x3d, 0x10, 0, 0, 0, 0x00),
+	B64("pushf", "emulated", 0x9c),
 	/* registers only */
 	B64("mov %rdi,%rax", "boosted", 0x48, 0x89, 0xf8),
 	B64("sub $8,%rsp", "boosted", 0x48, 0x83, 0xec, 0x08),
@@ -55,8 +58,8 @@ static const struct uprobe_x86_boost_case uprobe_x86_boost_cases[] = {
 	B64("leave", "boosted", 0xc9),
 	B32("mov 4(%esp),%eax", "boosted", 0x8b, 0x44, 0x24, 0x04),
 	/* stepped: address-dependent, fixed up, or not in the lists */
-	B64("cmpb $0,0x10(%rip)", "stepped", 0x80, 0x3d, 0x10, 0, 0, 0, 0x00),
-	B64("pushf", "stepped", 0x9c),
+	B64("orb $1,0x10(%rip)", "stepped", 0x80, 0x0d, 0x10, 0, 0, 0, 0x01),
+	B64("pushfw", "stepped", 0x66, 0x9c),
 	B64("call *%rax", "stepped", 0xff, 0xd0),
 	B64("jmp *(%rax)", "stepped", 0xff, 0x20),
 	B64("rep movsb", "stepped", 0xf3, 0xa4),

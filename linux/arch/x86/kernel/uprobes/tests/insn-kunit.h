@@ -62,6 +62,14 @@ struct uprobe_x86_insn_case {
 			.fixups = UPROBE_X86_FIX_IP | UPROBE_X86_FIX_RIPREL, \
 			.cond = offsetof(struct pt_regs, r), .disp = (d)
 
+/* pushf: emulated, the image fixed up when stepped */
+#define PUSHF		.len = 1, .emul = UPROBE_X86_PUSHF, \
+			.fixups = UPROBE_X86_FIX_IP | UPROBE_X86_FIX_PUSHF
+/* rip-relative cmp/test: emulated, the form in ->cond */
+#define RIPCMP(n, f, d)	.len = (n), .emul = UPROBE_X86_CMP, \
+			.fixups = UPROBE_X86_FIX_IP | UPROBE_X86_FIX_RIPREL, \
+			.cond = (f), .disp = (d)
+
 #define FIX_IP		UPROBE_X86_FIX_IP
 #define FIX_CALL	UPROBE_X86_FIX_CALL
 #define FIX_TARGET	UPROBE_X86_FIX_TARGET
@@ -174,10 +182,53 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	  { 0x64, 0x48, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00 }, X64,
 	  STEP(8, FIX_IP | FIX_RIPREL), REG(si),
 	  .ixol = { 0x64, 0x48, 0x8b, 0x86 }, .ixol_len = 4 },
-	{ "mov %rax,x(%rip) (store) is stepped",
-	  { 0x48, 0x89, 0x05, 0x00, 0x10, 0x00, 0x00 }, X64,
-	  STEP(7, FIX_IP | FIX_RIPREL), REG(si),
+	{ "mov %rax,x(%rip)", { 0x48, 0x89, 0x05, 0x00, 0x10, 0x00, 0x00 },
+	  X64, RIPEMUL(7, STORE64, ax, 0x1000), REG(si),
 	  .ixol = { 0x48, 0x89, 0x86 }, .ixol_len = 3 },
+	{ "mov %r9d,x(%rip)", { 0x44, 0x89, 0x0d, 0x00, 0x10, 0x00, 0x00 },
+	  X64, RIPEMUL(7, STORE32, r9, 0x1000), REG(si),
+	  .ixol = { 0x44, 0x89, 0x8e }, .ixol_len = 3 },
+	{ "mov %cx,x(%rip) (66) is stepped",
+	  { 0x66, 0x89, 0x0d, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  STEP(7, FIX_IP | FIX_RIPREL), REG(si),
+	  .ixol = { 0x66, 0x89, 0x8e }, .ixol_len = 3 },
+	{ "mov %al,x(%rip) (byte) is stepped",
+	  { 0x88, 0x05, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  STEP(6, FIX_IP | FIX_RIPREL), REG(si),
+	  .ixol = { 0x88, 0x86 }, .ixol_len = 2 },
+	{ "cmpb $0,x(%rip)", { 0x80, 0x3d, 0x00, 0x10, 0x00, 0x00, 0x00 },
+	  X64, RIPCMP(7, 0, 0x1000), REG(si) },
+	{ "cmpl $-1,x(%rip)", { 0x83, 0x3d, 0x00, 0x10, 0x00, 0x00, 0xff },
+	  X64, RIPCMP(7, 2, 0x1000), REG(si) },
+	{ "cmpq $imm32,x(%rip)",
+	  { 0x48, 0x81, 0x3d, 0x00, 0x10, 0x00, 0x00, 0x01, 0x02, 0x03, 0x04 },
+	  X64, RIPCMP(11, 3 | UPROBE_X86_CMP_IMM32, 0x1000), REG(si) },
+	{ "cmp %rcx,x(%rip)", { 0x48, 0x39, 0x0d, 0x00, 0x10, 0x00, 0x00 },
+	  X64, RIPCMP(7, 3 | UPROBE_X86_CMP_REG, 0x1000), REG(si) },
+	{ "cmp x(%rip),%r9d", { 0x44, 0x3b, 0x0d, 0x00, 0x10, 0x00, 0x00 },
+	  X64, RIPCMP(7, 2 | UPROBE_X86_CMP_REG | UPROBE_X86_CMP_REV,
+		      0x1000), REG(si) },
+	{ "testb $1,x(%rip)", { 0xf6, 0x05, 0x00, 0x10, 0x00, 0x00, 0x01 },
+	  X64, RIPCMP(7, UPROBE_X86_CMP_TEST, 0x1000), REG(si) },
+	{ "testl $imm32,x(%rip)",
+	  { 0xf7, 0x05, 0x00, 0x10, 0x00, 0x00, 0x01, 0x02, 0x03, 0x04 },
+	  X64, RIPCMP(10, 2 | UPROBE_X86_CMP_TEST | UPROBE_X86_CMP_IMM32,
+		      0x1000), REG(si) },
+	{ "test %rdx,x(%rip)", { 0x48, 0x85, 0x15, 0x00, 0x10, 0x00, 0x00 },
+	  X64, RIPCMP(7, 3 | UPROBE_X86_CMP_TEST | UPROBE_X86_CMP_REG,
+		      0x1000), REG(si) },
+	{ "orb $1,x(%rip) (80 /1) is stepped",
+	  { 0x80, 0x0d, 0x00, 0x10, 0x00, 0x00, 0x01 }, X64,
+	  STEP(7, FIX_IP | FIX_RIPREL), REG(si),
+	  .ixol = { 0x80, 0x8e }, .ixol_len = 2 },
+	{ "cmp %cl,x(%rip) (byte register) is stepped",
+	  { 0x38, 0x0d, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  STEP(6, FIX_IP | FIX_RIPREL), REG(si),
+	  .ixol = { 0x38, 0x8e }, .ixol_len = 2 },
+	{ "cmpw $1,x(%rip) (66) is stepped",
+	  { 0x66, 0x83, 0x3d, 0x00, 0x10, 0x00, 0x00, 0x01 }, X64,
+	  STEP(8, FIX_IP | FIX_RIPREL), REG(si),
+	  .ixol = { 0x66, 0x83, 0xbe }, .ixol_len = 3 },
 	{ "lea x(%rip),%edi (32-bit) is stepped",
 	  { 0x8d, 0x3d, 0x00, 0x10, 0x00, 0x00 }, X64,
 	  STEP(6, FIX_IP | FIX_RIPREL), REG(si),
@@ -228,9 +279,11 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	  .ixol_len = 5 },
 
 	/* flags and string instructions */
-	{ "pushf", { 0x9c }, X64, STEP(1, FIX_IP | UPROBE_X86_FIX_PUSHF) },
+	{ "pushf", { 0x9c }, X64, PUSHF },
+	{ "pushfw is stepped", { 0x66, 0x9c }, X64,
+	  STEP(2, FIX_IP | UPROBE_X86_FIX_PUSHF) },
 	{ "popf", { 0x9d }, X64, STEP(1, FIX_IP | UPROBE_X86_FIX_POPF) },
-	{ "pushfl", { 0x9c }, X32, STEP(1, FIX_IP | UPROBE_X86_FIX_PUSHF) },
+	{ "pushfl", { 0x9c }, X32, PUSHF },
 	{ "rep movsb", { 0xf3, 0xa4 }, X64, STEP(2, FIX_IP | UPROBE_X86_FIX_REP) },
 	{ "rep stosq", { 0xf3, 0x48, 0xab }, X64,
 	  STEP(3, FIX_IP | UPROBE_X86_FIX_REP) },
