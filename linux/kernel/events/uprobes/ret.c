@@ -45,13 +45,36 @@ static struct return_instance *uprobe_pop_instance(struct uprobe_task *utask)
 	return ri;
 }
 
+/*
+ * A thread keeps the last instance it is done with for its next return
+ * probe: a function called in a loop allocates none.
+ */
+static void uprobe_recycle_instance(struct uprobe_task *utask,
+				    struct return_instance *ri)
+{
+	if (utask->ri_spare)
+		kfree(ri);
+	else
+		utask->ri_spare = ri;
+}
+
+static struct return_instance *uprobe_new_instance(struct uprobe_task *utask)
+{
+	struct return_instance *ri = utask->ri_spare;
+
+	if (!ri)
+		return kmalloc(sizeof(*ri), GFP_KERNEL);
+	utask->ri_spare = NULL;
+	return ri;
+}
+
 /* Drops instances of frames that were left without returning. */
 static void uprobe_drop_dead_instances(struct uprobe_task *utask,
 				       enum rp_check ctx, struct pt_regs *regs)
 {
 	while (utask->return_instances &&
 	       !arch_uretprobe_is_alive(utask->return_instances, ctx, regs))
-		kfree(uprobe_pop_instance(utask));
+		uprobe_recycle_instance(utask, uprobe_pop_instance(utask));
 }
 
 /**
@@ -80,7 +103,7 @@ void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs)
 				    current->pid, MAX_URETPROBE_DEPTH);
 		return;
 	}
-	ri = kzalloc(sizeof(*ri), GFP_KERNEL);
+	ri = uprobe_new_instance(utask);
 	if (!ri)
 		return;
 	ri->uprobe = uprobe_tryget(uprobe);
@@ -117,7 +140,7 @@ void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs)
 put:
 	uprobe_put(ri->uprobe);
 free:
-	kfree(ri);
+	uprobe_recycle_instance(utask, ri);
 }
 
 static void uprobe_run_ret_handlers(struct return_instance *ri,
@@ -180,7 +203,8 @@ void uprobe_handle_trampoline(struct pt_regs *regs)
 			if (live)
 				uprobe_run_ret_handlers(utask->return_instances,
 							regs);
-			kfree(uprobe_pop_instance(utask));
+			uprobe_recycle_instance(utask,
+						uprobe_pop_instance(utask));
 		}
 	} while (!live);
 	return;
@@ -217,11 +241,15 @@ void uprobe_abandon_returns(void)
 /**
  * uprobe_free_return_instances() - forget every pending return probe
  * @utask: the thread's state
+ *
+ * The spare instance goes too.
  */
 void uprobe_free_return_instances(struct uprobe_task *utask)
 {
 	while (utask->return_instances)
 		kfree(uprobe_pop_instance(utask));
+	kfree(utask->ri_spare);
+	utask->ri_spare = NULL;
 }
 
 /**

@@ -40,26 +40,18 @@
 unsigned long arch_uretprobe_hijack_return_addr(unsigned long trampoline_vaddr,
 						struct pt_regs *regs)
 {
-	void __user *slot = (void __user *)regs->sp;
-	unsigned int size = uprobe_x86_word(regs);
-	unsigned long orig = 0;	/* upper half stays 0 for 32-bit tasks */
-	unsigned long left;
+	unsigned long orig;
 
-	if (copy_from_user(&orig, slot, size))
+	/* One access of the slot's size each way: never half an address. */
+	if (uprobe_x86_get_word(regs, regs->sp, &orig))
 		return -1;
 	if (orig == trampoline_vaddr)
 		return orig;
-
-	left = copy_to_user(slot, &trampoline_vaddr, size);
-	if (left) {
-		/* Half a return address on the stack: the task cannot go on. */
-		if (left != size)
-			force_sig(SIGSEGV);
+	if (uprobe_x86_put_word(regs, regs->sp, trampoline_vaddr))
 		return -1;
-	}
 	if (shstk_update_last_frame(trampoline_vaddr)) {
 		/* Shadow stack unchanged: put the return back, no probe. */
-		if (copy_to_user(slot, &orig, size))
+		if (uprobe_x86_put_word(regs, regs->sp, orig))
 			force_sig(SIGSEGV);
 		return -1;
 	}

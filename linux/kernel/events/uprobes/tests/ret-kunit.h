@@ -51,10 +51,14 @@ static void uprobe_ret_test_callchain(struct kunit *test)
 
 static void uprobe_ret_test_dup(struct kunit *test)
 {
-	struct uprobe_task parent = {}, child = {};
+	struct uprobe_task *pt = kunit_kzalloc(test, sizeof(*pt), GFP_KERNEL);
+	struct uprobe_task *ct = kunit_kzalloc(test, sizeof(*ct), GFP_KERNEL);
 	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
 	struct return_instance *ri, *c;
 	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	KUNIT_ASSERT_NOT_NULL(test, ct);
 
 	for (i = 0; i < 3; i++) {
 		ri = kunit_kzalloc(test, sizeof(*ri), GFP_KERNEL);
@@ -62,13 +66,13 @@ static void uprobe_ret_test_dup(struct kunit *test)
 		ri->stack = 0x7000 + i * 0x100;
 		ri->func = 0x400000 + i;
 		ri->chained = i == 1;
-		uprobe_ret_test_push(&parent, &u, ri, 0x1000 + i);
+		uprobe_ret_test_push(pt, &u, ri, 0x1000 + i);
 	}
-	uprobe_dup_return_instances(&child, &parent);
-	KUNIT_EXPECT_EQ(test, child.depth, 3U);
+	uprobe_dup_return_instances(ct, pt);
+	KUNIT_EXPECT_EQ(test, ct->depth, 3U);
 	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 7);
 	/* Same order and content, separate memory. */
-	for (ri = parent.return_instances, c = child.return_instances; ri;
+	for (ri = pt->return_instances, c = ct->return_instances; ri;
 	     ri = ri->next, c = c->next) {
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		KUNIT_EXPECT_PTR_NE(test, c, ri);
@@ -80,9 +84,9 @@ static void uprobe_ret_test_dup(struct kunit *test)
 	}
 	KUNIT_EXPECT_NULL(test, c);
 
-	uprobe_free_return_instances(&child);
-	KUNIT_EXPECT_NULL(test, child.return_instances);
-	KUNIT_EXPECT_EQ(test, child.depth, 0U);
+	uprobe_free_return_instances(ct);
+	KUNIT_EXPECT_NULL(test, ct->return_instances);
+	KUNIT_EXPECT_EQ(test, ct->depth, 0U);
 	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 4);
 	refcount_set(&u.ref, 1);
 }
@@ -122,18 +126,20 @@ static void uprobe_ret_test_enter(struct kunit *test, struct uprobe_task *ut,
 static void uprobe_ret_test_trampoline(struct kunit *test)
 {
 	struct uprobe_consumer uc = { .ret_handler = uprobe_ret_test_handler };
-	struct uprobe_task ut = {}, *saved = current->utask;
+	struct uprobe_task *ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
+	struct uprobe_task *saved = current->utask;
 	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
 	struct pt_regs regs = {};
 
+	KUNIT_ASSERT_NOT_NULL(test, ut);
 	INIT_LIST_HEAD(&u.consumers);
 	list_add(&uc.cons_node, &u.consumers);
-	current->utask = &ut;
+	current->utask = ut;
 
 	/* O at 0x300 calls A (0x200), which tail-calls B: B returns. */
-	uprobe_ret_test_enter(test, &ut, &u, 0xa0, 0x300, false);
-	uprobe_ret_test_enter(test, &ut, &u, 0xa1, 0x200, false);
-	uprobe_ret_test_enter(test, &ut, &u, 0xa2, 0x200, true);
+	uprobe_ret_test_enter(test, ut, &u, 0xa0, 0x300, false);
+	uprobe_ret_test_enter(test, ut, &u, 0xa1, 0x200, false);
+	uprobe_ret_test_enter(test, ut, &u, 0xa2, 0x200, true);
 	uprobe_ret_test_nseen = 0;
 	regs.sp = 0x208;
 	uprobe_handle_trampoline(&regs);
@@ -141,23 +147,27 @@ static void uprobe_ret_test_trampoline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[0], 0xa2UL);
 	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[1], 0xa1UL);
 	KUNIT_EXPECT_EQ(test, instruction_pointer(&regs), 0x7200UL);
-	KUNIT_EXPECT_EQ(test, ut.depth, 1U);
+	KUNIT_EXPECT_EQ(test, ut->depth, 1U);
 
 	/*
 	 * O calls C (0x100), which tail-calls D; longjmp() leaves both and
 	 * O returns: C and D are dropped, only O's handler runs.
 	 */
-	uprobe_ret_test_enter(test, &ut, &u, 0xc0, 0x100, false);
-	uprobe_ret_test_enter(test, &ut, &u, 0xc1, 0x100, true);
+	uprobe_ret_test_enter(test, ut, &u, 0xc0, 0x100, false);
+	uprobe_ret_test_enter(test, ut, &u, 0xc1, 0x100, true);
 	uprobe_ret_test_nseen = 0;
 	regs.sp = 0x308;
 	uprobe_handle_trampoline(&regs);
 	KUNIT_EXPECT_EQ(test, uprobe_ret_test_nseen, 1);
 	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[0], 0xa0UL);
 	KUNIT_EXPECT_EQ(test, instruction_pointer(&regs), 0x7300UL);
-	KUNIT_EXPECT_NULL(test, ut.return_instances);
-	KUNIT_EXPECT_EQ(test, ut.depth, 0U);
+	KUNIT_EXPECT_NULL(test, ut->return_instances);
+	KUNIT_EXPECT_EQ(test, ut->depth, 0U);
 	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 1);
+	/* One instance is kept for the next return probe, freed with the rest. */
+	KUNIT_EXPECT_NOT_NULL(test, ut->ri_spare);
+	uprobe_free_return_instances(ut);
+	KUNIT_EXPECT_NULL(test, ut->ri_spare);
 
 	current->utask = saved;
 }
