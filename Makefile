@@ -1,7 +1,8 @@
 # uprobes-ng: build the patched kernel and test it in QEMU.
 # Variables: DEBUG=1 (debug kernel), STOCK=1 (unmodified kernel),
 # ONLY=suite/program[:case] glob (check), SERIES_OUT=dir (series),
-# KIND=push|nop5|mov_reg|... (hit-profile, a class of bench/uprobe_bench.c).
+# KIND=push|nop5|mov_reg|... (hit-profile, a class of bench/uprobe_bench.c,
+# or uretprobe for its entry and return probe figure).
 S := scripts
 
 .PHONY: all demo check kernel initramfs series test-series shell bench hit-profile clean distclean

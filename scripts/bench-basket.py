@@ -46,6 +46,7 @@ BENCH_CODE = {
     "jmp_rel32": "e902000000", "call": "e801000000", "ret": "c3",
     "pushf": "9c", "rep_movsb": "f3a4", "sse_riprel": "f30f6f0500000000",
     "avx_riprel": "c5fe6f0500000000", "nop5": "0f1f440000",
+    "add_rip": "8305000000000001",
 }
 
 LEGACY_PREFIXES = {0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67, 0xf0,
@@ -201,6 +202,19 @@ def refusal(d):
     return None
 
 
+def riprel_emulated(d):
+    """mov disp32(%rip) to or from a 32/64-bit register, lea into a 64-bit
+    one, cmp/test of a disp32(%rip) operand with an immediate or a 32/64-bit
+    register (analyze.c uprobe_x86_plan_riprel()); no legacy prefix."""
+    if not d.rip or d.prefixes or d.map != 1:
+        return False
+    op = d.op
+    return (op in (0x8b, 0x89, 0x39, 0x3b, 0x85) or
+            op == 0x8d and d.rex & 8 or
+            op in (0x80, 0x81, 0x83) and d.reg == 7 or
+            op in (0xf6, 0xf7) and d.reg == 0)
+
+
 def emulated(d):
     """Does the engine emulate @d (analyze.c uprobe_x86_plan())?"""
     if d.vex:
@@ -213,10 +227,9 @@ def emulated(d):
             return not d.has(0x66)	# pushw is stepped
         if 0x70 <= op <= 0x7f or op in (0xe8, 0xe9, 0xeb, 0xc2, 0xc3):
             return True
-        # mov disp32(%rip),%reg32/64 and lea disp32(%rip),%reg64, no
-        # legacy prefix
-        return (d.rip and not d.prefixes and
-                (op == 0x8b or (op == 0x8d and d.rex & 8)))
+        if op == 0x9c:
+            return not d.has(0x66)	# pushfw is stepped
+        return riprel_emulated(d)
     if d.map == 2:
         if 0x80 <= d.op <= 0x8f:
             return True
@@ -344,7 +357,7 @@ def form_class(d, ops):
     elif d.map == 1 and op == 0xff and reg in (2, 4, 6):
         # indirect call/jmp, push r/m: only the rip-relative memory read
         # has a class
-        return "cmp_rip" if d.rip else "other"
+        return "add_rip" if d.rip else "other"
     elif d.map == 1 and (op in (0x88, 0x89) or op in (0xc6, 0xc7) and
                          reg == 0):
         shape = "store"
@@ -373,13 +386,15 @@ def form_class(d, ops):
     else:
         return "other"		# x87, system, ...
     if d.rip:
-        if shape == "load" and op == 0x8b and not d.prefixes:
+        if not riprel_emulated(d):
+            return "add_rip"	# any other rip-relative operand: stepped
+        if shape == "load":
             return "riprel"
-        if shape == "lea" and d.rex & 8 and not d.prefixes:
+        if shape == "lea":
             return "lea_rip"
         if shape == "store":
             return "riprel_store"
-        return "cmp_rip"	# any other rip-relative operand: stepped
+        return "cmp_rip"
     if shape == "lea":
         return "lea"
     if mem:

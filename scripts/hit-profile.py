@@ -7,6 +7,9 @@
 #   HIT_OUT    file that receives one hexadecimal address per line
 #   HIT_HOME   user addresses below this are the probed program's own code
 #              (the XOL area and the return trampoline lie above)
+#   HIT_RET    1: the probed function has a return probe too: after the
+#              entry hit, run the function's own code unrecorded and
+#              record its return through the trampoline as well
 import os
 
 import gdb
@@ -32,12 +35,19 @@ def main():
         gdb.execute("continue")
     gdb.execute("delete")
     pcs = []
-    while len(pcs) < LIMIT:
-        gdb.execute("stepi", to_string=True)
-        p = pc()
-        if p < home:
-            break
-        pcs.append(p)
+    phases = 2 if os.environ.get("HIT_RET") == "1" else 1
+    for phase in range(phases):
+        if phase:
+            # The function's own instructions, up to its return.
+            while pc() < home and len(pcs) < LIMIT:
+                gdb.execute("stepi", to_string=True)
+            pcs.append(pc())
+        while len(pcs) < LIMIT:
+            gdb.execute("stepi", to_string=True)
+            p = pc()
+            if p < home:
+                break
+            pcs.append(p)
     with open(out, "w") as f:
         f.writelines("%x\n" % p for p in pcs)
     gdb.execute("kill")

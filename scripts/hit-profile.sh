@@ -6,11 +6,19 @@
 # mov_reg, ...) fire a few times, then single-steps one whole hit from the
 # int3 trap back to the program, XOL slot and single-step trap included,
 # and counts the instructions per kernel function (symbols of each
-# vmlinux).
+# vmlinux). KIND=uretprobe: the entry hit and the return through the
+# trampoline of the benchmark's return probe figure.
 # Figures are guest instructions, like make bench's.
 . "$(dirname "$0")/lib.sh"
 
 kind=${KIND:-push}
+label=$kind
+# uretprobe: the benchmark's entry and return probe on push's function,
+# after the 200 hits of the push class.
+skip=5 ret=0
+if [ "$kind" = uretprobe ]; then
+	kind=push skip=205 ret=1
+fi
 ours=$("$ROOT/scripts/build.sh")
 stock=$(STOCK=1 "$ROOT/scripts/build.sh")
 initrd=$("$ROOT/scripts/initramfs.sh")
@@ -34,6 +42,7 @@ trace() { # name bzImage
 	sleep 1
 	rm -f "$pcs"
 	HIT_PORT=$port HIT_IP=$((0x$addr + 1)) HIT_OUT=$pcs HIT_HOME=$home \
+		HIT_SKIP=$skip HIT_RET=$ret \
 		timeout 900 gdb -q -batch -nx -ex "set architecture i386:x86-64" \
 		-ex "file $(dirname "$kernel")/../../../vmlinux" \
 		-x "$ROOT/scripts/hit-profile.py" > "$OUT/gdb-hit-$name.log" 2>&1 || true
@@ -44,7 +53,7 @@ trace() { # name bzImage
 
 stock_pcs=$(trace stock "$stock")
 ours_pcs=$(trace ours "$ours")
-echo "one uprobe hit on '$kind' (bench/uprobe_bench.c), guest instructions per function"
+echo "one uprobe hit on '$label' (bench/uprobe_bench.c), guest instructions per function"
 python3 "$ROOT/scripts/hit-symbols.py" \
 	"$(dirname "$stock")/../../../vmlinux" "$stock_pcs" \
 	"$(dirname "$ours")/../../../vmlinux" "$ours_pcs"
