@@ -46,7 +46,7 @@ BENCH_CODE = {
     "jmp_rel32": "e902000000", "call": "e801000000", "ret": "c3",
     "pushf": "9c", "rep_movsb": "f3a4", "sse_riprel": "f30f6f0500000000",
     "avx_riprel": "c5fe6f0500000000", "nop5": "0f1f440000",
-    "add_rip": "8305000000000001",
+    "add_rip": "8305000000000001", "cvt_rip": "f20f2a0500000000",
 }
 
 LEGACY_PREFIXES = {0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67, 0xf0,
@@ -240,10 +240,23 @@ def emulated(d):
     return False
 
 
+# SSE/AVX moves and xors of the 0f map (boost.c uprobe_x86_boost_simd_op())
+SIMD_OPS = {0x10, 0x11, 0x28, 0x29, 0x57, 0x6e, 0x7e, 0x6f, 0x7f, 0xd6, 0xef}
+
+
 def boostable(d):
-    """May @d run from a boosted slot (boost.c uprobe_x86_boostable())?"""
-    if d.vex or d.rip or any(p not in (0x66, 0x64, 0x65) for p in d.prefixes):
+    """May @d run from a boosted slot (boost.c uprobe_x86_boostable())?
+    A rip-relative operand is relocated for the slot (in reach: the XOL
+    area is placed below the probed code)."""
+    simd = d.map == 2 and d.op in SIMD_OPS and d.modrm is not None
+    if d.vex:
+        return d.vex <= 3 and simd and \
+            all(p in (0x64, 0x65) for p in d.prefixes)
+    if any(p not in (0x66, 0x64, 0x65) and not (simd and p in (0xf2, 0xf3))
+           for p in d.prefixes):
         return False
+    if simd:
+        return True
     op = d.op
     if d.map == 1 and op == 0x8d:
         return d.mem
@@ -284,8 +297,8 @@ def rule_kind(code):
         return "refused"
     if emulated(d):
         return "emulated"
-    # A rip-relative operand gets a fix-up: stepped; so do pushf, popf,
-    # rep strings and indirect branches, none of which boostable() takes.
+    # popf, pushfw, rep strings and indirect branches get fix-ups: stepped,
+    # none of which boostable() takes.
     return "boosted" if boostable(d) else "stepped"
 
 
@@ -303,7 +316,9 @@ def form_class(d, ops):
     stack = mem and d.base == RSP
     fs = d.has(0x64) or d.has(0x65)
     if d.vex:
-        return "avx_riprel"	# SIMD and BMI: stepped, like the AVX load
+        # SIMD and BMI: the moves boosted like the AVX load, the rest
+        # stepped like cvtsi2sd
+        return "avx_riprel" if boostable(d) else "cvt_rip"
     if d.map == 2 and d.op == 0x1e and d.has(0xf3):
         return "endbr64"
     if d.map == 2 and d.op == 0x1f:
@@ -345,7 +360,8 @@ def form_class(d, ops):
     if d.map == 2 and 0x80 <= op <= 0x8f:
         return JCC_CLASS
     if d.map in (2, 3, 4) and ("%xmm" in ops or "%mm" in ops):
-        return "sse_riprel"	# legacy SSE: stepped, like the SSE load
+        # legacy SSE: the moves boosted like the SSE load, the rest stepped
+        return "sse_riprel" if boostable(d) else "cvt_rip"
     if d.map == 2 and 0xc8 <= op <= 0xcf:
         return "xor"		# bswap
     if d.modrm is None:
@@ -356,8 +372,8 @@ def form_class(d, ops):
         shape = "alu"		# inc, dec, not, neg
     elif d.map == 1 and op == 0xff and reg in (2, 4, 6):
         # indirect call/jmp, push r/m: only the rip-relative memory read
-        # has a class
-        return "add_rip" if d.rip else "other"
+        # has a class, a stepped one
+        return "cvt_rip" if d.rip else "other"
     elif d.map == 1 and (op in (0x88, 0x89) or op in (0xc6, 0xc7) and
                          reg == 0):
         shape = "store"
@@ -387,7 +403,8 @@ def form_class(d, ops):
         return "other"		# x87, system, ...
     if d.rip:
         if not riprel_emulated(d):
-            return "add_rip"	# any other rip-relative operand: stepped
+            # any other rip-relative operand: boosted, relocated
+            return "add_rip" if boostable(d) else "cvt_rip"
         if shape == "load":
             return "riprel"
         if shape == "lea":

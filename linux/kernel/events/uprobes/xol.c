@@ -14,6 +14,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/security.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 
@@ -103,16 +104,38 @@ static const struct vm_special_mapping xol_mapping = {
 	.fault = xol_fault,
 };
 
-/* Highest free page below the task's address space limit. */
+/* How far below the first probed address the XOL area may go. */
+#define XOL_NEAR	SZ_1G
+
+/*
+ * The highest free page below the probed address current is handling, if
+ * there is one within XOL_NEAR: a boosted copy of an instruction there
+ * reaches what a rip-relative operand of the original reaches (the code
+ * and data of the same file). Else the highest free page below the task's
+ * address space limit.
+ */
 static unsigned long xol_pick_vaddr(void)
 {
+	struct uprobe_task *utask = current->utask;
+	unsigned long near = utask ? utask->vaddr & PAGE_MASK : 0;
 	struct vm_unmapped_area_info info = {
 		.flags = VM_UNMAPPED_AREA_TOPDOWN,
 		.length = PAGE_SIZE,
 		.low_limit = max_t(unsigned long, PAGE_SIZE, mmap_min_addr),
 		.high_limit = TASK_SIZE,
 	};
+	unsigned long vaddr;
 
+	if (near > info.low_limit && near <= TASK_SIZE) {
+		struct vm_unmapped_area_info below = info;
+
+		below.low_limit = max(info.low_limit,
+				      near > XOL_NEAR ? near - XOL_NEAR : 0);
+		below.high_limit = near;
+		vaddr = vm_unmapped_area(&below);
+		if (!IS_ERR_VALUE(vaddr))
+			return vaddr;
+	}
 	return vm_unmapped_area(&info);
 }
 
@@ -309,7 +332,8 @@ void xol_put_slot(struct uprobe_task *utask)
  * @buf: receives the code, UPROBE_XOL_SLOT_BYTES at most: a copy of the
  *	instruction, of the original's length, then a jump back after it
  *
- * Return: the size of the code, or 0: by default nothing is boosted.
+ * Return: the size of the code, 0 when it cannot be boosted (by default
+ * nothing is), or -ERANGE when it cannot be from this slot.
  */
 int __weak arch_uprobe_boost_insn(struct arch_uprobe *auprobe,
 				  struct pt_regs *regs, unsigned long vaddr,
@@ -342,9 +366,10 @@ bool __weak arch_uprobe_boost_ok(struct pt_regs *regs)
 	return false;
 }
 
-static unsigned long xol_boost_find(struct xol_area *area, unsigned int nr,
-				    struct arch_uprobe *auprobe,
-				    unsigned long vaddr)
+static struct xol_boost *xol_boost_find(struct xol_area *area,
+					unsigned int nr,
+					struct arch_uprobe *auprobe,
+					unsigned long vaddr)
 {
 	unsigned int i;
 
@@ -353,9 +378,9 @@ static unsigned long xol_boost_find(struct xol_area *area, unsigned int nr,
 
 		if (b->vaddr == vaddr &&
 		    !memcmp(b->insn, auprobe->insn, sizeof(b->insn)))
-			return b->slot;
+			return b;
 	}
-	return 0;
+	return NULL;
 }
 
 /**
@@ -366,17 +391,21 @@ static unsigned long xol_boost_find(struct xol_area *area, unsigned int nr,
  *
  * A boosted slot holds the instruction followed by a jump back after the
  * original: running it needs no single-step. It is made on the first hit
- * in each address space and kept until the address space goes.
+ * in each address space and kept until the address space goes; so is the
+ * verdict that the slot would be too far from the memory a rip-relative
+ * operand addresses (an entry without slot: stepped in this one).
  *
- * Return: the slot's address, 0 when the slots for boosting are used up
- * or on failure, or -EOPNOTSUPP when the instruction cannot be boosted.
+ * Return: the slot's address, 0 when the slots for boosting are used up,
+ * out of reach, or on failure, or -EOPNOTSUPP when the instruction cannot
+ * be boosted.
  */
 long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
 		    struct pt_regs *regs)
 {
 	struct xol_area *area = xol_area_get();
 	u8 code[UPROBE_XOL_SLOT_BYTES];
-	unsigned long slot;
+	unsigned long slot = 0;
+	struct xol_boost *b;
 	unsigned int nr, s;
 	int len;
 
@@ -384,23 +413,33 @@ long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
 		return 0;
 	/* Pairs with the release below: entries are complete. */
 	nr = smp_load_acquire(&area->nr_boost);
-	slot = xol_boost_find(area, nr, auprobe, vaddr);
-	if (slot)
-		return slot;
+	b = xol_boost_find(area, nr, auprobe, vaddr);
+	if (b)
+		return b->slot;
 
 	mutex_lock(&area->boost_lock);
 	nr = area->nr_boost;
-	slot = xol_boost_find(area, nr, auprobe, vaddr);
-	if (slot || nr == XOL_MAX_BOOST || !xol_try_take(area, &s))
+	b = xol_boost_find(area, nr, auprobe, vaddr);
+	if (b) {
+		slot = b->slot;
+		goto out;
+	}
+	if (nr == XOL_MAX_BOOST || !xol_try_take(area, &s))
 		goto out;
 	slot = area->vaddr + s * UPROBE_XOL_SLOT_BYTES;
 	len = arch_uprobe_boost_insn(auprobe, regs, vaddr, slot, code);
+	if (len == -ERANGE) {
+		clear_bit(s, area->slots);
+		slot = 0;
+		goto record;
+	}
 	if (len <= 0) {
 		clear_bit(s, area->slots);
 		mutex_unlock(&area->boost_lock);
 		return -EOPNOTSUPP;
 	}
 	arch_uprobe_copy_ixol(area->page, slot, code, len);
+record:
 	area->boost[nr].vaddr = vaddr;
 	memcpy(area->boost[nr].insn, auprobe->insn, sizeof(auprobe->insn));
 	area->boost[nr].slot = slot;
@@ -433,7 +472,7 @@ unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr)
 	for (i = 0; i < nr; i++) {
 		struct xol_boost *b = &area->boost[i];
 
-		if (ip - b->slot < UPROBE_XOL_SLOT_BYTES) {
+		if (b->slot && ip - b->slot < UPROBE_XOL_SLOT_BYTES) {
 			*vaddr = b->vaddr;
 			return b->slot;
 		}

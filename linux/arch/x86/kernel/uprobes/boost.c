@@ -8,8 +8,11 @@
  * original instruction, and the thread simply runs through it.
  *
  * Instructions that compute in registers and memory qualify: arithmetic,
- * moves, tests, lea, pops, ... with register or memory operands (not
- * rip-relative). No signal is delivered with the thread in the slot: the
+ * moves, tests, lea, pops, ... with register or memory operands, and the
+ * SSE/AVX moves and xors. A rip-relative operand is relocated for the
+ * slot, which the XOL area's place (just below the first probed address)
+ * lets reach what the original reaches; where it does not, the probe is
+ * stepped in that address space. No signal is delivered with the thread in the slot: the
  * core moves it out first (uprobe_deny_signal()), which relies on the copy
  * keeping the original's length. A signal that arrives before the copy
  * ran, or the fault of the copy itself, makes the core single-step the
@@ -96,10 +99,30 @@ static bool uprobe_x86_boost_plain_op(u8 op, bool is_64bit)
 	return false;
 }
 
-/* Prefixes a boosted copy may keep: operand size, fs/gs segment. */
-static bool uprobe_x86_boost_prefix(insn_byte_t p)
+/* SSE/AVX moves and xors of the 0f map: data in, data out. */
+static bool uprobe_x86_boost_simd_op(u8 op)
 {
-	return p == 0x66 || p == 0x64 || p == 0x65;
+	switch (op) {
+	case 0x10: case 0x11:			/* movups, movss, movupd, movsd */
+	case 0x28: case 0x29:			/* movaps, movapd */
+	case 0x57:				/* xorps, xorpd */
+	case 0x6e: case 0x7e:			/* movd, movq */
+	case 0x6f: case 0x7f:			/* movq, movdqa, movdqu */
+	case 0xd6:				/* movq */
+	case 0xef:				/* pxor */
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Prefixes a boosted copy may keep: operand size, fs/gs segment, and the
+ * mandatory prefixes of the SSE moves (@simd).
+ */
+static bool uprobe_x86_boost_prefix(insn_byte_t p, bool simd)
+{
+	return p == 0x66 || p == 0x64 || p == 0x65 ||
+	       (simd && (p == 0xf2 || p == 0xf3));
 }
 
 static bool uprobe_x86_boostable(struct insn *insn, bool is_64bit)
@@ -109,12 +132,22 @@ static bool uprobe_x86_boostable(struct insn *insn, bool is_64bit)
 	u8 op = insn->opcode.bytes[0];
 	u8 mod = X86_MODRM_MOD(insn->modrm.value);
 	u8 reg = X86_MODRM_REG(insn->modrm.value);
+	bool simd = insn->opcode.nbytes == 2 && op == 0x0f &&
+		    uprobe_x86_boost_simd_op(insn->opcode.bytes[1]);
 
-	if (insn->vex_prefix.nbytes)
-		return false;
+	if (insn->vex_prefix.nbytes) {
+		/* VEX (not EVEX) moves of the 0f map; no legacy prefix but fs/gs */
+		for_each_insn_prefix(insn, i, p)
+			if (p != 0x64 && p != 0x65)
+				return false;
+		return insn->vex_prefix.nbytes <= 3 && insn_vex_m_bits(insn) == 1 &&
+		       uprobe_x86_boost_simd_op(op) && insn->modrm.nbytes;
+	}
 	for_each_insn_prefix(insn, i, p)
-		if (!uprobe_x86_boost_prefix(p))
+		if (!uprobe_x86_boost_prefix(p, simd))
 			return false;
+	if (simd)
+		return insn->modrm.nbytes;
 	if (op == 0x8d)			/* lea computes, never accesses */
 		return insn->modrm.nbytes && mod != 3;
 	if (insn->opcode.nbytes == 1 && !insn->modrm.nbytes)
@@ -130,19 +163,21 @@ static bool uprobe_x86_boostable(struct insn *insn, bool is_64bit)
 	return false;
 }
 
-/* May the analysed instruction run from a boosted slot? */
-static bool uprobe_x86_can_boost(struct arch_uprobe *auprobe, bool is_64bit)
+/*
+ * May the analysed instruction run from a boosted slot? @insn receives its
+ * decoding. A rip-relative operand is relocated, no other fix-up can be.
+ */
+static bool uprobe_x86_can_boost(struct arch_uprobe *auprobe, bool is_64bit,
+				 struct insn *insn)
 {
-	struct insn insn;
-
 	/* Address-dependent or fixed-up instructions cannot run alone. */
 	if (auprobe->emul != UPROBE_X86_STEP ||
-	    auprobe->fixups != UPROBE_X86_FIX_IP)
+	    (auprobe->fixups & ~UPROBE_X86_FIX_RIPREL) != UPROBE_X86_FIX_IP)
 		return false;
-	return !insn_decode(&insn, auprobe->insn, MAX_UINSN_BYTES,
+	return !insn_decode(insn, auprobe->insn, MAX_UINSN_BYTES,
 			    is_64bit ? INSN_MODE_64 : INSN_MODE_32) &&
-	       insn.length == auprobe->len &&
-	       uprobe_x86_boostable(&insn, is_64bit);
+	       insn->length == auprobe->len &&
+	       uprobe_x86_boostable(insn, is_64bit);
 }
 
 /**
@@ -153,8 +188,9 @@ static bool uprobe_x86_can_boost(struct arch_uprobe *auprobe, bool is_64bit)
  * @slot: where the slot is
  * @buf: receives the slot's code, UPROBE_XOL_SLOT_BYTES at most
  *
- * Return: the size of the code, or 0 when the instruction must be
- * single-stepped.
+ * Return: the size of the code, 0 when the instruction must be
+ * single-stepped, -ERANGE when the slot is too far from what its
+ * rip-relative operand addresses.
  */
 int arch_uprobe_boost_insn(struct arch_uprobe *auprobe, struct pt_regs *regs,
 			   unsigned long vaddr, unsigned long slot, u8 *buf)
@@ -162,11 +198,21 @@ int arch_uprobe_boost_insn(struct arch_uprobe *auprobe, struct pt_regs *regs,
 	bool is_64bit = user_64bit_mode(regs);
 	unsigned long next = vaddr + auprobe->len;
 	int len = auprobe->len;
+	struct insn insn;
 
-	if (!uprobe_x86_can_boost(auprobe, is_64bit))
+	if (!uprobe_x86_can_boost(auprobe, is_64bit, &insn))
 		return 0;
 
 	memcpy(buf, auprobe->insn, len);
+	if (insn_rip_relative(&insn)) {
+		/* the same target, from the slot */
+		long disp = next + insn.displacement.value - (slot + len);
+
+		if (disp != (s32)disp)
+			return -ERANGE;
+		put_unaligned_le32((u32)disp,
+				   buf + insn_offset_displacement(&insn));
+	}
 	if (is_64bit) {
 		/* jmp *0(%rip) followed by the absolute target */
 		static const u8 jmp_abs[] = { 0xff, 0x25, 0, 0, 0, 0 };
@@ -205,7 +251,10 @@ const char *arch_uprobe_kind(struct arch_uprobe *auprobe, bool is_64bit)
 {
 	if (auprobe->emul != UPROBE_X86_STEP)
 		return "emulated";
-	return uprobe_x86_can_boost(auprobe, is_64bit) ? "boosted" : "stepped";
+	struct insn insn;
+
+	return uprobe_x86_can_boost(auprobe, is_64bit, &insn) ?
+	       "boosted" : "stepped";
 }
 
 /**

@@ -333,17 +333,17 @@ TEST_F_TIMEOUT(signals, fault_fixed_by_handler, 120)
 }
 
 /*
- * An emulated rip-relative access (@site, probed at site_@tag_probe,
- * which is at @probe: load, store or compare) whose user access fails
+ * An emulated or boosted rip-relative access (@site, probed at
+ * site_@tag_probe, which is at @probe) whose user access fails
  * because site_ripdata has only @prot:
  * the instruction is stepped instead and faults, and the program sees the
  * fault at the probed address. Each site returns @want for x = 0x5eed
  * while the page is readable and writable.
  */
-static void emulated_access_faults(struct __test_metadata *_metadata,
-				   const char *ev, long (*site)(long),
-				   const char *tag, const char *probe,
-				   int prot, long want)
+static void rip_access_faults(struct __test_metadata *_metadata,
+			      const char *ev, long (*site)(long),
+			      const char *tag, const char *probe,
+			      int prot, long want)
 {
 	struct upng_sym sym;
 	char name[80];
@@ -378,20 +378,33 @@ static long ripload(long x)
 
 TEST_F_TIMEOUT(signals, fault_in_emulated_load, 120)
 {
-	emulated_access_faults(_metadata, self->ev, ripload,
-			       "ripload", site_ripload_probe, PROT_NONE, 0x5eed);
+	rip_access_faults(_metadata, self->ev, ripload,
+			  "ripload", site_ripload_probe, PROT_NONE, 0x5eed);
 }
 
 TEST_F_TIMEOUT(signals, fault_in_emulated_store, 120)
 {
-	emulated_access_faults(_metadata, self->ev, site_ripstore,
-			       "ripstore", site_ripstore_probe, PROT_READ, 0x5eed);
+	rip_access_faults(_metadata, self->ev, site_ripstore,
+			  "ripstore", site_ripstore_probe, PROT_READ, 0x5eed);
 }
 
 TEST_F_TIMEOUT(signals, fault_in_emulated_compare, 120)
 {
-	emulated_access_faults(_metadata, self->ev, site_ripcmp,
-			       "ripcmp", site_ripcmp_probe, PROT_NONE, 1);
+	rip_access_faults(_metadata, self->ev, site_ripcmp,
+			  "ripcmp", site_ripcmp_probe, PROT_NONE, 1);
+}
+
+/* The same for rip-relative operands of boosted copies, relocated. */
+TEST_F_TIMEOUT(signals, fault_in_boosted_rip_store, 120)
+{
+	rip_access_faults(_metadata, self->ev, site_ripor,
+			  "ripor", site_ripor_probe, PROT_READ, 0x5eed);
+}
+
+TEST_F_TIMEOUT(signals, fault_in_boosted_sse_load, 120)
+{
+	rip_access_faults(_metadata, self->ev, site_ripsse,
+			  "ripsse", site_ripsse_probe, PROT_NONE, 0x5eed);
 }
 
 TEST_HARNESS_MAIN

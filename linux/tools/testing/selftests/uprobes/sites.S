@@ -73,6 +73,34 @@ site_ripcmp_probe:
 	.size site_ripcmp, . - site_ripcmp
 
 /*
+ * long site_ripor(long x): site_ripdata[0] |= x, returns it; long
+ * site_ripsse(long x): returns site_ripdata[0] through %xmm0. Probes on
+ * the rip-relative or and movq, which run from boosted slots, their
+ * operand relocated.
+ */
+	.p2align 4
+	.globl site_ripor
+	.type site_ripor, @function
+site_ripor:
+	.globl site_ripor_probe
+site_ripor_probe:
+	or	%rdi, site_ripdata(%rip)
+	mov	site_ripdata(%rip), %rax
+	ret
+	.size site_ripor, . - site_ripor
+
+	.p2align 4
+	.globl site_ripsse
+	.type site_ripsse, @function
+site_ripsse:
+	.globl site_ripsse_probe
+site_ripsse_probe:
+	movq	site_ripdata(%rip), %xmm0
+	movq	%xmm0, %rax
+	ret
+	.size site_ripsse, . - site_ripsse
+
+/*
  * long site_steps(long x): returns ((x + 5) * 3) ^ 0x55, one instruction
  * per label site_step0..site_step4 (the last is the ret).
  */

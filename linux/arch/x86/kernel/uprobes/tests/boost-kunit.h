@@ -11,6 +11,7 @@
 #define _X86_UPROBES_BOOST_KUNIT_H
 
 #include <kunit/test.h>
+#include <linux/sizes.h>
 
 /**
  * struct uprobe_x86_boost_case - one classification test case
@@ -57,13 +58,33 @@ static const struct uprobe_x86_boost_case uprobe_x86_boost_cases[] = {
 	B64("push $1", "boosted", 0x6a, 0x01),
 	B64("leave", "boosted", 0xc9),
 	B32("mov 4(%esp),%eax", "boosted", 0x8b, 0x44, 0x24, 0x04),
+	/* rip-relative: relocated for the slot */
+	B64("orb $1,0x10(%rip)", "boosted", 0x80, 0x0d, 0x10, 0, 0, 0, 0x01),
+	B64("addl $1,0x10(%rip)", "boosted", 0x83, 0x05, 0x10, 0, 0, 0, 0x01),
+	B64("movzbl 0x10(%rip),%eax", "boosted", 0x0f, 0xb6, 0x05, 0x10, 0, 0, 0),
+	/* SSE and AVX moves */
+	B64("movdqu (%rdi),%xmm0", "boosted", 0xf3, 0x0f, 0x6f, 0x07),
+	B64("movdqu 0x10(%rip),%xmm0", "boosted",
+	    0xf3, 0x0f, 0x6f, 0x05, 0x10, 0, 0, 0),
+	B64("movsd 0x10(%rip),%xmm9", "boosted",
+	    0xf2, 0x44, 0x0f, 0x10, 0x0d, 0x10, 0, 0, 0),
+	B64("movq %xmm0,%rax", "boosted", 0x66, 0x48, 0x0f, 0x7e, 0xc0),
+	B64("pxor %xmm1,%xmm1", "boosted", 0x66, 0x0f, 0xef, 0xc9),
+	B64("vmovdqu 0x10(%rip),%ymm0", "boosted",
+	    0xc5, 0xfe, 0x6f, 0x05, 0x10, 0, 0, 0),
+	B64("vxorps %ymm0,%ymm0,%ymm0", "boosted", 0xc5, 0xfc, 0x57, 0xc0),
 	/* stepped: address-dependent, fixed up, or not in the lists */
-	B64("orb $1,0x10(%rip)", "stepped", 0x80, 0x0d, 0x10, 0, 0, 0, 0x01),
 	B64("pushfw", "stepped", 0x66, 0x9c),
+	B64("call *0x10(%rip)", "stepped", 0xff, 0x15, 0x10, 0, 0, 0),
+	B64("cvtsi2sd 0x10(%rip),%xmm0", "stepped",
+	    0xf2, 0x0f, 0x2a, 0x05, 0x10, 0, 0, 0),
+	B64("vmovups (%rdi),%zmm0 (EVEX)", "stepped",
+	    0x62, 0xf1, 0x7c, 0x48, 0x10, 0x07),
+	B64("vmovdqu (%rdi),%ymm0 (0f38 map)", "stepped",
+	    0xc4, 0xe2, 0x7d, 0x2a, 0x07),
 	B64("call *%rax", "stepped", 0xff, 0xd0),
 	B64("jmp *(%rax)", "stepped", 0xff, 0x20),
 	B64("rep movsb", "stepped", 0xf3, 0xa4),
-	B64("movdqu (%rdi),%xmm0", "stepped", 0xf3, 0x0f, 0x6f, 0x07),
 	B64("xlat", "stepped", 0xd7),
 	B64("mov %es,%eax", "stepped", 0x8c, 0xc0),
 };
@@ -92,11 +113,44 @@ static void uprobe_x86_boost_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, arch_uprobe_kind(&au, c->is_64bit), c->kind);
 }
 
+/*
+ * A boosted copy of a rip-relative instruction addresses the original's
+ * target from its slot; a slot out of rel32 reach is refused (-ERANGE).
+ */
+static void uprobe_x86_boost_riprel_test(struct kunit *test)
+{
+	/* movdqu 0x10(%rip),%xmm0: the target is vaddr + 8 + 0x10 */
+	static const u8 movdqu[] = { 0xf3, 0x0f, 0x6f, 0x05, 0x10, 0, 0, 0 };
+	unsigned long vaddr = 0x555555554000UL, slot = vaddr - 0x10000;
+	struct pt_regs regs = { .cs = __USER_CS };
+	u8 buf[UPROBE_XOL_SLOT_BYTES];
+	struct arch_uprobe au = { };
+	const char *reason;
+	int len;
+
+	if (!IS_ENABLED(CONFIG_X86_64))
+		kunit_skip(test, "64-bit code on a 32-bit kernel");
+	memcpy(au.insn, movdqu, sizeof(movdqu));
+	KUNIT_ASSERT_EQ(test, arch_uprobe_analyze(&au, true, &reason), 0);
+	len = arch_uprobe_boost_insn(&au, &regs, vaddr, slot, buf);
+	/* the copy, then jmp *0(%rip) and the address after the original */
+	KUNIT_ASSERT_EQ(test, len, 8 + 6 + 8);
+	KUNIT_EXPECT_MEMEQ(test, buf, movdqu, 4);
+	KUNIT_EXPECT_EQ(test, (long)(s32)get_unaligned_le32(buf + 4),
+			(long)(vaddr + 8 + 0x10 - (slot + 8)));
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(buf + 14), vaddr + 8);
+	/* 4 GiB away: no rel32 reaches */
+	KUNIT_EXPECT_EQ(test, arch_uprobe_boost_insn(&au, &regs, vaddr,
+						     vaddr - SZ_4G, buf),
+			-ERANGE);
+}
+
 #undef B64
 #undef B32
 
 static struct kunit_case uprobe_x86_boost_test_cases[] = {
 	KUNIT_CASE_PARAM(uprobe_x86_boost_test, uprobe_x86_boost_gen_params),
+	KUNIT_CASE(uprobe_x86_boost_riprel_test),
 	{}
 };
 
