@@ -101,6 +101,25 @@ site_ripsse_probe:
 	.size site_ripsse, . - site_ripsse
 
 /*
+ * long site_far(long x): returns x plus the quad that follows the code,
+ * read rip-relative from the same text page, so that another mapping of
+ * that page anywhere computes the same.
+ */
+	.p2align 6
+	.globl site_far
+	.type site_far, @function
+site_far:
+	.globl site_far_probe
+site_far_probe:
+	add	site_far_val(%rip), %rdi
+	mov	%rdi, %rax
+	ret
+	.p2align 3
+site_far_val:
+	.quad	0x1234
+	.size site_far, . - site_far
+
+/*
  * long site_steps(long x): returns ((x + 5) * 3) ^ 0x55, one instruction
  * per label site_step0..site_step4 (the last is the ret).
  */

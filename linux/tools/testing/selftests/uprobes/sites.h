@@ -11,6 +11,7 @@ long site_ripstore(long x);
 long site_ripcmp(long x);
 long site_ripor(long x);
 long site_ripsse(long x);
+long site_far(long x);
 unsigned long site_xv_loop(unsigned long n, unsigned long acc,
 			   const unsigned long *k);
 

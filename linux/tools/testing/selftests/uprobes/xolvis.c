@@ -807,4 +807,48 @@ TEST_F_TIMEOUT(xolvis, sigstop_proc, 60)
 		       eips.bad_ip);
 }
 
+/*
+ * Where the XOL area goes: within 1 GiB below the first probed address,
+ * so that a boosted copy of a rip-relative instruction reaches what the
+ * original does. The same instruction mapped again far away (a second
+ * mapping of its file page) is out of a slot's rel32 reach: it is
+ * single-stepped there, and computes the same.
+ */
+TEST(xol_area_near_first_hit)
+{
+	unsigned long lo, hi, page = sysconf(_SC_PAGESIZE);
+	unsigned long site = (unsigned long)site_far;
+	long (*far)(long x);
+	struct upng_sym sym;
+	char ev[64];
+	void *map;
+	int fd;
+
+	upng_evname(ev, sizeof(ev), "xolnear");
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_far_probe", &sym));
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	ASSERT_EQ(0x1235, site_far(1));
+	ASSERT_EQ(0, xv_xol_range(0, &lo, &hi));
+	EXPECT_LT(lo, site);
+	EXPECT_GE(1UL << 30, site - lo);
+
+	fd = open(upng_self_path(), O_RDONLY);
+	ASSERT_LE(0, fd);
+	map = mmap((void *)0x700000000000UL, page, PROT_READ | PROT_EXEC,
+		   MAP_PRIVATE, fd, sym.offset & ~(page - 1));
+	close(fd);
+	ASSERT_NE(MAP_FAILED, map);
+	far = (long (*)(long x))((char *)map + (sym.offset & (page - 1)));
+	ASSERT_LT(1UL << 32, labs((long)((unsigned long)far - lo)))
+		TH_LOG("second mapping at %p, XOL area at 0x%lx", map, lo);
+	ASSERT_EQ(0x1236, far(2));
+	ASSERT_EQ(0x1237, far(3));
+	ASSERT_EQ(0x1238, site_far(4));
+	EXPECT_EQ(4, upng_probe_hits(ev));
+	munmap(map, page);
+	EXPECT_EQ(0, upng_probe_enable(ev, false));
+	EXPECT_EQ(0, upng_probe_del(ev));
+}
+
 TEST_HARNESS_MAIN
