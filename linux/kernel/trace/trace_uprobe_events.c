@@ -13,6 +13,8 @@
 #include <linux/ctype.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/percpu.h>
 #include <linux/shmem_fs.h>
@@ -70,6 +72,22 @@ fail:
 }
 
 /*
+ * The probed files held open, one per inode, shared by all definitions on
+ * it (perf opens thousands of local events on one file, a struct file
+ * each cost as much as the rest of the definition): by the real inode,
+ * which is what the engine reads and probes.
+ */
+struct probed_file {
+	struct hlist_node	node;
+	struct inode		*inode;
+	struct file		*file;
+	unsigned int		users;
+};
+
+static DEFINE_HASHTABLE(probed_files, 6);
+static DEFINE_MUTEX(probed_files_lock);
+
+/*
  * Hold the probed file open (see struct trace_uprobe); best effort, and
  * only for files read through the page cache (the only ones the engine
  * can probe: read_folio, or tmpfs), so that no special file's open() has
@@ -78,21 +96,64 @@ fail:
 static void hold_probed_file(struct trace_uprobe *tu)
 {
 	struct inode *inode = d_real_inode(tu->path.dentry);
+	struct probed_file *pf;
 	struct file *file;
 
 	tu->file = NULL;
 	if (!inode->i_mapping->a_ops->read_folio &&
 	    !shmem_mapping(inode->i_mapping))
 		return;
+	mutex_lock(&probed_files_lock);
+	hash_for_each_possible(probed_files, pf, node, (unsigned long)inode) {
+		if (pf->inode == inode) {
+			pf->users++;
+			tu->file = pf->file;
+			goto out;
+		}
+	}
+	pf = kmalloc(sizeof(*pf), GFP_KERNEL);
+	if (!pf)
+		goto out;
 	file = dentry_open(&tu->path, O_RDONLY, current_cred());
-	if (!IS_ERR(file))
-		tu->file = file;
+	if (IS_ERR(file)) {
+		kfree(pf);
+		goto out;
+	}
+	pf->inode = inode;
+	pf->file = file;
+	pf->users = 1;
+	hash_add(probed_files, &pf->node, (unsigned long)inode);
+	tu->file = file;
+out:
+	mutex_unlock(&probed_files_lock);
+}
+
+/* By the file: the real inode of an overlay path may change (copy-up). */
+static void release_probed_file(struct trace_uprobe *tu)
+{
+	struct probed_file *pf;
+	int bkt;
+
+	if (!tu->file)
+		return;
+	mutex_lock(&probed_files_lock);
+	hash_for_each(probed_files, bkt, pf, node) {
+		if (pf->file != tu->file)
+			continue;
+		if (!--pf->users) {
+			hash_del(&pf->node);
+			fput(pf->file);
+			kfree(pf);
+		}
+		break;
+	}
+	mutex_unlock(&probed_files_lock);
+	tu->file = NULL;
 }
 
 static void free_trace_uprobe(struct trace_uprobe *tu)
 {
-	if (tu->file)
-		fput(tu->file);
+	release_probed_file(tu);
 	path_put(&tu->path);
 	trace_probe_cleanup(&tu->tp);
 	kfree(tu->filename);

@@ -20,7 +20,8 @@
  * @devent: entry in the dynamic event list
  * @consumer: our consumer of the engine's probe at @path:@offset
  * @path: the probed file, pinned for the lifetime of the definition
- * @file: the probed file held open read-only, or NULL: some filesystems
+ * @file: the probed file held open read-only (one struct file per inode,
+ *        shared by every definition on it), or NULL: some filesystems
  *        (9p) read a page into the page cache only for an open file, and
  *        the engine reads the probed instruction before any process may
  *        have mapped or opened it
