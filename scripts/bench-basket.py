@@ -47,6 +47,7 @@ BENCH_CODE = {
     "pushf": "9c", "rep_movsb": "f3a4", "sse_riprel": "f30f6f0500000000",
     "avx_riprel": "c5fe6f0500000000", "nop5": "0f1f440000",
     "add_rip": "8305000000000001", "cvt_rip": "f20f2a0500000000",
+    "fld_rip": "d90500000000",
 }
 
 LEGACY_PREFIXES = {0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67, 0xf0,
@@ -240,22 +241,31 @@ def emulated(d):
     return False
 
 
-# SSE/AVX moves and xors of the 0f map (boost.c uprobe_x86_boost_simd_op())
-SIMD_OPS = {0x10, 0x11, 0x28, 0x29, 0x57, 0x6e, 0x7e, 0x6f, 0x7f, 0xd6, 0xef}
+# MMX/SSE/AVX ops of the 0f map a boosted slot runs (boost.c
+# uprobe_x86_boost_simd_op()); the 0f 38 and 0f 3a maps all
+SIMD_OPS = (set(range(0x10, 0x18)) | set(range(0x28, 0x30)) |
+            set(range(0x50, 0x77)) | set(range(0x7c, 0x80)) |
+            {0xc2, 0xc4, 0xc5, 0xc6} | set(range(0xd0, 0xff)))
+
+
+def simd(d):
+    """A SIMD instruction boost.c takes (uprobe_x86_boost_simd())?"""
+    if d.modrm is None or d.vex == 4:
+        return False
+    return d.map in (3, 4) or d.map == 2 and d.op in SIMD_OPS
 
 
 def boostable(d):
     """May @d run from a boosted slot (boost.c uprobe_x86_boostable())?
     A rip-relative operand is relocated for the slot (in reach: the XOL
     area is placed below the probed code)."""
-    simd = d.map == 2 and d.op in SIMD_OPS and d.modrm is not None
+    is_simd = simd(d)
     if d.vex:
-        return d.vex <= 3 and simd and \
-            all(p in (0x64, 0x65) for p in d.prefixes)
-    if any(p not in (0x66, 0x64, 0x65) and not (simd and p in (0xf2, 0xf3))
-           for p in d.prefixes):
+        return is_simd and all(p in (0x64, 0x65) for p in d.prefixes)
+    if any(p not in (0x66, 0x64, 0x65) and
+           not (is_simd and p in (0xf2, 0xf3)) for p in d.prefixes):
         return False
-    if simd:
+    if is_simd:
         return True
     op = d.op
     if d.map == 1 and op == 0x8d:
@@ -316,9 +326,8 @@ def form_class(d, ops):
     stack = mem and d.base == RSP
     fs = d.has(0x64) or d.has(0x65)
     if d.vex:
-        # SIMD and BMI: the moves boosted like the AVX load, the rest
-        # stepped like cvtsi2sd
-        return "avx_riprel" if boostable(d) else "cvt_rip"
+        # SIMD and BMI: boosted like the AVX load, EVEX stepped
+        return "avx_riprel" if boostable(d) else "fld_rip"
     if d.map == 2 and d.op == 0x1e and d.has(0xf3):
         return "endbr64"
     if d.map == 2 and d.op == 0x1f:
@@ -360,8 +369,12 @@ def form_class(d, ops):
     if d.map == 2 and 0x80 <= op <= 0x8f:
         return JCC_CLASS
     if d.map in (2, 3, 4) and ("%xmm" in ops or "%mm" in ops):
-        # legacy SSE: the moves boosted like the SSE load, the rest stepped
-        return "sse_riprel" if boostable(d) else "cvt_rip"
+        # legacy SSE: moves like the SSE load, arithmetic like cvtsi2sd
+        if not boostable(d):
+            return "fld_rip"
+        return "sse_riprel" if d.op in (0x10, 0x11, 0x28, 0x29, 0x6e,
+                                        0x6f, 0x7e, 0x7f, 0xd6) \
+            else "cvt_rip"
     if d.map == 2 and 0xc8 <= op <= 0xcf:
         return "xor"		# bswap
     if d.modrm is None:
@@ -373,7 +386,7 @@ def form_class(d, ops):
     elif d.map == 1 and op == 0xff and reg in (2, 4, 6):
         # indirect call/jmp, push r/m: only the rip-relative memory read
         # has a class, a stepped one
-        return "cvt_rip" if d.rip else "other"
+        return "fld_rip" if d.rip else "other"
     elif d.map == 1 and (op in (0x88, 0x89) or op in (0xc6, 0xc7) and
                          reg == 0):
         shape = "store"
@@ -399,12 +412,14 @@ def form_class(d, ops):
     elif d.map == 2 and op in (0xab, 0xb3, 0xbb, 0xa4, 0xa5, 0xac, 0xad,
                                0xaf, 0xbc, 0xbd, 0xb8):
         shape = "alu"		# bts/btr/btc, shld/shrd, imul, bsf/bsr, popcnt
+    elif d.map == 1 and 0xd8 <= op <= 0xdf and d.mem:
+        return "fld_rip"	# x87 memory operand: stepped
     else:
-        return "other"		# x87, system, ...
+        return "other"		# x87 registers, system, ...
     if d.rip:
         if not riprel_emulated(d):
             # any other rip-relative operand: boosted, relocated
-            return "add_rip" if boostable(d) else "cvt_rip"
+            return "add_rip" if boostable(d) else "fld_rip"
         if shape == "load":
             return "riprel"
         if shape == "lea":

@@ -607,16 +607,23 @@ bool uprobe_deny_signal(void)
  * uprobe_get_trap_addr() - address to report for a trap in user mode
  * @regs: the user registers
  *
- * Return: the probed address while its copy is being stepped, so that a
- * fault in the copy looks like a fault of the original instruction.
+ * Return: the probed address while its copy is being stepped or runs from
+ * a boosted slot, so that a fault in the copy (#UD, #DE, a SIMD
+ * exception) looks like a fault of the original instruction.
  */
 unsigned long uprobe_get_trap_addr(struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
+	unsigned long ip = instruction_pointer(regs), slot, vaddr;
 
 	if (unlikely(utask && utask->active_uprobe))
 		return utask->vaddr;
-	return instruction_pointer(regs);
+	if (unlikely(utask)) {
+		slot = xol_boost_lookup(ip, &vaddr);
+		if (slot)
+			return vaddr + (ip - slot);
+	}
+	return ip;
 }
 
 /* Tries to recreate the parent's XOL area, for the return trampoline. */

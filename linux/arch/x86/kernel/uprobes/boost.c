@@ -9,7 +9,7 @@
  *
  * Instructions that compute in registers and memory qualify: arithmetic,
  * moves, tests, lea, pops, ... with register or memory operands, and the
- * SSE/AVX moves and xors. A rip-relative operand is relocated for the
+ * MMX/SSE/AVX instructions. A rip-relative operand is relocated for the
  * slot, which the XOL area's place (just below the first probed address)
  * lets reach what the original reaches; where it does not, the probe is
  * stepped in that address space. No signal is delivered with the thread in the slot: the
@@ -99,20 +99,51 @@ static bool uprobe_x86_boost_plain_op(u8 op, bool is_64bit)
 	return false;
 }
 
-/* SSE/AVX moves and xors of the 0f map: data in, data out. */
+/*
+ * MMX, SSE and AVX instructions of the 0f map that compute on registers
+ * and memory: data in, data out, nothing that depends on its own address
+ * (the x87 ones record theirs, and stay stepped). A SIMD exception they
+ * raise in the slot is reported at the probed address.
+ */
 static bool uprobe_x86_boost_simd_op(u8 op)
 {
 	switch (op) {
-	case 0x10: case 0x11:			/* movups, movss, movupd, movsd */
-	case 0x28: case 0x29:			/* movaps, movapd */
-	case 0x57:				/* xorps, xorpd */
-	case 0x6e: case 0x7e:			/* movd, movq */
-	case 0x6f: case 0x7f:			/* movq, movdqa, movdqu */
-	case 0xd6:				/* movq */
-	case 0xef:				/* pxor */
+	case 0x10 ... 0x17:		/* movups .. movhps */
+	case 0x28 ... 0x2f:		/* movaps .. comiss */
+	case 0x50 ... 0x76:		/* movmskps .. pcmpeqd */
+	case 0x7c ... 0x7f:		/* haddpd, hsubpd, movd, movq */
+	case 0xc2:			/* cmpps */
+	case 0xc4 ... 0xc6:		/* pinsrw, pextrw, shufps */
+	case 0xd0 ... 0xfe:		/* addsubpd .. paddd */
 		return true;
 	}
 	return false;
+}
+
+/* The SIMD maps: 0f (with the ops above), 0f 38 and 0f 3a (all). */
+static bool uprobe_x86_boost_simd(struct insn *insn)
+{
+	u8 op1 = insn->opcode.bytes[0], op2 = insn->opcode.bytes[1];
+
+	if (!insn->modrm.nbytes)
+		return false;
+	if (insn->vex_prefix.nbytes) {
+		/* VEX, not EVEX: maps 1 (0f), 2 (0f 38), 3 (0f 3a) */
+		if (insn->vex_prefix.nbytes > 3)
+			return false;
+		switch (insn_vex_m_bits(insn)) {
+		case 1:
+			return uprobe_x86_boost_simd_op(op1);
+		case 2: case 3:
+			return true;
+		}
+		return false;
+	}
+	if (op1 != 0x0f)
+		return false;
+	if (insn->opcode.nbytes == 3)
+		return op2 == 0x38 || op2 == 0x3a;
+	return insn->opcode.nbytes == 2 && uprobe_x86_boost_simd_op(op2);
 }
 
 /*
@@ -132,22 +163,20 @@ static bool uprobe_x86_boostable(struct insn *insn, bool is_64bit)
 	u8 op = insn->opcode.bytes[0];
 	u8 mod = X86_MODRM_MOD(insn->modrm.value);
 	u8 reg = X86_MODRM_REG(insn->modrm.value);
-	bool simd = insn->opcode.nbytes == 2 && op == 0x0f &&
-		    uprobe_x86_boost_simd_op(insn->opcode.bytes[1]);
+	bool simd = uprobe_x86_boost_simd(insn);
 
 	if (insn->vex_prefix.nbytes) {
-		/* VEX (not EVEX) moves of the 0f map; no legacy prefix but fs/gs */
+		/* no legacy prefix but fs/gs before a VEX one */
 		for_each_insn_prefix(insn, i, p)
 			if (p != 0x64 && p != 0x65)
 				return false;
-		return insn->vex_prefix.nbytes <= 3 && insn_vex_m_bits(insn) == 1 &&
-		       uprobe_x86_boost_simd_op(op) && insn->modrm.nbytes;
+		return simd;
 	}
 	for_each_insn_prefix(insn, i, p)
 		if (!uprobe_x86_boost_prefix(p, simd))
 			return false;
 	if (simd)
-		return insn->modrm.nbytes;
+		return true;
 	if (op == 0x8d)			/* lea computes, never accesses */
 		return insn->modrm.nbytes && mod != 3;
 	if (insn->opcode.nbytes == 1 && !insn->modrm.nbytes)

@@ -407,4 +407,42 @@ TEST_F_TIMEOUT(signals, fault_in_boosted_sse_load, 120)
 			  "ripsse", site_ripsse_probe, PROT_NONE, 0x5eed);
 }
 
+/*
+ * A boosted copy that raises #UD (invept, outside VMX operation): SIGILL
+ * with the probed address in si_addr and in the signal frame, never the
+ * slot's.
+ */
+TEST_F_TIMEOUT(signals, invalid_opcode_in_boosted_copy, 120)
+{
+	unsigned long desc[2] = { 0, 0 };
+	struct upng_sym sym;
+	struct sigaction sa;
+	char name[80];
+	int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = segv_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGILL, &sa, NULL));
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_invept_probe", &sym));
+	snprintf(name, sizeof(name), "%s_invept", self->ev);
+	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(name, true));
+	for (i = 0; i < 2; i++) {
+		STORE(fault_ip, 0);
+		STORE(fault_addr, 0);
+		if (!sigsetjmp(fault_jmp, 1)) {
+			site_invept(desc);
+			ASSERT_TRUE(false) TH_LOG("invept did not trap");
+		}
+		ASSERT_EQ((unsigned long)site_invept_probe, LOAD(fault_ip));
+		ASSERT_EQ((unsigned long)site_invept_probe, LOAD(fault_addr));
+	}
+	ASSERT_EQ(0, upng_probe_enable(name, false));
+	EXPECT_EQ(2, upng_probe_hits(name));
+	EXPECT_EQ(0, upng_probe_del(name));
+	ASSERT_EQ(0, LOAD(traps));
+}
+
 TEST_HARNESS_MAIN

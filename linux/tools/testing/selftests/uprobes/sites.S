@@ -101,6 +101,22 @@ site_ripsse_probe:
 	.size site_ripsse, . - site_ripsse
 
 /*
+ * long site_invept(void *desc): invept, which raises #UD outside VMX
+ * operation (always, in a user process); the probe on it runs from a
+ * boosted slot, where it raises #UD first.
+ */
+	.p2align 4
+	.globl site_invept
+	.type site_invept, @function
+site_invept:
+	xor	%eax, %eax
+	.globl site_invept_probe
+site_invept_probe:
+	invept	(%rdi), %rax
+	ret
+	.size site_invept, . - site_invept
+
+/*
  * long site_far(long x): returns x plus the quad that follows the code,
  * read rip-relative from the same text page, so that another mapping of
  * that page anywhere computes the same.

@@ -12,12 +12,13 @@ long site_ripcmp(long x);
 long site_ripor(long x);
 long site_ripsse(long x);
 long site_far(long x);
+long site_invept(void *desc);
 unsigned long site_xv_loop(unsigned long n, unsigned long acc,
 			   const unsigned long *k);
 
 extern char site_work_probe[], site_load_probe[], site_ripload_probe[];
 extern char site_ripstore_probe[], site_ripcmp_probe[];
-extern char site_ripor_probe[], site_ripsse_probe[];
+extern char site_ripor_probe[], site_ripsse_probe[], site_invept_probe[];
 extern long site_ripdata[];
 extern char site_step0[], site_step1[], site_step2[], site_step3[],
 	    site_step4[];
