@@ -27,7 +27,8 @@ if [ "$(cat "$GIT_DIR/pristine-version" 2>/dev/null)" != "$ver" ]; then
 	echo "$ver" > "$GIT_DIR/pristine-version"
 fi
 
-export GIT_AUTHOR_NAME="uprobes-ng developers" GIT_AUTHOR_EMAIL=uprobes-ng@invalid
+export GIT_AUTHOR_NAME="Seed 4bcc8d2d maintainers" \
+	GIT_AUTHOR_EMAIL=maintainers@users.noreply.a-seed-4bcc8d2d.example
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 date=$(git -C "$ROOT" --git-dir="$ROOT/.git" log -1 --format=%ad --date=raw 2>/dev/null || date +"%s +0000")
 export GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date
