@@ -278,10 +278,10 @@ bool arch_uprobe_boost_ok(struct pt_regs *regs)
  */
 const char *arch_uprobe_kind(struct arch_uprobe *auprobe, bool is_64bit)
 {
-	if (auprobe->emul != UPROBE_X86_STEP)
-		return "emulated";
 	struct insn insn;
 
+	if (auprobe->emul != UPROBE_X86_STEP)
+		return "emulated";
 	return uprobe_x86_can_boost(auprobe, is_64bit, &insn) ?
 	       "boosted" : "stepped";
 }

@@ -35,32 +35,6 @@ static int uprobe_x86_push(struct pt_regs *regs, unsigned long val)
 	return 0;
 }
 
-/* One read of @size (1, 4 or 8) bytes at @addr, zero-extended, as one access. */
-static int uprobe_x86_get(unsigned long addr, unsigned int size,
-			  unsigned long *val)
-{
-	if (size == 8) {
-		u64 v;
-
-		if (get_user(v, (u64 __user *)addr))
-			return -EFAULT;
-		*val = v;
-	} else if (size == 4) {
-		u32 v;
-
-		if (get_user(v, (u32 __user *)addr))
-			return -EFAULT;
-		*val = v;
-	} else {
-		u8 v;
-
-		if (get_user(v, (u8 __user *)addr))
-			return -EFAULT;
-		*val = v;
-	}
-	return 0;
-}
-
 /* ret, ret $imm: pops the return address and @imm more bytes. */
 static int uprobe_x86_ret(struct pt_regs *regs, unsigned int imm)
 {
@@ -91,11 +65,8 @@ static int uprobe_x86_load(struct pt_regs *regs, u8 emul, u8 off,
 static int uprobe_x86_store(struct pt_regs *regs, u8 emul, u8 off,
 			    unsigned long addr)
 {
-	unsigned long val = *uprobe_x86_reg(regs, off);
-
-	if (emul == UPROBE_X86_STORE64)
-		return put_user((u64)val, (u64 __user *)addr) ? -EFAULT : 0;
-	return put_user((u32)val, (u32 __user *)addr) ? -EFAULT : 0;
+	return uprobe_x86_put(addr, emul == UPROBE_X86_STORE64 ? 8 : 4,
+			      *uprobe_x86_reg(regs, off));
 }
 
 #define UPROBE_X86_ARITH_FLAGS	(X86_EFLAGS_CF | X86_EFLAGS_PF | \

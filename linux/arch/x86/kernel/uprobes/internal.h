@@ -16,27 +16,53 @@ static inline unsigned int uprobe_x86_word(struct pt_regs *regs)
 	return user_64bit_mode(regs) ? 8 : 4;
 }
 
+/* One read of @size (1, 4 or 8) bytes at @addr, zero-extended, as one access. */
+static inline int uprobe_x86_get(unsigned long addr, unsigned int size,
+				 unsigned long *val)
+{
+	if (size == 8) {
+		u64 v;
+
+		if (get_user(v, (u64 __user *)addr))
+			return -EFAULT;
+		*val = v;
+	} else if (size == 4) {
+		u32 v;
+
+		if (get_user(v, (u32 __user *)addr))
+			return -EFAULT;
+		*val = v;
+	} else {
+		u8 v;
+
+		if (get_user(v, (u8 __user *)addr))
+			return -EFAULT;
+		*val = v;
+	}
+	return 0;
+}
+
+/* One write of the low @size (4 or 8) bytes of @val at @addr. */
+static inline int uprobe_x86_put(unsigned long addr, unsigned int size,
+				 unsigned long val)
+{
+	if (size == 8)
+		return put_user((u64)val, (u64 __user *)addr) ? -EFAULT : 0;
+	return put_user((u32)val, (u32 __user *)addr) ? -EFAULT : 0;
+}
+
 /* One read of a stack-slot-sized word at @addr, zero-extended. */
 static inline int uprobe_x86_get_word(struct pt_regs *regs,
 				      unsigned long addr, unsigned long *val)
 {
-	u32 v;
-
-	if (user_64bit_mode(regs))
-		return get_user(*val, (unsigned long __user *)addr);
-	if (get_user(v, (u32 __user *)addr))
-		return -EFAULT;
-	*val = v;
-	return 0;
+	return uprobe_x86_get(addr, uprobe_x86_word(regs), val);
 }
 
 /* One write of a stack-slot-sized word at @addr. */
 static inline int uprobe_x86_put_word(struct pt_regs *regs,
 				      unsigned long addr, unsigned long val)
 {
-	if (user_64bit_mode(regs))
-		return put_user(val, (unsigned long __user *)addr);
-	return put_user((u32)val, (u32 __user *)addr);
+	return uprobe_x86_put(addr, uprobe_x86_word(regs), val);
 }
 
 /* A computed ip, wrapped the way the CPU wraps it in the user's mode. */

@@ -240,8 +240,8 @@ static void segv_handler(int sig, siginfo_t *si, void *uc)
 	siglongjmp(fault_jmp, 1);
 }
 
-/* Send SIGSEGV to segv_handler(). */
-static int catch_segv(void)
+/* Send @sig (SIGSEGV, SIGILL) to segv_handler(). */
+static int catch_fault(int sig)
 {
 	struct sigaction sa;
 
@@ -249,7 +249,7 @@ static int catch_segv(void)
 	sa.sa_sigaction = segv_handler;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
-	return sigaction(SIGSEGV, &sa, NULL);
+	return sigaction(sig, &sa, NULL);
 }
 
 /*
@@ -262,7 +262,7 @@ TEST_F_TIMEOUT(signals, fault_in_probed_insn, 120)
 	char ev[80];
 	long v = 0x5eed;
 
-	ASSERT_EQ(0, catch_segv());
+	ASSERT_EQ(0, catch_fault(SIGSEGV));
 
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_load_probe", &load));
 	snprintf(ev, sizeof(ev), "%s_load", self->ev);
@@ -348,7 +348,7 @@ static void rip_access_faults(struct __test_metadata *_metadata,
 	struct upng_sym sym;
 	char name[80];
 
-	ASSERT_EQ(0, catch_segv());
+	ASSERT_EQ(0, catch_fault(SIGSEGV));
 	snprintf(name, sizeof(name), "site_%s_probe", tag);
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &sym));
 	snprintf(name, sizeof(name), "%s_%s", ev, tag);
@@ -416,15 +416,10 @@ TEST_F_TIMEOUT(signals, invalid_opcode_in_boosted_copy, 120)
 {
 	unsigned long desc[2] = { 0, 0 };
 	struct upng_sym sym;
-	struct sigaction sa;
 	char name[80];
 	int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = segv_handler;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	ASSERT_EQ(0, sigaction(SIGILL, &sa, NULL));
+	ASSERT_EQ(0, catch_fault(SIGILL));
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_invept_probe", &sym));
 	snprintf(name, sizeof(name), "%s_invept", self->ev);
 	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
