@@ -3,7 +3,7 @@
  * uprobes engine: breakpoints in process memory.
  *
  * The file and its page cache are never written. Every breakpoint write,
- * in or out, goes through one primitive, uprobe_write_opcode_locked():
+ * in or out, goes through one primitive, uprobe_write_locked():
  * a forced write fault first gives the address space its own anonymous
  * copy of the page (copy-on-write), then, under the page-table lock and
  * with the entry cleared and flushed so that no thread can write the page
@@ -129,9 +129,18 @@ bool uprobe_file_is_64bit(struct inode *inode, struct file *file)
 	return memcmp(ident, ELFMAG, SELFMAG) || ident[EI_CLASS] != ELFCLASS32;
 }
 
-/* Reads the first byte at @vaddr without breaking copy-on-write. */
-static int uprobe_peek(struct mm_struct *mm, unsigned long vaddr,
-		       uprobe_opcode_t *opcode, bool *anon)
+/**
+ * uprobe_peek() - read process memory without breaking copy-on-write
+ * @mm: the address space, mmap lock held
+ * @vaddr: where to read
+ * @buf: destination
+ * @len: how many bytes, not crossing a page
+ * @anon: set when the page is the process's own copy
+ *
+ * Return: 0, or an error from faulting the page in.
+ */
+int uprobe_peek(struct mm_struct *mm, unsigned long vaddr, void *buf,
+		size_t len, bool *anon)
 {
 	struct vm_area_struct *vma;
 	struct page *page;
@@ -139,11 +148,38 @@ static int uprobe_peek(struct mm_struct *mm, unsigned long vaddr,
 	page = get_user_page_vma_remote(mm, vaddr, FOLL_FORCE, &vma);
 	if (IS_ERR(page))
 		return PTR_ERR(page);
-	memcpy_from_page((char *)opcode, page, offset_in_page(vaddr),
-			 sizeof(*opcode));
+	memcpy_from_page(buf, page, offset_in_page(vaddr), len);
 	*anon = PageAnon(page);
 	put_page(page);
 	return 0;
+}
+
+/*
+ * Is the jump to the stub of the probed instruction at @vaddr there (see
+ * stub.c)? Returns its length, with its bytes in @jump and the original
+ * instruction in @orig, or 0.
+ */
+static int uprobe_jump_at(struct mm_struct *mm, unsigned long vaddr, u8 *jump,
+			  u8 *orig)
+{
+	u8 cur[MAX_UINSN_BYTES];
+	bool anon;
+	int len;
+
+	len = uprobe_stub_jump(mm, vaddr, jump, orig);
+	if (len <= 0 || uprobe_peek(mm, vaddr, cur, len, &anon) || !anon ||
+	    memcmp(cur, jump, len))
+		return 0;
+	return len;
+}
+
+/* Is there a breakpoint at @vaddr, an int3 or a jump to a stub? */
+static bool uprobe_bp_at(struct mm_struct *mm, unsigned long vaddr,
+			 uprobe_opcode_t opcode)
+{
+	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+
+	return is_trap_insn(&opcode) || uprobe_jump_at(mm, vaddr, jump, orig);
 }
 
 /* ---- USDT semaphores ---- */
@@ -332,10 +368,10 @@ static int uprobe_mm_has_bp(struct uprobe *uprobe, struct mm_struct *mm,
 			continue;
 		if (vma == skip && vaddr >= start && vaddr < end)
 			continue;
-		err = uprobe_peek(mm, vaddr, &opcode, &anon);
+		err = uprobe_peek(mm, vaddr, &opcode, sizeof(opcode), &anon);
 		if (err)
 			return err;
-		if (is_trap_insn(&opcode))
+		if (uprobe_bp_at(mm, vaddr, opcode))
 			return 1;
 	}
 	return 0;
@@ -477,7 +513,8 @@ bool uprobe_is_trap_at(struct mm_struct *mm, unsigned long vaddr)
 	uprobe_opcode_t opcode;
 	bool anon;
 
-	return !uprobe_peek(mm, vaddr, &opcode, &anon) && is_trap_insn(&opcode);
+	return !uprobe_peek(mm, vaddr, &opcode, sizeof(opcode), &anon) &&
+	       is_trap_insn(&opcode);
 }
 
 /*
@@ -519,24 +556,26 @@ static bool uprobe_same_as_file(struct page *page, struct folio *cache,
 }
 
 /*
- * Replaces the byte @expect at @vaddr with @opcode in @page, which is
+ * Replaces the @len bytes @expect at @vaddr with @new in @page, which is
  * mapped there as an exclusive anonymous page, all under the page-table
- * lock with the entry cleared. With @cache (the file's page of the same
- * offset), drops the copy when it became identical to it.
+ * lock with the entry cleared and flushed: no thread can fetch or write
+ * the page meanwhile, so the new bytes appear at once, never half
+ * written. With @cache (the file's page of the same offset), drops the
+ * copy when it became identical to it.
  *
  * Return: 0, -EAGAIN when the entry no longer maps @page, -ESRCH when the
- * byte is not @expect (somebody else changed it).
+ * bytes are not @expect (somebody else changed them).
  */
 static int uprobe_replace_locked(struct vm_area_struct *vma,
 				 unsigned long vaddr, struct page *page,
-				 uprobe_opcode_t expect, uprobe_opcode_t opcode,
+				 const u8 *expect, const u8 *new, size_t len,
 				 struct folio *cache, pgoff_t index)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	struct mmu_notifier_range range;
 	struct folio_walk fw;
 	struct folio *folio;
-	uprobe_opcode_t *p;
+	u8 *p;
 	pte_t pte;
 	int err = 0;
 
@@ -554,15 +593,15 @@ static int uprobe_replace_locked(struct vm_area_struct *vma,
 		goto end;
 	}
 	p = kmap_local_page(page) + offset_in_page(vaddr);
-	if (memcmp(p, &expect, sizeof(expect))) {
+	if (memcmp(p, expect, len)) {
 		kunmap_local(p);
 		err = -ESRCH;
 		goto end;
 	}
-	/* No thread can write the page while the entry is clear. */
+	/* No thread can use the page while the entry is clear. */
 	flush_cache_page(vma, vaddr, pte_pfn(fw.pte));
 	pte = ptep_clear_flush(vma, vaddr, fw.ptep);
-	copy_to_user_page(vma, page, vaddr, p, &opcode, sizeof(opcode));
+	copy_to_user_page(vma, page, vaddr, p, new, len);
 	kunmap_local(p);
 
 	if (cache && uprobe_copy_droppable(vma, folio) &&
@@ -572,7 +611,7 @@ static int uprobe_replace_locked(struct vm_area_struct *vma,
 		folio_remove_rmap_pte(folio, page, vma);
 		folio_put(folio);
 	} else {
-		/* The new byte must be visible before the entry is. */
+		/* The new bytes must be visible before the entry is. */
 		smp_wmb();
 		set_pte_at(mm, vaddr, fw.ptep, pte_mkdirty(pte));
 	}
@@ -583,22 +622,27 @@ out:
 	return err;
 }
 
-/*
- * The one way a breakpoint goes in or out: replaces @expect with @opcode
- * at @vaddr in @mm's private copy of the page, creating the copy
- * first when needed. @restore asks for the copy to go when it becomes
- * identical to the file again. Called with the mmap lock held for
- * writing.
+/**
+ * uprobe_write_locked() - the one way breakpoint bytes go in or out
+ * @mm: the address space, mmap lock held for writing
+ * @vma: the mapping containing @vaddr
+ * @vaddr: where to write; the @len bytes do not cross a page
+ * @expect: the bytes that must be there
+ * @new: the bytes that replace them
+ * @len: how many
+ * @restore: let the private copy of the page go when it becomes
+ *	identical to the file again
  *
- * Return: 0, -ESRCH when the byte is not @expect, or an error from
+ * Replaces @expect with @new at @vaddr in @mm's private copy of the page,
+ * creating the copy first when needed.
+ *
+ * Return: 0, -ESRCH when the bytes are not @expect, or an error from
  * faulting the page in (-ENOMEM, -EINTR on a fatal signal, -EFAULT,
  * -EHWPOISON).
  */
-static int uprobe_write_opcode_locked(struct mm_struct *mm,
-				      struct vm_area_struct *vma,
-				      unsigned long vaddr,
-				      uprobe_opcode_t expect,
-				      uprobe_opcode_t opcode, bool restore)
+int uprobe_write_locked(struct mm_struct *mm, struct vm_area_struct *vma,
+			unsigned long vaddr, const void *expect,
+			const void *new, size_t len, bool restore)
 {
 	struct folio *cache = NULL;
 	struct page *page;
@@ -606,6 +650,8 @@ static int uprobe_write_opcode_locked(struct mm_struct *mm,
 	int err, tries = 0;
 
 	mmap_assert_write_locked(mm);
+	if (WARN_ON_ONCE(offset_in_page(vaddr) + len > PAGE_SIZE))
+		return -EINVAL;
 	if (restore) {
 		index = uprobe_vma_vaddr_offset(vma, vaddr) >> PAGE_SHIFT;
 		cache = filemap_get_folio(vma->vm_file->f_mapping, index);
@@ -626,13 +672,44 @@ static int uprobe_write_opcode_locked(struct mm_struct *mm,
 			if (!folio_test_lru(page_folio(page)))
 				lru_add_drain_all();
 		}
-		err = uprobe_replace_locked(vma, vaddr, page, expect, opcode,
+		err = uprobe_replace_locked(vma, vaddr, page, expect, new, len,
 					    cache, index);
 		put_page(page);
 	} while (err == -EAGAIN && ++tries < 8);
 	if (cache)
 		folio_put(cache);
 	return err;
+}
+
+/*
+ * A jump that replaced a probed instruction also covers the bytes after
+ * its first one: a breakpoint going in there first puts that probe back
+ * on its int3, which leaves the rest of the instruction as it was.
+ * Returns 0, or the error that kept the jump in place.
+ */
+static int uprobe_uncover(struct mm_struct *mm, unsigned long vaddr)
+{
+	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+	struct vm_area_struct *vma;
+	unsigned long site;
+	int k, len, err;
+
+	if (!xol_area_has_stubs(mm))
+		return 0;
+	for (k = 1; k < MAX_UINSN_BYTES && k <= vaddr; k++) {
+		site = vaddr - k;
+		if ((site ^ vaddr) & PAGE_MASK)
+			break;
+		len = uprobe_jump_at(mm, site, jump, orig);
+		vma = vma_lookup(mm, site);
+		if (len <= k || !vma)
+			continue;
+		orig[0] = UPROBE_SWBP_INSN;
+		err = uprobe_write_locked(mm, vma, site, jump, orig, len, false);
+		if (err && err != -ESRCH)
+			return err;
+	}
+	return 0;
 }
 
 /**
@@ -655,10 +732,13 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 	int err;
 
 	mmap_assert_write_locked(mm);
-	err = uprobe_peek(mm, vaddr, &cur, &anon);
+	err = uprobe_uncover(mm, vaddr);
 	if (err)
 		return err;
-	if (is_swbp_insn(&cur)) {
+	err = uprobe_peek(mm, vaddr, &cur, sizeof(cur), &anon);
+	if (err)
+		return err;
+	if (uprobe_bp_at(mm, vaddr, cur)) {
 		set_bit(MMF_HAS_UPROBES, &mm->flags);
 		/* Also counts a breakpoint that came with its pages. */
 		return uprobe_ctr_hold(uprobe, mm);
@@ -671,7 +751,7 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 	err = uprobe_ctr_hold(uprobe, mm);
 	if (err)
 		return err;
-	err = uprobe_write_opcode_locked(mm, vma, vaddr, cur, bp, false);
+	err = uprobe_write_locked(mm, vma, vaddr, &cur, &bp, sizeof(bp), false);
 	if (err == -ESRCH)	/* changed under us: not ours to probe */
 		err = 0;
 	else if (!err)
@@ -694,18 +774,26 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		  struct vm_area_struct *vma, unsigned long vaddr)
 {
-	uprobe_opcode_t cur, orig, bp = UPROBE_SWBP_INSN;
+	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+	uprobe_opcode_t cur, bp = UPROBE_SWBP_INSN;
 	bool anon;
-	int err;
+	int err, len;
 
 	mmap_assert_write_locked(mm);
-	err = uprobe_peek(mm, vaddr, &cur, &anon);
+	err = uprobe_peek(mm, vaddr, &cur, sizeof(cur), &anon);
 	if (err)
 		return err;
-	if (!anon || !is_swbp_insn(&cur))
+	if (!anon)
 		goto uncount;
-	memcpy(&orig, uprobe->arch.insn, sizeof(orig));
-	err = uprobe_write_opcode_locked(mm, vma, vaddr, bp, orig, true);
+	if (is_swbp_insn(&cur)) {
+		err = uprobe_write_locked(mm, vma, vaddr, &bp, uprobe->arch.insn,
+					  sizeof(bp), true);
+	} else {
+		len = uprobe_jump_at(mm, vaddr, jump, orig);
+		if (!len)
+			goto uncount;
+		err = uprobe_write_locked(mm, vma, vaddr, jump, orig, len, true);
+	}
 	if (err && err != -ESRCH)	/* -ESRCH: somebody else removed it */
 		return err;
 uncount:

@@ -33,6 +33,7 @@
  * @prep: 0 before the analysis, 1 once it succeeded, or its error
  * @is_64bit: the instruction was analysed as 64-bit code
  * @no_boost: the instruction cannot run from a boosted XOL slot
+ * @no_stub: the breakpoint is never replaced with a jump to a stub
  * @stranded: some breakpoint could not be removed; the sweep worker
  *	retries, and holds a reference meanwhile, so that a hit of that
  *	breakpoint always finds the probe and executes the original
@@ -54,6 +55,7 @@ struct uprobe {
 	int			prep;
 	bool			is_64bit;
 	bool			no_boost;
+	bool			no_stub;
 	bool			stranded;
 	struct list_head	stranded_node;
 	struct rcu_head		rcu;
@@ -109,6 +111,11 @@ void uprobe_walk(void (*fn)(struct uprobe *uprobe, void *arg), void *arg);
 int uprobe_read_insn(struct inode *inode, struct file *file, loff_t offset,
 		     void *buf, size_t len);
 bool uprobe_file_is_64bit(struct inode *inode, struct file *file);
+int uprobe_peek(struct mm_struct *mm, unsigned long vaddr, void *buf,
+		size_t len, bool *anon);
+int uprobe_write_locked(struct mm_struct *mm, struct vm_area_struct *vma,
+			unsigned long vaddr, const void *expect,
+			const void *new, size_t len, bool restore);
 int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 		   struct vm_area_struct *vma, unsigned long vaddr);
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
@@ -216,8 +223,24 @@ void xol_area_free(struct mm_struct *mm);
 long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
 		    struct pt_regs *regs);
 unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr);
+unsigned long xol_stub_slot(struct arch_uprobe *auprobe, unsigned long vaddr);
+unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
+			    u8 *insn);
+bool xol_area_has_stubs(struct mm_struct *mm);
+bool xol_stub_nth(unsigned int i, unsigned long *vaddr, unsigned long *slot,
+		  u8 *insn);
+int xol_area_fork(struct mm_struct *child);
+
+/* stub.c: probed instructions replaced with a jump to a stub */
+void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
+			 struct pt_regs *regs);
+int uprobe_stub_jump(struct mm_struct *mm, unsigned long vaddr, u8 *jump,
+		     u8 *orig);
+bool uprobe_stub_leave(struct pt_regs *regs);
+void uprobe_stub_fork(struct task_struct *child);
 
 /* trap.c */
+struct uprobe_task *uprobe_utask(void);
 void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs);
 void uprobe_remove_from_current(struct uprobe *uprobe, unsigned long vaddr,
 				bool force);

@@ -87,8 +87,12 @@ bool __weak arch_uprobe_hit_is_64bit(struct pt_regs *regs)
 	return IS_ENABLED(CONFIG_64BIT);
 }
 
-/* current's uprobes state, allocated on first use; NULL without memory */
-static struct uprobe_task *uprobe_utask(void)
+/**
+ * uprobe_utask() - current's uprobes state, allocated on first use
+ *
+ * Return: the state, or NULL without memory.
+ */
+struct uprobe_task *uprobe_utask(void)
 {
 	if (!current->utask)
 		current->utask = kzalloc(sizeof(*current->utask), GFP_KERNEL);
@@ -402,11 +406,55 @@ found:
 		if (instruction_pointer(regs) != bp_vaddr)
 			goto out;
 	}
-	if (arch_uprobe_skip_sstep(&uprobe->arch, regs))
+	if (arch_uprobe_skip_sstep(&uprobe->arch, regs)) {
+		uprobe_stub_upgrade(uprobe, bp_vaddr, regs);
 		goto out;
+	}
 	if (uprobe_boost(uprobe, hit, regs))
 		goto out;
 	uprobe_step_out_of_line(utask, uprobe, regs);
+out:
+	uprobes_srcu_unlock(idx);
+}
+
+/**
+ * uprobe_stub_hit() - the stub of a probed instruction was entered
+ * @regs: current's user registers as at the probed instruction (ip on it)
+ *
+ * Called from the stub's system call, or when a signal finds the thread
+ * in the stub. The hit is handled like a breakpoint's, the handlers see
+ * @regs as at the probed instruction, then the instruction is executed:
+ * @regs are left as after it, or as a handler that moved ip set them.
+ */
+void uprobe_stub_hit(struct pt_regs *regs)
+{
+	unsigned long vaddr = instruction_pointer(regs);
+	struct uprobe_task *utask = uprobe_utask();
+	struct uprobe *uprobe = NULL;
+	struct uprobe_hit *hit;
+	unsigned int seq = 0;
+	bool is_trap;
+	int idx;
+
+	idx = uprobes_srcu_lock();
+	hit = utask ? uprobe_hit_entry(utask, vaddr, &seq) : NULL;
+	if (hit && uprobe_hit_valid(hit, vaddr, seq)) {
+		uprobe = hit->uprobe;
+	} else if (utask) {
+		uprobe = uprobe_find_hit(vaddr, &is_trap);
+		if (uprobe && hit)
+			uprobe_hit_remember(hit, vaddr, uprobe, seq);
+	}
+	if (!uprobe) {
+		arch_uprobe_stub_skip(regs);
+		goto out;
+	}
+	utask->vaddr = vaddr;
+	utask->restart_vaddr = 0;
+	uprobe_run_handlers(uprobe, regs);
+	if (instruction_pointer(regs) == vaddr &&
+	    !arch_uprobe_skip_sstep(&uprobe->arch, regs))
+		arch_uprobe_stub_skip(regs);
 out:
 	uprobes_srcu_unlock(idx);
 }
@@ -570,15 +618,20 @@ static bool uprobe_leave_boost(struct uprobe_task *utask,
  * itself (a fault in the copy), or a fatal one, ends the step early: the
  * thread goes back to the probed address and the signal is delivered
  * there. Others wait until the step is complete. A thread in a boosted
- * slot is first moved out of it (see uprobe_leave_boost()).
+ * slot or in a stub is first moved out of it (see uprobe_leave_boost()
+ * and uprobe_stub_leave()).
  *
  * Return: true when get_signal() must not deliver now.
  */
 bool uprobe_deny_signal(void)
 {
 	struct task_struct *t = current;
-	struct uprobe_task *utask = t->utask;
+	struct uprobe_task *utask;
 
+	if (unlikely(t->mm && t->mm->uprobes_state.xol_area) &&
+	    !(t->flags & (PF_KTHREAD | PF_USER_WORKER)))
+		uprobe_stub_leave(task_pt_regs(t));
+	utask = t->utask;
 	if (likely(!utask))
 		return false;
 	if (!utask->active_uprobe) {
@@ -652,7 +705,8 @@ static void uprobe_dup_xol_work(struct callback_head *work)
  * @flags: its clone flags
  *
  * A child that returns through functions its parent was in needs the
- * parent's pending return probes, and its XOL area at the same address.
+ * parent's pending return probes, and its XOL area at the same address;
+ * so does a child whose code jumps to stubs.
  */
 void uprobe_copy_process(struct task_struct *t, unsigned long flags)
 {
@@ -660,6 +714,9 @@ void uprobe_copy_process(struct task_struct *t, unsigned long flags)
 	struct uprobe_task *child;
 
 	t->utask = NULL;
+	if (!(flags & CLONE_VM) && t->mm && t->mm != current->mm &&
+	    xol_area_has_stubs(current->mm))
+		uprobe_stub_fork(t);
 	if (!utask || !utask->return_instances)
 		return;
 	/* A new thread runs on its own stack. */

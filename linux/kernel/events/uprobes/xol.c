@@ -8,6 +8,10 @@
  * probed instruction borrows another slot for the duration of the step.
  * When all slots are borrowed, the next thread sleeps until one is given
  * back: steps are short, so nobody waits long and no hit is lost.
+ *
+ * Other slots are given for good: boosted copies of probed instructions,
+ * and the stubs that probed nops jump to (stub.c). A forked child whose
+ * code jumps to stubs gets a copy of its parent's area at the same place.
  */
 #include <linux/highmem.h>
 #include <linux/mman.h>
@@ -21,19 +25,22 @@
 #include "internal.h"
 
 #define XOL_NR_SLOTS	(PAGE_SIZE / UPROBE_XOL_SLOT_BYTES)
-/* At most half of the slots are given to boosted probes for good. */
+/* At most half of the slots are given for good (boosts and stubs). */
 #define XOL_MAX_BOOST	(XOL_NR_SLOTS / 2)
 
 /**
- * struct xol_boost - a slot holding a boosted probed instruction
+ * struct xol_boost - a slot given for good to a probed instruction
  * @vaddr: address of the probed instruction
  * @insn: the instruction: the slot is valid for these bytes at @vaddr
- * @slot: address of the slot
+ * @slot: address of the slot, 0 when it would be out of reach
+ * @stub: the slot is the stub a jump at @vaddr goes to, not a boosted
+ *	copy of the instruction
  */
 struct xol_boost {
 	unsigned long	vaddr;
 	u8		insn[MAX_UINSN_BYTES];
 	unsigned long	slot;
+	bool		stub;
 };
 
 /**
@@ -44,8 +51,9 @@ struct xol_boost {
  * @vaddr: where it is mapped
  * @boost_lock: serialises the creation of boosted slots
  * @nr_boost: entries of @boost in use, only ever grows
- * @boost: the boosted slots; they stay until the address space goes,
- *	since a thread may be inside one at any time
+ * @nr_stub: how many of them are stubs
+ * @boost: the slots given for good; they stay until the address space
+ *	goes, since a thread may be inside one at any time
  */
 struct xol_area {
 	wait_queue_head_t	wq;
@@ -54,6 +62,7 @@ struct xol_area {
 	unsigned long		vaddr;
 	struct mutex		boost_lock;	/* see @boost_lock above */
 	unsigned int		nr_boost;
+	unsigned int		nr_stub;
 	struct xol_boost	boost[XOL_MAX_BOOST];
 };
 
@@ -139,31 +148,41 @@ static unsigned long xol_pick_vaddr(void)
 	return vm_unmapped_area(&info);
 }
 
-/*
- * Creates the XOL area of current's address space, at @vaddr if it is not
- * zero (a forked child must have it where its parent had it).
- */
-static struct xol_area *xol_area_create(unsigned long vaddr)
+static struct xol_area *xol_area_alloc(void)
 {
-	struct mm_struct *mm = current->mm;
 	struct xol_area *area;
-	unsigned long size;
-	void *tramp;
-	int err;
 
 	area = kzalloc(sizeof(*area), GFP_KERNEL);
 	if (!area)
-		return ERR_PTR(-ENOMEM);
+		return NULL;
 	area->page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
 	if (!area->page) {
 		kfree(area);
-		return ERR_PTR(-ENOMEM);
+		return NULL;
 	}
 	init_waitqueue_head(&area->wq);
 	mutex_init(&area->boost_lock);
 	set_bit(0, area->slots);
-	tramp = arch_uprobe_trampoline(&size);
-	arch_uprobe_copy_ixol(area->page, 0, tramp, size);
+	return area;
+}
+
+static void xol_area_release(struct xol_area *area)
+{
+	__free_page(area->page);
+	kfree(area);
+}
+
+/*
+ * Maps @area in @mm at @vaddr, or at a place of xol_pick_vaddr()'s when
+ * @vaddr is 0, and publishes it. Returns the area @mm has then: @area, one
+ * another thread installed first (@area is freed), or an error.
+ */
+static struct xol_area *xol_area_install(struct mm_struct *mm,
+					 struct xol_area *area,
+					 unsigned long vaddr)
+{
+	struct vm_area_struct *vma;
+	int err;
 
 	err = mmap_write_lock_killable(mm);
 	if (err)
@@ -171,16 +190,13 @@ static struct xol_area *xol_area_create(unsigned long vaddr)
 	if (mm->uprobes_state.xol_area) {
 		/* Another thread was faster. */
 		mmap_write_unlock(mm);
-		__free_page(area->page);
-		kfree(area);
+		xol_area_release(area);
 		return mm->uprobes_state.xol_area;
 	}
 	if (!vaddr)
 		vaddr = xol_pick_vaddr();
 	err = IS_ERR_VALUE(vaddr) ? (long)vaddr : 0;
 	if (!err) {
-		struct vm_area_struct *vma;
-
 		vma = _install_special_mapping(mm, vaddr, PAGE_SIZE,
 					       VM_EXEC | VM_MAYEXEC |
 					       VM_DONTCOPY | VM_IO,
@@ -196,16 +212,32 @@ static struct xol_area *xol_area_create(unsigned long vaddr)
 	if (!err)
 		return area;
 free:
-	__free_page(area->page);
-	kfree(area);
+	xol_area_release(area);
 	return ERR_PTR(err);
+}
+
+/*
+ * Creates the XOL area of current's address space, at @vaddr if it is not
+ * zero (a forked child must have it where its parent had it).
+ */
+static struct xol_area *xol_area_create(unsigned long vaddr)
+{
+	struct xol_area *area = xol_area_alloc();
+	unsigned long size;
+	void *tramp;
+
+	if (!area)
+		return ERR_PTR(-ENOMEM);
+	tramp = arch_uprobe_trampoline(&size);
+	arch_uprobe_copy_ixol(area->page, 0, tramp, size);
+	return xol_area_install(current->mm, area, vaddr);
 }
 
 static struct xol_area *xol_area_get(void)
 {
 	struct xol_area *area;
 
-	/* Pairs with the release in xol_area_create(). */
+	/* Pairs with the release in xol_area_install(). */
 	area = smp_load_acquire(&current->mm->uprobes_state.xol_area);
 	return area ? area : xol_area_create(0);
 }
@@ -220,7 +252,7 @@ unsigned long xol_area_vaddr(struct mm_struct *mm)
 {
 	struct xol_area *area;
 
-	/* Pairs with the release in xol_area_create(). */
+	/* Pairs with the release in xol_area_install(). */
 	area = smp_load_acquire(&mm->uprobes_state.xol_area);
 	return area ? area->vaddr : 0;
 }
@@ -280,6 +312,16 @@ static bool xol_try_take(struct xol_area *area, unsigned int *slot)
 	}
 }
 
+/* Gives back slot @s, waking a thread that waits for one. */
+static void xol_give_back(struct xol_area *area, unsigned int s)
+{
+	clear_bit(s, area->slots);
+	/* Order the release of the slot before looking for sleepers. */
+	smp_mb__after_atomic();
+	if (wq_has_sleeper(&area->wq))
+		wake_up(&area->wq);
+}
+
 /**
  * xol_get_slot() - borrow a slot of current's XOL area for one step
  * @utask: current's uprobes state; its xol_vaddr is set
@@ -316,11 +358,7 @@ void xol_put_slot(struct uprobe_task *utask)
 	area = mm->uprobes_state.xol_area;
 	slot = (utask->xol_vaddr - area->vaddr) / UPROBE_XOL_SLOT_BYTES;
 	utask->xol_vaddr = 0;
-	clear_bit(slot, area->slots);
-	/* Order the release of the slot before looking for sleepers. */
-	smp_mb__after_atomic();
-	if (wq_has_sleeper(&area->wq))
-		wake_up(&area->wq);
+	xol_give_back(area, slot);
 }
 
 /**
@@ -369,18 +407,82 @@ bool __weak arch_uprobe_boost_ok(struct pt_regs *regs)
 static struct xol_boost *xol_boost_find(struct xol_area *area,
 					unsigned int nr,
 					struct arch_uprobe *auprobe,
-					unsigned long vaddr)
+					unsigned long vaddr, bool stub)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
 		struct xol_boost *b = &area->boost[i];
 
-		if (b->vaddr == vaddr &&
+		if (b->vaddr == vaddr && b->stub == stub &&
 		    !memcmp(b->insn, auprobe->insn, sizeof(b->insn)))
 			return b;
 	}
 	return NULL;
+}
+
+/*
+ * The slot given for good to the instruction at @vaddr, as a boosted copy
+ * or as its stub: made on the first request, with the code the
+ * architecture writes for it, and kept with its verdict until the address
+ * space goes. Returns the slot, 0 (none left, out of reach, failure) or
+ * -EOPNOTSUPP (the architecture wrote nothing).
+ */
+static long xol_give_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
+			  struct pt_regs *regs, bool stub)
+{
+	struct xol_area *area = xol_area_get();
+	u8 code[UPROBE_XOL_SLOT_BYTES];
+	unsigned long slot = 0;
+	struct xol_boost *b;
+	unsigned int nr, s;
+	int len;
+
+	if (IS_ERR(area))
+		return 0;
+	/* Pairs with the release below: entries are complete. */
+	nr = smp_load_acquire(&area->nr_boost);
+	b = xol_boost_find(area, nr, auprobe, vaddr, stub);
+	if (b)
+		return b->slot;
+
+	mutex_lock(&area->boost_lock);
+	nr = area->nr_boost;
+	b = xol_boost_find(area, nr, auprobe, vaddr, stub);
+	if (b) {
+		slot = b->slot;
+		goto out;
+	}
+	if (nr == XOL_MAX_BOOST || !xol_try_take(area, &s))
+		goto out;
+	slot = area->vaddr + s * UPROBE_XOL_SLOT_BYTES;
+	if (stub)
+		len = arch_uprobe_stub_code(auprobe, vaddr, slot, code);
+	else
+		len = arch_uprobe_boost_insn(auprobe, regs, vaddr, slot, code);
+	if (len == -ERANGE) {
+		xol_give_back(area, s);
+		slot = 0;
+		goto record;
+	}
+	if (len <= 0) {
+		xol_give_back(area, s);
+		mutex_unlock(&area->boost_lock);
+		return -EOPNOTSUPP;
+	}
+	arch_uprobe_copy_ixol(area->page, slot, code, len);
+record:
+	area->boost[nr].vaddr = vaddr;
+	memcpy(area->boost[nr].insn, auprobe->insn, sizeof(auprobe->insn));
+	area->boost[nr].slot = slot;
+	area->boost[nr].stub = stub;
+	if (stub && slot)
+		WRITE_ONCE(area->nr_stub, area->nr_stub + 1);
+	/* Publish the entry complete; pairs with the acquire above. */
+	smp_store_release(&area->nr_boost, nr + 1);
+out:
+	mutex_unlock(&area->boost_lock);
+	return slot;
 }
 
 /**
@@ -402,52 +504,25 @@ static struct xol_boost *xol_boost_find(struct xol_area *area,
 long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
 		    struct pt_regs *regs)
 {
-	struct xol_area *area = xol_area_get();
-	u8 code[UPROBE_XOL_SLOT_BYTES];
-	unsigned long slot = 0;
-	struct xol_boost *b;
-	unsigned int nr, s;
-	int len;
+	return xol_give_slot(auprobe, vaddr, regs, false);
+}
 
-	if (IS_ERR(area))
-		return 0;
-	/* Pairs with the release below: entries are complete. */
-	nr = smp_load_acquire(&area->nr_boost);
-	b = xol_boost_find(area, nr, auprobe, vaddr);
-	if (b)
-		return b->slot;
+/**
+ * xol_stub_slot() - the stub a probed instruction may jump to
+ * @auprobe: the probed instruction, one arch_uprobe_stub_ok() accepted
+ * @vaddr: its address in current's address space
+ *
+ * The stub is made on the first request in each address space and kept
+ * until the address space goes, like a boosted slot.
+ *
+ * Return: the stub's address, or 0 when the slots are used up, the stub
+ * would be out of the jump's reach, or on failure.
+ */
+unsigned long xol_stub_slot(struct arch_uprobe *auprobe, unsigned long vaddr)
+{
+	long slot = xol_give_slot(auprobe, vaddr, NULL, true);
 
-	mutex_lock(&area->boost_lock);
-	nr = area->nr_boost;
-	b = xol_boost_find(area, nr, auprobe, vaddr);
-	if (b) {
-		slot = b->slot;
-		goto out;
-	}
-	if (nr == XOL_MAX_BOOST || !xol_try_take(area, &s))
-		goto out;
-	slot = area->vaddr + s * UPROBE_XOL_SLOT_BYTES;
-	len = arch_uprobe_boost_insn(auprobe, regs, vaddr, slot, code);
-	if (len == -ERANGE) {
-		clear_bit(s, area->slots);
-		slot = 0;
-		goto record;
-	}
-	if (len <= 0) {
-		clear_bit(s, area->slots);
-		mutex_unlock(&area->boost_lock);
-		return -EOPNOTSUPP;
-	}
-	arch_uprobe_copy_ixol(area->page, slot, code, len);
-record:
-	area->boost[nr].vaddr = vaddr;
-	memcpy(area->boost[nr].insn, auprobe->insn, sizeof(auprobe->insn));
-	area->boost[nr].slot = slot;
-	/* Publish the entry complete; pairs with the acquire above. */
-	smp_store_release(&area->nr_boost, nr + 1);
-out:
-	mutex_unlock(&area->boost_lock);
-	return slot;
+	return slot > 0 ? slot : 0;
 }
 
 /**
@@ -463,21 +538,165 @@ unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr)
 	struct xol_area *area;
 	unsigned int i, nr;
 
-	/* Pairs with the release in xol_area_create(). */
+	/* Pairs with the release in xol_area_install(). */
 	area = mm ? smp_load_acquire(&mm->uprobes_state.xol_area) : NULL;
 	if (!area || ip - area->vaddr >= PAGE_SIZE)
 		return 0;
-	/* Pairs with the release in xol_boost_slot(). */
+	/* Pairs with the release in xol_give_slot(). */
 	nr = smp_load_acquire(&area->nr_boost);
 	for (i = 0; i < nr; i++) {
 		struct xol_boost *b = &area->boost[i];
 
-		if (b->slot && ip - b->slot < UPROBE_XOL_SLOT_BYTES) {
+		if (b->slot && !b->stub && ip - b->slot < UPROBE_XOL_SLOT_BYTES) {
 			*vaddr = b->vaddr;
 			return b->slot;
 		}
 	}
 	return 0;
+}
+
+/* @mm's XOL area if it has stubs; mmap lock held, or @mm is current's. */
+static struct xol_area *xol_stub_area(struct mm_struct *mm)
+{
+	struct xol_area *area;
+
+	/* Pairs with the release in xol_area_install(). */
+	area = mm ? smp_load_acquire(&mm->uprobes_state.xol_area) : NULL;
+	return area && READ_ONCE(area->nr_stub) ? area : NULL;
+}
+
+/**
+ * uprobe_stub_lookup() - the stub an address of current's is in
+ * @ip: a user address
+ * @vaddr: set to the probed address the stub stands for
+ *
+ * Return: the stub's address, or 0 when @ip is in no stub.
+ */
+unsigned long uprobe_stub_lookup(unsigned long ip, unsigned long *vaddr)
+{
+	struct xol_area *area = xol_stub_area(current->mm);
+	unsigned int i, nr;
+
+	if (!area || ip - area->vaddr >= PAGE_SIZE)
+		return 0;
+	/* Pairs with the release in xol_give_slot(). */
+	nr = smp_load_acquire(&area->nr_boost);
+	for (i = 0; i < nr; i++) {
+		struct xol_boost *b = &area->boost[i];
+
+		if (b->slot && b->stub && ip - b->slot < UPROBE_XOL_SLOT_BYTES) {
+			*vaddr = b->vaddr;
+			return b->slot;
+		}
+	}
+	return 0;
+}
+
+/**
+ * xol_stub_find() - the stub of the probed instruction at an address
+ * @mm: the address space, mmap lock held
+ * @vaddr: the probed address
+ * @insn: receives the original instruction, MAX_UINSN_BYTES
+ *
+ * Return: the stub's address, or 0 when @mm has none for @vaddr.
+ */
+unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
+			    u8 *insn)
+{
+	struct xol_area *area = xol_stub_area(mm);
+	unsigned int i, nr;
+
+	if (!area)
+		return 0;
+	/* Pairs with the release in xol_give_slot(). */
+	nr = smp_load_acquire(&area->nr_boost);
+	for (i = 0; i < nr; i++) {
+		struct xol_boost *b = &area->boost[i];
+
+		if (b->stub && b->slot && b->vaddr == vaddr) {
+			memcpy(insn, b->insn, sizeof(b->insn));
+			return b->slot;
+		}
+	}
+	return 0;
+}
+
+/**
+ * xol_stub_nth() - one of the stubs of current's address space
+ * @i: its index, from 0
+ * @vaddr: receives the probed address it stands for
+ * @slot: receives its address
+ * @insn: receives the original instruction, MAX_UINSN_BYTES
+ *
+ * Return: false when there are fewer than @i + 1 stubs.
+ */
+bool xol_stub_nth(unsigned int i, unsigned long *vaddr, unsigned long *slot,
+		  u8 *insn)
+{
+	struct xol_area *area = xol_stub_area(current->mm);
+	unsigned int j, nr;
+
+	if (!area)
+		return false;
+	/* Pairs with the release in xol_give_slot(). */
+	nr = smp_load_acquire(&area->nr_boost);
+	for (j = 0; j < nr; j++) {
+		struct xol_boost *b = &area->boost[j];
+
+		if (!b->stub || !b->slot || i--)
+			continue;
+		*vaddr = b->vaddr;
+		*slot = b->slot;
+		memcpy(insn, b->insn, sizeof(b->insn));
+		return true;
+	}
+	return false;
+}
+
+/**
+ * xol_area_has_stubs() - may code of an address space jump to stubs?
+ * @mm: the address space
+ *
+ * Return: true when its XOL area holds at least one stub.
+ */
+bool xol_area_has_stubs(struct mm_struct *mm)
+{
+	return xol_stub_area(mm);
+}
+
+/**
+ * xol_area_fork() - give a forked child a copy of current's XOL area
+ * @child: the child's address space, a copy of current's
+ *
+ * Only when the area holds stubs: the child's code jumps to them, so the
+ * copy goes where the parent's area is, with the same stubs and boosted
+ * slots, and none of the slots the parent's threads borrowed.
+ *
+ * Return: 0, or an error (-ENOMEM, -EINTR); the child then has no area.
+ */
+int xol_area_fork(struct mm_struct *child)
+{
+	struct xol_area *parent = xol_stub_area(current->mm), *area;
+	unsigned int i;
+
+	if (!parent)
+		return 0;
+	area = xol_area_alloc();
+	if (!area)
+		return -ENOMEM;
+	mutex_lock(&parent->boost_lock);
+	/* Slots given for good are written under the lock, before use. */
+	copy_highpage(area->page, parent->page);
+	area->nr_boost = parent->nr_boost;
+	area->nr_stub = parent->nr_stub;
+	memcpy(area->boost, parent->boost,
+	       area->nr_boost * sizeof(area->boost[0]));
+	mutex_unlock(&parent->boost_lock);
+	for (i = 0; i < area->nr_boost; i++)
+		if (area->boost[i].slot)
+			set_bit((area->boost[i].slot - parent->vaddr) /
+				UPROBE_XOL_SLOT_BYTES, area->slots);
+	return PTR_ERR_OR_ZERO(xol_area_install(child, area, parent->vaddr));
 }
 
 /**

@@ -87,4 +87,7 @@ extern const u8 uprobe_x86_uret_tramp[];
 extern const u8 uprobe_x86_uret_tramp_ret[];
 extern const u8 uprobe_x86_uret_tramp_end[];
 
+/* stub.c */
+bool uprobe_x86_stub_syscall(struct pt_regs *regs);
+
 #endif /* _X86_KERNEL_UPROBES_INTERNAL_H */

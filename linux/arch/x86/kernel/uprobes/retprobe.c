@@ -80,10 +80,12 @@ bool arch_uretprobe_is_alive(struct return_instance *ret, enum rp_check ctx,
 
 #ifdef CONFIG_X86_64
 /**
- * sys_uretprobe - return probe hit, entered from the trampoline only
+ * sys_uretprobe - return probe hit, entered from the trampoline, or the
+ * hit of a probed nop, entered from its stub (stub.c)
  *
- * Return: the probed function's return value (%rax), possibly changed by
- * a handler; the task gets SIGILL when not called from the trampoline.
+ * Return: the probed function's return value (%rax), or the value %rax had
+ * at the nop, possibly changed by a handler; the task gets SIGILL when not
+ * called from the trampoline or a stub.
  */
 SYSCALL_DEFINE0(uretprobe)
 {
@@ -92,9 +94,13 @@ SYSCALL_DEFINE0(uretprobe)
 	unsigned long __user *saved = (unsigned long __user *)regs->sp;
 	unsigned long r11, cx, ax;
 
-	if (tramp == UPROBE_NO_TRAMPOLINE_VADDR ||
-	    regs->ip != tramp + (uprobe_x86_uret_tramp_ret - uprobe_x86_uret_tramp))
+	if (tramp == UPROBE_NO_TRAMPOLINE_VADDR)
 		goto sigill;
+	if (regs->ip != tramp + (uprobe_x86_uret_tramp_ret - uprobe_x86_uret_tramp)) {
+		if (!uprobe_x86_stub_syscall(regs))
+			goto sigill;
+		return regs->ax;
+	}
 	/* r11, rcx, rax: in push order, reversed */
 	if (get_user(r11, saved) || get_user(cx, saved + 1) ||
 	    get_user(ax, saved + 2))

@@ -4,6 +4,12 @@
  * probed instructions are ones the engine has to single-step (or emulate
  * exactly), not trivially skippable ones.
  */
+
+#include "sites.h"
+
+/* nopl 0x0(%rax,%rax,1), which gas would shorten */
+#define NOP5	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00
+
 	.text
 
 /* long site_work(long x): returns x * 3 + 1; probe at site_work_probe. */
@@ -166,8 +172,9 @@ site_step4:
  * acc = acc * 3 + 1 + *k; returns acc.  Three probe sites, one per kind
  * of out-of-line execution: site_xv_boost (lea: register-only, run from a
  * boosted slot), site_xv_mem (add from memory: boosted too, its copy
- * reads memory) and site_xv_step (pushfw: single-stepped, its flags
- * image fixed up).  The loop ends at site_xv_end.
+ * reads memory), site_xv_step (pushfw: single-stepped, its flags
+ * image fixed up) and site_xv_nop5 (a five-byte nop: a jump to a stub
+ * once hit).  The loop ends at site_xv_end.
  */
 	.p2align 4
 	.globl site_xv_loop
@@ -185,6 +192,10 @@ site_xv_mem:
 site_xv_step:
 	pushfw
 	popfw
+	.p2align 3		/* the nop never crosses a page */
+	.globl site_xv_nop5
+site_xv_nop5:
+	NOP5
 	dec	%rdi
 	jnz	1b
 	ret
@@ -192,10 +203,115 @@ site_xv_step:
 site_xv_end:
 	.size site_xv_loop, . - site_xv_loop
 
+/*
+ * long site_nop5(long x): x * 3 + 1, its first instruction a five-byte
+ * nop (site_nop5_probe), as at a patchable function entry.
+ */
+	.p2align 4
+	.globl site_nop5
+	.type site_nop5, @function
+site_nop5:
+	.globl site_nop5_probe
+site_nop5_probe:
+	NOP5
+	lea	1(%rdi,%rdi,2), %rax
+	ret
+	.size site_nop5, . - site_nop5
+
+/*
+ * void site_nop5_regs(struct site_regs *out): sets the flags, writes a
+ * pattern to the 128 bytes below the stack pointer (the red zone) and
+ * into every general register, executes the five-byte nop at
+ * site_nop5_regs_probe, then stores into *out what the registers, the
+ * stack pointer, the flags and the red zone hold after it (see sites.h).
+ */
+	.p2align 4
+	.globl site_nop5_regs
+	.type site_nop5_regs, @function
+site_nop5_regs:
+	push	%rbx
+	push	%rbp
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	mov	%rdi, site_regs_out(%rip)
+	mov	%rsp, site_regs_sp(%rip)
+	pushq	$SITE_REGS_FLAGS
+	popfq
+	movabs	$SITE_REGS_RZ, %rax
+	.irp	i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+	mov	%rax, -8 * \i(%rsp)
+	lea	1(%rax), %rax
+	.endr
+	movabs	$SITE_REGS_GPR * 1, %rax
+	movabs	$SITE_REGS_GPR * 2, %rcx
+	movabs	$SITE_REGS_GPR * 3, %rdx
+	movabs	$SITE_REGS_GPR * 4, %rbx
+	movabs	$SITE_REGS_GPR * 6, %rbp
+	movabs	$SITE_REGS_GPR * 7, %rsi
+	movabs	$SITE_REGS_GPR * 8, %rdi
+	movabs	$SITE_REGS_GPR * 9, %r8
+	movabs	$SITE_REGS_GPR * 10, %r9
+	movabs	$SITE_REGS_GPR * 11, %r10
+	movabs	$SITE_REGS_GPR * 12, %r11
+	movabs	$SITE_REGS_GPR * 13, %r12
+	movabs	$SITE_REGS_GPR * 14, %r13
+	movabs	$SITE_REGS_GPR * 15, %r14
+	movabs	$SITE_REGS_GPR * 16, %r15
+	.p2align 3
+	.globl site_nop5_regs_probe
+site_nop5_regs_probe:
+	NOP5
+	/* Only moves until the flags are saved. */
+	mov	%rax, site_regs_tmp(%rip)
+	mov	site_regs_out(%rip), %rax
+	mov	%rcx, 8 * 1(%rax)
+	mov	%rdx, 8 * 2(%rax)
+	mov	%rbx, 8 * 3(%rax)
+	mov	%rsp, 8 * 4(%rax)
+	mov	%rbp, 8 * 5(%rax)
+	mov	%rsi, 8 * 6(%rax)
+	mov	%rdi, 8 * 7(%rax)
+	mov	%r8, 8 * 8(%rax)
+	mov	%r9, 8 * 9(%rax)
+	mov	%r10, 8 * 10(%rax)
+	mov	%r11, 8 * 11(%rax)
+	mov	%r12, 8 * 12(%rax)
+	mov	%r13, 8 * 13(%rax)
+	mov	%r14, 8 * 14(%rax)
+	mov	%r15, 8 * 15(%rax)
+	mov	site_regs_tmp(%rip), %rcx
+	mov	%rcx, (%rax)
+	.irp	i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+	mov	-8 * \i(%rsp), %rcx
+	mov	%rcx, 8 * (17 + \i)(%rax)
+	.endr
+	mov	site_regs_sp(%rip), %rcx
+	mov	%rcx, 8 * 17(%rax)
+	pushfq
+	pop	%rcx
+	mov	%rcx, 8 * 16(%rax)
+	pushq	$0x202
+	popfq
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbp
+	pop	%rbx
+	ret
+	.size site_nop5_regs, . - site_nop5_regs
+
 	.section .note.GNU-stack, "", @progbits
 
-/* A page of its own, so that a test can take the read permission away. */
 	.bss
+	.p2align 3
+site_regs_out:	.skip 8
+site_regs_sp:	.skip 8
+site_regs_tmp:	.skip 8
+
+/* A page of its own, so that a test can take the read permission away. */
 	.p2align 12
 	.globl site_ripdata
 	.type site_ripdata, @object

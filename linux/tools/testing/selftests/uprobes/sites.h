@@ -3,6 +3,22 @@
 #ifndef SITES_H
 #define SITES_H
 
+/*
+ * What site_nop5_regs() sets before its probed nop: flags CF PF AF ZF SF
+ * OF (and the reserved bit 1), general register i (rax, rcx, rdx, rbx,
+ * rsp, rbp, rsi, rdi, r8..r15: ModRM order) SITE_REGS_GPR * (i + 1), except
+ * rsp, and the red zone's quadword i (at -8 * (i + 1)) SITE_REGS_RZ + i.
+ */
+#ifdef __ASSEMBLER__
+#define SITE_UL(x)	x
+#else
+#define SITE_UL(x)	x##UL
+#endif
+#define SITE_REGS_FLAGS	SITE_UL(0x8d7)
+#define SITE_REGS_GPR	SITE_UL(0x0101010101010101)
+#define SITE_REGS_RZ	SITE_UL(0x5a5a5a5a5a5a5a00)
+
+#ifndef __ASSEMBLER__
 long site_work(long x);
 long site_load(long *p);
 long site_steps(long x);
@@ -22,9 +38,25 @@ extern char site_ripor_probe[], site_ripsse_probe[], site_invept_probe[];
 extern long site_ripdata[];
 extern char site_step0[], site_step1[], site_step2[], site_step3[],
 	    site_step4[];
-extern char site_xv_boost[], site_xv_mem[], site_xv_step[], site_xv_end[];
+extern char site_xv_boost[], site_xv_mem[], site_xv_step[], site_xv_nop5[],
+	    site_xv_end[];
+
+long site_nop5(long x);
+extern char site_nop5_probe[], site_nop5_regs_probe[];
+
+/* What site_nop5_regs() finds after the nop. */
+struct site_regs {
+	unsigned long gpr[16];	/* ModRM order, gpr[4] is rsp */
+	unsigned long flags;
+	unsigned long sp_before;	/* rsp before the nop */
+	unsigned long red_zone[16];
+};
+
+void site_nop5_regs(struct site_regs *out);
 
 #define SITE_WORK(x) ((x) * 3 + 1)
 #define SITE_STEPS(x) ((((x) + 5) * 3) ^ 0x55)
+
+#endif /* !__ASSEMBLER__ */
 
 #endif /* SITES_H */

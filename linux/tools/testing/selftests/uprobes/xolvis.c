@@ -9,8 +9,9 @@
  * a SIGSTOP (/proc/PID/syscall, /proc/PID/stat), an exiting task.
  *
  * A loop in sites.S runs a probed instruction again and again, a
- * register-only lea or an add from memory (boosted) or a pushfw
- * (single-stepped), while
+ * register-only lea or an add from memory (boosted), a pushfw
+ * (single-stepped) or a five-byte nop (a jump to a stub in [uprobes],
+ * whose system call enters the kernel), while
  * signals, forks, ptrace interrupts or SIGSTOP/SIGCONT hit it at random.
  * Every place the thread is seen stopped is checked against the [uprobes]
  * mapping, the loop's results against a computation without probe, the
@@ -360,6 +361,10 @@ FIXTURE_VARIANT_ADD(xolvis, boosted_mem) {
 
 FIXTURE_VARIANT_ADD(xolvis, stepped) {
 	.sym = "site_xv_step", .addr = site_xv_step, .len = 2,
+};
+
+FIXTURE_VARIANT_ADD(xolvis, stub) {
+	.sym = "site_xv_nop5", .addr = site_xv_nop5, .len = 5,
 };
 
 FIXTURE_SETUP(xolvis)

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uprobes engine: probed instructions replaced with a jump to a stub.
+ *
+ * A probe on an instruction the architecture can jump over (x86: a
+ * five-byte nop, as at USDT sites and patchable function entries) starts
+ * as a breakpoint like any other. At its first hit in an address space,
+ * the breakpoint is upgraded: the instruction is replaced with a jump to
+ * a stub in the XOL area, which enters the kernel with a system call
+ * instead of a trap, and the kernel returns straight after the probed
+ * instruction. The stub stays until the address space goes, so a thread
+ * that jumped to it just before the probe went away still finds it; it
+ * then only executes the probed instruction.
+ *
+ * The jump is written like a breakpoint (bkpt.c): with the page's entry
+ * cleared and flushed, so no thread ever runs half of it, and only over
+ * the breakpoint and the original bytes, re-checked under the page-table
+ * lock. It is taken out like a breakpoint too, the original bytes put
+ * back.
+ *
+ * Nothing the program or a debugger can observe shows the stub: a signal,
+ * a stop or a single-step that catches a thread inside it first moves the
+ * thread back before the probed instruction or past it (see
+ * uprobe_stub_leave()), the stub's system call is hidden from ptrace,
+ * seccomp, audit and syscall tracing, and a forked child gets a copy of
+ * the stubs its code jumps to.
+ */
+#define pr_fmt(fmt) "uprobe: " fmt
+
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
+
+#include "internal.h"
+
+/**
+ * arch_uprobe_stub_ok() - may this probe's breakpoint become a jump?
+ * @auprobe: the probed instruction
+ * @regs: the user registers at a hit, past the instruction
+ *
+ * Return: false by default.
+ */
+bool __weak arch_uprobe_stub_ok(struct arch_uprobe *auprobe,
+				struct pt_regs *regs)
+{
+	return false;
+}
+
+/**
+ * arch_uprobe_stub_code() - code of the stub of a probed instruction
+ * @auprobe: the probed instruction, accepted by arch_uprobe_stub_ok()
+ * @vaddr: its address
+ * @slot: the stub's address
+ * @buf: receives the code, UPROBE_XOL_SLOT_BYTES at most
+ *
+ * Return: the code's size, or -ERANGE when @slot is out of reach.
+ */
+int __weak arch_uprobe_stub_code(struct arch_uprobe *auprobe,
+				 unsigned long vaddr, unsigned long slot,
+				 u8 *buf)
+{
+	return -ERANGE;
+}
+
+/**
+ * arch_uprobe_stub_jump() - the jump that replaces a probed instruction
+ * @vaddr: the probed address
+ * @slot: the stub's address
+ * @buf: receives the jump, MAX_UINSN_BYTES at most
+ *
+ * Return: its size.
+ */
+int __weak arch_uprobe_stub_jump(unsigned long vaddr, unsigned long slot,
+				 u8 *buf)
+{
+	return 0;
+}
+
+/**
+ * arch_uprobe_stub_unwind() - take a thread out of a stub
+ * @regs: the user registers, ip inside the stub at @slot
+ * @vaddr: the probed address the stub stands for
+ * @slot: the stub's address
+ *
+ * Undoes what the stub did so far, or completes it, without its probe.
+ *
+ * Return: 0 when @regs are now as before the probed instruction (ip at
+ * @vaddr), 1 when as after it, or an error (the stack is not readable).
+ */
+int __weak arch_uprobe_stub_unwind(struct pt_regs *regs, unsigned long vaddr,
+				   unsigned long slot)
+{
+	return -EINVAL;
+}
+
+/**
+ * arch_uprobe_stub_skip() - execute a probed instruction a stub stands for
+ * @regs: the user registers, ip at the probed instruction
+ *
+ * For a hit of a stub whose probe has gone: the instruction was one that
+ * only moves the instruction pointer on.
+ */
+void __weak arch_uprobe_stub_skip(struct pt_regs *regs)
+{
+}
+
+/**
+ * arch_uprobe_syscall_is_ours() - is this system call a uprobes stub's?
+ * @regs: the user registers at a system call entry
+ *
+ * Return: false by default.
+ */
+bool __weak arch_uprobe_syscall_is_ours(struct pt_regs *regs)
+{
+	return false;
+}
+
+/* Is a probe registered within the bytes a jump at @uprobe would cover? */
+static bool uprobe_stub_covers(struct uprobe *uprobe, unsigned int len)
+{
+	unsigned int k;
+
+	for (k = 1; k < len; k++)
+		if (uprobe_lookup(uprobe->inode, uprobe->offset + k))
+			return true;
+	return false;
+}
+
+/**
+ * uprobe_stub_upgrade() - replace a breakpoint just hit with a jump
+ * @uprobe: the probe, hit by current at @vaddr; in a SRCU read section
+ * @vaddr: the probed address
+ * @regs: current's user registers, the hit handled
+ *
+ * Only the breakpoint and the original bytes are replaced; a breakpoint
+ * that went or changed since the hit is left alone, and so is a probe
+ * whose jump would cover another probe or cross a page.
+ */
+void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
+			 struct pt_regs *regs)
+{
+	u8 jump[MAX_UINSN_BYTES], cur[MAX_UINSN_BYTES];
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long slot;
+	int len;
+
+	if (READ_ONCE(uprobe->no_stub) ||
+	    !arch_uprobe_stub_ok(&uprobe->arch, regs))
+		return;
+	slot = xol_stub_slot(&uprobe->arch, vaddr);
+	if (!slot)
+		return;
+	len = arch_uprobe_stub_jump(vaddr, slot, jump);
+	if (len <= 0 || offset_in_page(vaddr) + len > PAGE_SIZE ||
+	    uprobe_stub_covers(uprobe, len)) {
+		WRITE_ONCE(uprobe->no_stub, true);
+		return;
+	}
+	memcpy(cur, uprobe->arch.insn, len);
+	cur[0] = UPROBE_SWBP_INSN;
+
+	if (mmap_write_lock_killable(mm))
+		return;
+	vma = uprobe_vma_at(uprobe, mm, vaddr);
+	if (vma && uprobe_vma_insertable(vma))
+		uprobe_write_locked(mm, vma, vaddr, cur, jump, len, false);
+	mmap_write_unlock(mm);
+}
+
+/**
+ * uprobe_stub_jump() - the jump a probed instruction of an mm became
+ * @mm: the address space, mmap lock held
+ * @vaddr: the probed address
+ * @jump: receives the jump's bytes
+ * @orig: receives the original instruction, MAX_UINSN_BYTES
+ *
+ * Return: the jump's length, 0 when @mm has no stub for @vaddr.
+ */
+int uprobe_stub_jump(struct mm_struct *mm, unsigned long vaddr, u8 *jump,
+		     u8 *orig)
+{
+	unsigned long slot = xol_stub_find(mm, vaddr, orig);
+
+	return slot ? arch_uprobe_stub_jump(vaddr, slot, jump) : 0;
+}
+
+/**
+ * uprobe_stub_leave() - take current out of a stub before a signal
+ * @regs: current's user registers
+ *
+ * Called by get_signal(), through uprobe_deny_signal(), so that a signal
+ * handler, a stop, a debugger's single-step or a core dump never sees the
+ * thread inside a stub. A thread that has not entered the kernel from the
+ * stub yet is moved back before the probed instruction, and then past it
+ * with the probe hit (unless the signal is fatal): a single-step over the
+ * probed instruction then stops after it, as without the stub. A thread
+ * whose system call was refused is moved past the instruction.
+ *
+ * Return: true when @regs were changed.
+ */
+bool uprobe_stub_leave(struct pt_regs *regs)
+{
+	unsigned long vaddr, slot;
+	int where;
+
+	slot = uprobe_stub_lookup(instruction_pointer(regs), &vaddr);
+	if (likely(!slot))
+		return false;
+	where = arch_uprobe_stub_unwind(regs, vaddr, slot);
+	if (where < 0) {
+		pr_warn_ratelimited("pid %d: stack unreadable in the stub of 0x%lx\n",
+				    current->pid, vaddr);
+		force_sig(SIGSEGV);
+		return false;
+	}
+	if (!where && !__fatal_signal_pending(current))
+		uprobe_stub_hit(regs);
+	return true;
+}
+
+/**
+ * uprobe_stub_fork() - a forked child's code may jump to stubs
+ * @child: the child, with its own copy of current's address space
+ *
+ * The child gets a copy of the XOL area at the same address. When that
+ * fails, its jumps are put back on their breakpoints, which need no XOL
+ * area to work.
+ */
+void uprobe_stub_fork(struct task_struct *child)
+{
+	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+	struct mm_struct *mm = child->mm;
+	struct vm_area_struct *vma;
+	unsigned long vaddr, slot;
+	unsigned int i;
+	int err, len;
+
+	err = xol_area_fork(mm);
+	if (!err)
+		return;
+	mmap_write_lock(mm);
+	for (i = 0; xol_stub_nth(i, &vaddr, &slot, orig); i++) {
+		len = arch_uprobe_stub_jump(vaddr, slot, jump);
+		vma = vma_lookup(mm, vaddr);
+		if (len <= 0 || !vma)
+			continue;
+		orig[0] = UPROBE_SWBP_INSN;
+		if (uprobe_write_locked(mm, vma, vaddr, jump, orig, len,
+					false) == -ENOMEM)
+			pr_warn_ratelimited("pid %d: jump at 0x%lx left without its stub\n",
+					    child->pid, vaddr);
+	}
+	mmap_write_unlock(mm);
+}
+
+/**
+ * uprobe_syscall_enter_hidden() - should syscall tracing skip this entry?
+ * @regs: the user registers at a system call entry with work to do
+ *
+ * A uprobes stub's or trampoline's system call is not the program's: no
+ * ptrace stop, seccomp filter, audit record or tracepoint sees it.
+ *
+ * Return: true when the entry (and then the exit) work must be skipped.
+ */
+bool uprobe_syscall_enter_hidden(struct pt_regs *regs)
+{
+	struct uprobe_task *utask;
+
+	if (likely(!arch_uprobe_syscall_is_ours(regs))) {
+		if (current->utask)
+			current->utask->syscall_hidden = false;
+		return false;
+	}
+	utask = uprobe_utask();
+	if (!utask)
+		return false;
+	utask->syscall_hidden = true;
+	return true;
+}
+
+/**
+ * uprobe_syscall_exit_hidden() - should syscall tracing skip this exit?
+ *
+ * Return: true after an entry uprobe_syscall_enter_hidden() hid.
+ */
+bool uprobe_syscall_exit_hidden(void)
+{
+	struct uprobe_task *utask = current->utask;
+
+	if (likely(!utask || !utask->syscall_hidden))
+		return false;
+	utask->syscall_hidden = false;
+	return true;
+}

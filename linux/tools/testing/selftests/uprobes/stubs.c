@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probed five-byte nops jump to a stub: after its first hit, a probe on a
+ * nopl (USDT sites, patchable function entries) is a "jmp" into [uprobes]
+ * instead of an int3, and its hits enter the kernel with a system call.
+ * The program must not be able to tell, apart from reading its own code:
+ * every register, the flags and the red zone as without the probe, exact
+ * hit counts, the nop back when the probe goes, a forked child whose code
+ * jumps to the stub running on, no system call seen by a tracer or
+ * refused by seccomp or syscall user dispatch, a single-step going from the nop to the next
+ * instruction, and threads hammering the site while it goes in and out.
+ * Signals and stops inside the stub are the xolvis test's "stub" variant.
+ */
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sites.h"
+#include "upng.h"
+
+#ifndef __NR_uretprobe
+#define __NR_uretprobe 335
+#endif
+
+#define NCALLS		1000
+#define NTHREADS	2
+#define NTOGGLES	20
+#define MAX_STEPS	20000
+
+static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+/* [uprobes] of process PID (0: self); 0 or -ENOENT. */
+static int st_xol_range(pid_t pid, unsigned long *lo, unsigned long *hi)
+{
+	char path[64], line[512];
+	int found = -ENOENT;
+	FILE *f;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/maps");
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[uprobes]") &&
+		    sscanf(line, "%lx-%lx", lo, hi) == 2) {
+			found = 0;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+/* Where the jump at @site goes, or 0 when @site holds no jump. */
+static unsigned long st_jump_target(const unsigned char *site)
+{
+	int rel;
+
+	if (site[0] != 0xe9)
+		return 0;
+	memcpy(&rel, site + 1, sizeof(rel));
+	return (unsigned long)site + 5 + rel;
+}
+
+/* Adds and enables a probe on the instruction at @sym; its file bytes. */
+static void st_probe(struct __test_metadata *_metadata, char *ev, size_t len,
+		     const char *sym_name, const char *addr)
+{
+	unsigned char insn[5];
+	struct upng_sym sym;
+
+	upng_evname(ev, len, "stub");
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), sym_name, &sym));
+	ASSERT_EQ((unsigned long)addr, sym.value);
+	ASSERT_EQ(0, upng_file_read(upng_self_path(), sym.offset, insn,
+				    sizeof(insn)));
+	ASSERT_EQ(0, memcmp(insn, nop5, sizeof(nop5)));
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+}
+
+/* Calls site_nop5() @n times; how many results were wrong. */
+static long st_calls(long n)
+{
+	long i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		bad += site_nop5(i) != SITE_WORK(i);
+	return bad;
+}
+
+/*
+ * The first hit upgrades the int3 to a jump into [uprobes]; every call is
+ * one hit; once the probe goes, the nop is back, in the program's view and
+ * in /proc/PID/mem's.
+ */
+TEST(jump_to_stub_and_back)
+{
+	unsigned long lo, hi, target;
+	unsigned char cur[5];
+	char ev[64];
+
+	st_probe(_metadata, ev, sizeof(ev), "site_nop5_probe", site_nop5_probe);
+	ASSERT_EQ(0, st_calls(1));
+	ASSERT_EQ(0, st_xol_range(0, &lo, &hi));
+	target = st_jump_target((unsigned char *)site_nop5_probe);
+	ASSERT_TRUE(target >= lo && target < hi)
+		TH_LOG("site %02x %02x %02x %02x %02x, [uprobes] %lx-%lx",
+		       site_nop5_probe[0] & 0xff, site_nop5_probe[1] & 0xff,
+		       site_nop5_probe[2] & 0xff, site_nop5_probe[3] & 0xff,
+		       site_nop5_probe[4] & 0xff, lo, hi);
+	ASSERT_EQ(0, st_calls(NCALLS));
+	EXPECT_EQ(NCALLS + 1, upng_probe_hits(ev));
+
+	ASSERT_EQ(0, upng_probe_enable(ev, false));
+	EXPECT_EQ(0, memcmp(site_nop5_probe, nop5, sizeof(nop5)));
+	ASSERT_EQ(0, upng_mem_read(getpid(), (unsigned long)site_nop5_probe,
+				   cur, sizeof(cur)));
+	EXPECT_EQ(0, memcmp(cur, nop5, sizeof(nop5)));
+	ASSERT_EQ(0, st_calls(NCALLS));
+	EXPECT_EQ(NCALLS + 1, upng_probe_hits(ev));
+
+	/* Again: the same stub serves the probe's return. */
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	ASSERT_EQ(0, st_calls(2));
+	EXPECT_EQ(target, st_jump_target((unsigned char *)site_nop5_probe));
+	EXPECT_EQ(NCALLS + 3, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ(0, memcmp(site_nop5_probe, nop5, sizeof(nop5)));
+}
+
+/* Registers, flags, stack pointer and red zone, through int3 and stub. */
+TEST(registers_flags_red_zone)
+{
+	struct site_regs r;
+	char ev[64];
+	int call, i;
+
+	st_probe(_metadata, ev, sizeof(ev), "site_nop5_regs_probe",
+		 site_nop5_regs_probe);
+	for (call = 0; call < 3; call++) {
+		memset(&r, 0, sizeof(r));
+		site_nop5_regs(&r);
+		for (i = 0; i < 16; i++) {
+			if (i == 4)
+				continue;
+			EXPECT_EQ(SITE_REGS_GPR * (i + 1UL), r.gpr[i])
+				TH_LOG("call %d: register %d", call, i);
+		}
+		EXPECT_EQ(r.sp_before, r.gpr[4]);
+		/* CF PF AF ZF SF TF DF OF */
+		EXPECT_EQ(SITE_REGS_FLAGS & 0xdd5, r.flags & 0xdd5)
+			TH_LOG("call %d: flags %#lx", call, r.flags);
+		for (i = 0; i < 16; i++)
+			EXPECT_EQ(SITE_REGS_RZ + (unsigned long)i, r.red_zone[i])
+				TH_LOG("call %d: red zone quadword %d", call, i);
+		/* The calls after the first went through the stub. */
+		if (!call)
+			ASSERT_NE(0UL, st_jump_target((unsigned char *)
+						    site_nop5_regs_probe));
+	}
+	EXPECT_EQ(3, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+}
+
+/* A forked child's code jumps to its own copy of the stub. */
+TEST(fork_keeps_stub)
+{
+	unsigned long lo, hi, clo, chi;
+	int status, fds[2];
+	char ev[64];
+	pid_t pid;
+
+	st_probe(_metadata, ev, sizeof(ev), "site_nop5_probe", site_nop5_probe);
+	ASSERT_EQ(0, st_calls(1));
+	ASSERT_NE(0UL, st_jump_target((unsigned char *)site_nop5_probe));
+	ASSERT_EQ(0, st_xol_range(0, &lo, &hi));
+	ASSERT_EQ(0, pipe(fds));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char c = 0;
+
+		/* The parent reads our maps, then we run. */
+		if (read(fds[0], &c, 1) != 1)
+			_exit(3);
+		_exit(st_calls(NCALLS) ? 1 : 0);
+	}
+	EXPECT_EQ(0, st_xol_range(pid, &clo, &chi));
+	EXPECT_EQ(lo, clo);
+	ASSERT_EQ(1, write(fds[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("child status %#x", status);
+	EXPECT_EQ(NCALLS + 1, upng_probe_hits(ev));
+	close(fds[0]);
+	close(fds[1]);
+	EXPECT_EQ(0, upng_probe_del(ev));
+}
+
+/*
+ * A tracer stopping at every system call sees none of the stub's, and
+ * one single-stepping the program goes from the nop straight to the next
+ * instruction, never into [uprobes]; every execution is a hit.
+ */
+TEST(ptrace_sees_no_stub)
+{
+	unsigned long lo, hi, site = (unsigned long)site_nop5_probe;
+	struct user_regs_struct regs;
+	long stops = 0, steps = 0, at_site = 0, over = 0, in_xol = 0;
+	unsigned long prev = 0;
+	long uret_stops = 0;
+	int status, phase;
+	char ev[64];
+	pid_t pid;
+
+	st_probe(_metadata, ev, sizeof(ev), "site_nop5_probe", site_nop5_probe);
+	ASSERT_EQ(0, st_calls(1));
+	ASSERT_NE(0UL, st_jump_target((unsigned char *)site_nop5_probe));
+	ASSERT_EQ(0, st_xol_range(0, &lo, &hi));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(2);
+		raise(SIGSTOP);
+		/* Phase 1, under PTRACE_SYSCALL. */
+		if (st_calls(NCALLS))
+			_exit(1);
+		raise(SIGSTOP);
+		/* Phase 2, single-stepped. */
+		_exit(st_calls(3) ? 1 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	for (phase = 1; phase <= 2;) {
+		long req = phase == 1 ? PTRACE_SYSCALL : PTRACE_SINGLESTEP;
+
+		ASSERT_EQ(0, ptrace(req, pid, NULL, NULL));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		if (WIFEXITED(status))
+			break;
+		ASSERT_TRUE(WIFSTOPPED(status)) TH_LOG("status %#x", status);
+		ASSERT_EQ(0, ptrace(PTRACE_GETREGS, pid, NULL, &regs));
+		if (regs.rip >= lo && regs.rip < hi)
+			in_xol++;
+		if (WSTOPSIG(status) == SIGSTOP) {
+			phase++;
+			continue;
+		}
+		if (phase == 1) {
+			stops++;
+			uret_stops += regs.orig_rax == __NR_uretprobe;
+			continue;
+		}
+		ASSERT_LT(++steps, MAX_STEPS);
+		at_site += regs.rip == site;
+		over += prev == site && regs.rip == site + 5;
+		prev = regs.rip;
+	}
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("child status %#x", status);
+	TH_LOG("%ld syscall stops, %ld steps, %ld at the nop, %ld over it",
+	       stops, steps, at_site, over);
+	EXPECT_EQ(0, uret_stops);
+	EXPECT_EQ(0, in_xol);
+	EXPECT_EQ(3, at_site);
+	EXPECT_EQ(3, over);
+	EXPECT_EQ(NCALLS + 4, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+}
+
+/* Kill the process on the system call the stub makes. */
+static int st_seccomp_deny_uretprobe(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_uretprobe, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) ?
+	       -errno : 0;
+}
+
+/* Can this kernel filter system calls (CONFIG_SECCOMP_FILTER)? */
+static bool st_have_seccomp(void)
+{
+	return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
+}
+
+/* A seccomp filter of the program never sees the stub's system call. */
+TEST(seccomp_filter_does_not_see_stub)
+{
+	int status;
+	char ev[64];
+	pid_t pid;
+
+	if (!st_have_seccomp())
+		SKIP(return, "kernel without CONFIG_SECCOMP");
+	st_probe(_metadata, ev, sizeof(ev), "site_nop5_probe", site_nop5_probe);
+	ASSERT_EQ(0, st_calls(1));
+	ASSERT_NE(0UL, st_jump_target((unsigned char *)site_nop5_probe));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (st_seccomp_deny_uretprobe())
+			_exit(2);
+		_exit(st_calls(NCALLS) ? 1 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("child status %#x", status);
+	EXPECT_EQ(NCALLS + 1, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+}
+
+static volatile int st_sigsys;
+
+static void st_sigsys_handler(int sig)
+{
+	st_sigsys++;
+}
+
+/*
+ * Syscall user dispatch sends SIGSYS for every system call made outside
+ * the program's allowed range: the stub's must not be one of them.
+ */
+TEST(syscall_user_dispatch_does_not_see_stub)
+{
+	static volatile char selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+	int status;
+	char ev[64];
+	pid_t pid;
+
+	st_probe(_metadata, ev, sizeof(ev), "site_nop5_probe", site_nop5_probe);
+	ASSERT_EQ(0, st_calls(1));
+	ASSERT_NE(0UL, st_jump_target((unsigned char *)site_nop5_probe));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		long bad;
+
+		signal(SIGSYS, st_sigsys_handler);
+		if (prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_ON,
+			  0, 0, &selector))
+			_exit(2);
+		selector = SYSCALL_DISPATCH_FILTER_BLOCK;
+		bad = st_calls(NCALLS);
+		selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+		_exit(bad ? 1 : st_sigsys ? 3 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("child status %#x (exit 3: SIGSYS for the stub)", status);
+	EXPECT_EQ(NCALLS + 1, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+}
+
+struct st_worker {
+	pthread_t th;
+	long calls, bad;
+	int *stop;
+};
+
+static void *st_worker_main(void *arg)
+{
+	struct st_worker *w = arg;
+
+	while (!__atomic_load_n(w->stop, __ATOMIC_SEQ_CST)) {
+		w->bad += st_calls(64);
+		w->calls += 64;
+	}
+	return NULL;
+}
+
+/* Threads run the site while the probe goes in and out NTOGGLES times. */
+TEST(toggle_under_threads)
+{
+	struct st_worker w[NTHREADS] = { 0 };
+	int stop = 0, i;
+	long long t0;
+	char ev[64];
+
+	st_probe(_metadata, ev, sizeof(ev), "site_nop5_probe", site_nop5_probe);
+	for (i = 0; i < NTHREADS; i++) {
+		w[i].stop = &stop;
+		ASSERT_EQ(0, pthread_create(&w[i].th, NULL, st_worker_main,
+					    &w[i]));
+	}
+	t0 = upng_now_ms();
+	for (i = 0; i < NTOGGLES; i++) {
+		ASSERT_EQ(0, upng_probe_enable(ev, false));
+		usleep(1000);
+		ASSERT_EQ(0, upng_probe_enable(ev, true));
+		usleep(1000);
+	}
+	TH_LOG("%d toggles in %lld ms", NTOGGLES, upng_now_ms() - t0);
+	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
+	for (i = 0; i < NTHREADS; i++) {
+		pthread_join(w[i].th, NULL);
+		EXPECT_EQ(0, w[i].bad);
+		EXPECT_LT(0, w[i].calls);
+	}
+	EXPECT_LT(0, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ(0, memcmp(site_nop5_probe, nop5, sizeof(nop5)));
+}
+
+TEST_HARNESS_MAIN
