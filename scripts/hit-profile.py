@@ -10,6 +10,9 @@
 #   HIT_RET    1: the probed function has a return probe too: after the
 #              entry hit, run the function's own code unrecorded and
 #              record its return through the trampoline as well
+#   HIT_STUB   1: after the first hit, the probe's hits enter the kernel by
+#              a stub's system call (a probed five-byte nop): record from
+#              the system call entry instead of the int3 trap
 import os
 
 import gdb
@@ -31,7 +34,15 @@ def main():
     # struct pt_regs *regs in %rdi: cs at byte 136, ip at byte 128
     gdb.execute("condition 1 (*(unsigned long *)($rdi + 136) & 3) == 3 && "
                 "*(unsigned long *)($rdi + 128) == " + os.environ["HIT_IP"])
-    for _ in range(int(os.environ.get("HIT_SKIP", "5")) + 1):
+    skip = int(os.environ.get("HIT_SKIP", "5"))
+    if os.environ.get("HIT_STUB") == "1":
+        # The first hit traps and puts the jump in; then the stub's
+        # uretprobe system call (335), made from below HIT_HOME.
+        gdb.execute("continue")
+        gdb.execute("delete")
+        gdb.execute("break entry_SYSCALL_64")
+        gdb.execute("condition 2 $rax == 335 && $rcx < %d" % home)
+    for _ in range(skip + 1):
         gdb.execute("continue")
     gdb.execute("delete")
     pcs = []

@@ -7,7 +7,10 @@
 # int3 trap back to the program, XOL slot and single-step trap included,
 # and counts the instructions per kernel function (symbols of each
 # vmlinux). KIND=uretprobe: the entry hit and the return through the
-# trampoline of the benchmark's return probe figure.
+# trampoline of the benchmark's return probe figure. KIND=nop5 on our
+# kernel: from the system call entry of the stub the probed nop jumps to
+# (its six user instructions before it are not counted), stock: from the
+# int3 trap as for the other kinds (its entry code not counted).
 # Figures are guest instructions, like make bench's.
 . "$(dirname "$0")/lib.sh"
 
@@ -30,7 +33,8 @@ addr=$(nm "$bench" | awk -v s="p_$kind" '$3 == s { print $1 }')
 home=0x1000000
 
 trace() { # name bzImage
-	local name=$1 kernel=$2 port=$((20000 + RANDOM % 10000)) qpid
+	local name=$1 kernel=$2 port=$((20000 + RANDOM % 10000)) qpid stub=0
+	[ "$name" = ours ] && [ "$kind" = nop5 ] && stub=1
 	local pcs=$OUT/hit-$kind-$name.pcs
 	# One vCPU, stopped at the start until gdb attaches; gdb kills QEMU
 	# when it is done, else qemu.sh's boot or run limit does.
@@ -42,7 +46,7 @@ trace() { # name bzImage
 	sleep 1
 	rm -f "$pcs"
 	HIT_PORT=$port HIT_IP=$((0x$addr + 1)) HIT_OUT=$pcs HIT_HOME=$home \
-		HIT_SKIP=$skip HIT_RET=$ret \
+		HIT_SKIP=$skip HIT_RET=$ret HIT_STUB=$stub \
 		timeout 900 gdb -q -batch -nx -ex "set architecture i386:x86-64" \
 		-ex "file $(dirname "$kernel")/../../../vmlinux" \
 		-x "$ROOT/scripts/hit-profile.py" > "$OUT/gdb-hit-$name.log" 2>&1 || true

@@ -445,16 +445,15 @@ void uprobe_stub_hit(struct pt_regs *regs)
 		if (uprobe && hit)
 			uprobe_hit_remember(hit, vaddr, uprobe, seq);
 	}
-	if (!uprobe) {
-		arch_uprobe_stub_skip(regs);
-		goto out;
-	}
+	if (!uprobe)
+		goto skip;
 	utask->vaddr = vaddr;
 	utask->restart_vaddr = 0;
 	uprobe_run_handlers(uprobe, regs);
-	if (instruction_pointer(regs) == vaddr &&
-	    !arch_uprobe_skip_sstep(&uprobe->arch, regs))
-		arch_uprobe_stub_skip(regs);
+	if (instruction_pointer(regs) != vaddr)
+		goto out;
+skip:
+	arch_uprobe_stub_skip(regs);
 out:
 	uprobes_srcu_unlock(idx);
 }

@@ -52,6 +52,7 @@ struct xol_boost {
  * @boost_lock: serialises the creation of boosted slots
  * @nr_boost: entries of @boost in use, only ever grows
  * @nr_stub: how many of them are stubs
+ * @slot_entry: for each slot, 1 + the index in @boost of its entry, or 0
  * @boost: the slots given for good; they stay until the address space
  *	goes, since a thread may be inside one at any time
  */
@@ -63,6 +64,7 @@ struct xol_area {
 	struct mutex		boost_lock;	/* see @boost_lock above */
 	unsigned int		nr_boost;
 	unsigned int		nr_stub;
+	u8			slot_entry[XOL_NR_SLOTS];
 	struct xol_boost	boost[XOL_MAX_BOOST];
 };
 
@@ -476,6 +478,8 @@ record:
 	memcpy(area->boost[nr].insn, auprobe->insn, sizeof(auprobe->insn));
 	area->boost[nr].slot = slot;
 	area->boost[nr].stub = stub;
+	if (slot)
+		WRITE_ONCE(area->slot_entry[s], nr + 1);
 	if (stub && slot)
 		WRITE_ONCE(area->nr_stub, area->nr_stub + 1);
 	/* Publish the entry complete; pairs with the acquire above. */
@@ -574,22 +578,26 @@ static struct xol_area *xol_stub_area(struct mm_struct *mm)
  */
 unsigned long uprobe_stub_lookup(unsigned long ip, unsigned long *vaddr)
 {
-	struct xol_area *area = xol_stub_area(current->mm);
+	struct mm_struct *mm = current->mm;
+	struct xol_area *area;
+	struct xol_boost *b;
 	unsigned int i, nr;
 
+	/* Pairs with the release in xol_area_install(). */
+	area = mm ? smp_load_acquire(&mm->uprobes_state.xol_area) : NULL;
 	if (!area || ip - area->vaddr >= PAGE_SIZE)
 		return 0;
-	/* Pairs with the release in xol_give_slot(). */
+	/* Pairs with the release in xol_give_slot(): entries up to nr. */
 	nr = smp_load_acquire(&area->nr_boost);
-	for (i = 0; i < nr; i++) {
-		struct xol_boost *b = &area->boost[i];
-
-		if (b->slot && b->stub && ip - b->slot < UPROBE_XOL_SLOT_BYTES) {
-			*vaddr = b->vaddr;
-			return b->slot;
-		}
-	}
-	return 0;
+	i = READ_ONCE(area->slot_entry[(ip - area->vaddr) /
+				       UPROBE_XOL_SLOT_BYTES]);
+	if (!i || i > nr)
+		return 0;
+	b = &area->boost[i - 1];
+	if (!b->stub)
+		return 0;
+	*vaddr = b->vaddr;
+	return b->slot;
 }
 
 /**
@@ -691,6 +699,7 @@ int xol_area_fork(struct mm_struct *child)
 	area->nr_stub = parent->nr_stub;
 	memcpy(area->boost, parent->boost,
 	       area->nr_boost * sizeof(area->boost[0]));
+	memcpy(area->slot_entry, parent->slot_entry, sizeof(area->slot_entry));
 	mutex_unlock(&parent->boost_lock);
 	for (i = 0; i < area->nr_boost; i++)
 		if (area->boost[i].slot)

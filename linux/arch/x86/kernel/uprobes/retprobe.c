@@ -91,8 +91,6 @@ SYSCALL_DEFINE0(uretprobe)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	unsigned long tramp = uprobe_get_trampoline_vaddr();
-	unsigned long __user *saved = (unsigned long __user *)regs->sp;
-	unsigned long r11, cx, ax;
 
 	if (tramp == UPROBE_NO_TRAMPOLINE_VADDR)
 		goto sigill;
@@ -101,15 +99,9 @@ SYSCALL_DEFINE0(uretprobe)
 			goto sigill;
 		return regs->ax;
 	}
-	/* r11, rcx, rax: in push order, reversed */
-	if (get_user(r11, saved) || get_user(cx, saved + 1) ||
-	    get_user(ax, saved + 2))
+	if (uprobe_x86_pop_saved(regs, regs->sp, 3))
 		goto sigill;
-
-	regs->r11 = r11;
-	regs->cx = cx;
-	regs->ax = ax;
-	regs->sp += 3 * sizeof(*saved);
+	regs->sp += 3 * sizeof(unsigned long);
 	/* regs is now the user's state at the return: no syscall restart. */
 	regs->orig_ax = -1;
 

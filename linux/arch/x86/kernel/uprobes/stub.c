@@ -141,19 +141,35 @@ void arch_uprobe_stub_skip(struct pt_regs *regs)
 	regs->ip += STUB_JMP_LEN;
 }
 
-/* Takes back the @n saved registers, innermost first, at @sp. */
-static int uprobe_x86_stub_pop(struct pt_regs *regs, unsigned long sp, int n)
+/**
+ * uprobe_x86_pop_saved - take back registers the trampoline or a stub saved
+ * @regs: the user registers
+ * @sp: where the first of them is
+ * @n: how many: the last @n of r11, rcx, rax, as the sequence "push %rax;
+ *	push %rcx; push %r11" leaves them from @sp up
+ *
+ * Return: 0, or -EFAULT with @regs unchanged.
+ */
+int uprobe_x86_pop_saved(struct pt_regs *regs, unsigned long sp, int n)
 {
-	unsigned long *dst[] = { &regs->r11, &regs->cx, &regs->ax };
-	unsigned long val[3];
-	int i, first = ARRAY_SIZE(dst) - n;
+	unsigned long __user *p = (unsigned long __user *)sp;
+	unsigned long r11 = regs->r11, cx = regs->cx, ax;
 
-	for (i = 0; i < n; i++)
-		if (uprobe_x86_get(sp + i * 8, 8, &val[i]))
-			return -EFAULT;
-	for (i = 0; i < n; i++)
-		*dst[first + i] = val[i];
+	if (!user_access_begin(p, n * sizeof(*p)))
+		return -EFAULT;
+	if (n == 3)
+		unsafe_get_user(r11, p++, efault);
+	if (n >= 2)
+		unsafe_get_user(cx, p++, efault);
+	unsafe_get_user(ax, p, efault);
+	user_access_end();
+	regs->r11 = r11;
+	regs->cx = cx;
+	regs->ax = ax;
 	return 0;
+efault:
+	user_access_end();
+	return -EFAULT;
 }
 
 /**
@@ -189,7 +205,7 @@ int arch_uprobe_stub_unwind(struct pt_regs *regs, unsigned long vaddr,
 		regs->ip = vaddr;
 		return 0;
 	case STUB_SYSCALL:
-		if (uprobe_x86_stub_pop(regs, sp + 16, 1))
+		if (uprobe_x86_pop_saved(regs, sp + 16, 1))
 			return -EFAULT;
 		regs->sp = sp + STUB_SAVED + STUB_RED_ZONE;
 		regs->ip = vaddr;
@@ -198,7 +214,7 @@ int arch_uprobe_stub_unwind(struct pt_regs *regs, unsigned long vaddr,
 	case STUB_POP_CX:
 	case STUB_POP_AX:
 		pushed = 3 - (off == STUB_POP_CX) - 2 * (off == STUB_POP_AX);
-		if (uprobe_x86_stub_pop(regs, sp, pushed))
+		if (uprobe_x86_pop_saved(regs, sp, pushed))
 			return -EFAULT;
 		sp += pushed * 8;
 		fallthrough;
@@ -243,7 +259,7 @@ bool uprobe_x86_stub_syscall(struct pt_regs *regs)
 	unsigned long vaddr, slot = uprobe_stub_lookup(regs->ip, &vaddr);
 
 	if (!slot || regs->ip != slot + STUB_RET ||
-	    uprobe_x86_stub_pop(regs, regs->sp, 3))
+	    uprobe_x86_pop_saved(regs, regs->sp, 3))
 		return false;
 	regs->sp += STUB_SAVED + STUB_RED_ZONE;
 	regs->ip = vaddr;
