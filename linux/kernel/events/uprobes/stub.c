@@ -135,7 +135,9 @@ static bool uprobe_stub_covers(struct uprobe *uprobe, unsigned int len)
  *
  * Only the breakpoint and the original bytes are replaced; a breakpoint
  * that went or changed since the hit is left alone, and so is a probe
- * whose jump would cover another probe or cross a page.
+ * whose jump would cover another probe or cross a page. A probe whose
+ * instruction cannot become a jump is marked, so that its next hits do
+ * not call this again.
  */
 void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
 			 struct pt_regs *regs)
@@ -146,9 +148,10 @@ void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
 	unsigned long slot;
 	int len;
 
-	if (READ_ONCE(uprobe->no_stub) ||
-	    !arch_uprobe_stub_ok(&uprobe->arch, regs))
+	if (!arch_uprobe_stub_ok(&uprobe->arch, regs)) {
+		WRITE_ONCE(uprobe->no_stub, true);
 		return;
+	}
 	slot = xol_stub_slot(&uprobe->arch, vaddr);
 	if (!slot)
 		return;
@@ -206,7 +209,7 @@ bool uprobe_stub_leave(struct pt_regs *regs)
 	int where;
 
 	slot = uprobe_stub_lookup(instruction_pointer(regs), &vaddr);
-	if (likely(!slot))
+	if (likely(!slot || !vaddr))
 		return false;
 	where = arch_uprobe_stub_unwind(regs, vaddr, slot);
 	if (where < 0) {

@@ -407,7 +407,8 @@ found:
 			goto out;
 	}
 	if (arch_uprobe_skip_sstep(&uprobe->arch, regs)) {
-		uprobe_stub_upgrade(uprobe, bp_vaddr, regs);
+		if (unlikely(!READ_ONCE(uprobe->no_stub)))
+			uprobe_stub_upgrade(uprobe, bp_vaddr, regs);
 		goto out;
 	}
 	if (uprobe_boost(uprobe, hit, regs))

@@ -570,11 +570,13 @@ static struct xol_area *xol_stub_area(struct mm_struct *mm)
 }
 
 /**
- * uprobe_stub_lookup() - the stub an address of current's is in
+ * uprobe_stub_lookup() - the stub or trampoline an address of current's is in
  * @ip: a user address
- * @vaddr: set to the probed address the stub stands for
+ * @vaddr: set to the probed address the stub stands for, 0 for the return
+ *	trampoline (slot 0)
  *
- * Return: the stub's address, or 0 when @ip is in no stub.
+ * Return: the address of the stub or of the trampoline, or 0 when @ip is
+ * in neither.
  */
 unsigned long uprobe_stub_lookup(unsigned long ip, unsigned long *vaddr)
 {
@@ -587,6 +589,10 @@ unsigned long uprobe_stub_lookup(unsigned long ip, unsigned long *vaddr)
 	area = mm ? smp_load_acquire(&mm->uprobes_state.xol_area) : NULL;
 	if (!area || ip - area->vaddr >= PAGE_SIZE)
 		return 0;
+	if (ip - area->vaddr < UPROBE_XOL_SLOT_BYTES) {
+		*vaddr = 0;
+		return area->vaddr;
+	}
 	/* Pairs with the release in xol_give_slot(): entries up to nr. */
 	nr = smp_load_acquire(&area->nr_boost);
 	i = READ_ONCE(area->slot_entry[(ip - area->vaddr) /

@@ -89,6 +89,7 @@ extern const u8 uprobe_x86_uret_tramp_end[];
 
 /* stub.c */
 int uprobe_x86_pop_saved(struct pt_regs *regs, unsigned long sp, int n);
-bool uprobe_x86_stub_syscall(struct pt_regs *regs);
+bool uprobe_x86_stub_syscall(struct pt_regs *regs, unsigned long slot,
+			     unsigned long vaddr);
 
 #endif /* _X86_KERNEL_UPROBES_INTERNAL_H */

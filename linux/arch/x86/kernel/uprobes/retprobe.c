@@ -90,16 +90,17 @@ bool arch_uretprobe_is_alive(struct return_instance *ret, enum rp_check ctx,
 SYSCALL_DEFINE0(uretprobe)
 {
 	struct pt_regs *regs = task_pt_regs(current);
-	unsigned long tramp = uprobe_get_trampoline_vaddr();
+	unsigned long vaddr, slot = uprobe_stub_lookup(regs->ip, &vaddr);
 
-	if (tramp == UPROBE_NO_TRAMPOLINE_VADDR)
+	if (!slot)
 		goto sigill;
-	if (regs->ip != tramp + (uprobe_x86_uret_tramp_ret - uprobe_x86_uret_tramp)) {
-		if (!uprobe_x86_stub_syscall(regs))
+	if (vaddr) {
+		if (!uprobe_x86_stub_syscall(regs, slot, vaddr))
 			goto sigill;
 		return regs->ax;
 	}
-	if (uprobe_x86_pop_saved(regs, regs->sp, 3))
+	if (regs->ip != slot + (uprobe_x86_uret_tramp_ret - uprobe_x86_uret_tramp) ||
+	    uprobe_x86_pop_saved(regs, regs->sp, 3))
 		goto sigill;
 	regs->sp += 3 * sizeof(unsigned long);
 	/* regs is now the user's state at the return: no syscall restart. */

@@ -234,31 +234,30 @@ int arch_uprobe_stub_unwind(struct pt_regs *regs, unsigned long vaddr,
  * @regs: the user registers at a system call entry
  *
  * Return: true for the uretprobe system call of a 64-bit task, made from
- * its XOL area (the return trampoline or a stub).
+ * the return trampoline or a stub.
  */
 bool arch_uprobe_syscall_is_ours(struct pt_regs *regs)
 {
-	unsigned long area;
+	unsigned long vaddr;
 
-	if (in_ia32_syscall() || syscall_get_nr(current, regs) != __NR_uretprobe)
-		return false;
-	area = uprobe_get_trampoline_vaddr();
-	return area != UPROBE_NO_TRAMPOLINE_VADDR &&
-	       regs->ip - area < PAGE_SIZE;
+	return !in_ia32_syscall() &&
+	       syscall_get_nr(current, regs) == __NR_uretprobe &&
+	       uprobe_stub_lookup(regs->ip, &vaddr);
 }
 
 /**
  * uprobe_x86_stub_syscall - the system call of a stub
  * @regs: the user registers at the system call, ip after it
+ * @slot: the stub (uprobe_stub_lookup())
+ * @vaddr: the probed nop it stands for
  *
- * Return: true when it was a stub's, its probe handled and @regs as after
- * the nop; false when @regs->ip is in no stub.
+ * Return: true when it was the stub's system call, its probe handled and
+ * @regs as after the nop; false when not made from the stub's.
  */
-bool uprobe_x86_stub_syscall(struct pt_regs *regs)
+bool uprobe_x86_stub_syscall(struct pt_regs *regs, unsigned long slot,
+			     unsigned long vaddr)
 {
-	unsigned long vaddr, slot = uprobe_stub_lookup(regs->ip, &vaddr);
-
-	if (!slot || regs->ip != slot + STUB_RET ||
+	if (regs->ip != slot + STUB_RET ||
 	    uprobe_x86_pop_saved(regs, regs->sp, 3))
 		return false;
 	regs->sp += STUB_SAVED + STUB_RED_ZONE;
