@@ -5,7 +5,7 @@
 # or uretprobe for its entry and return probe figure).
 S := scripts
 
-.PHONY: all demo check kernel initramfs series test-series shell bench hit-profile clean distclean
+.PHONY: all demo check check-clients kernel initramfs series test-series shell bench hit-profile clean distclean
 all: check
 
 demo:
@@ -13,6 +13,9 @@ demo:
 
 check:
 	$(S)/check.sh
+
+check-clients:
+	$(S)/check-clients.sh
 
 kernel:
 	$(S)/build.sh

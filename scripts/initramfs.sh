@@ -12,6 +12,10 @@ stage=$OUT/initramfs
 image=$OUT/initramfs.cpio
 results=$OUT/host-results.build
 mkdir -p "$OUT"
+# Two builds at once (make bench beside make check-clients) would mix
+# their stages.
+exec 9>"$OUT/initramfs.lock"
+flock 9
 : > "$results"
 [ -d "$SRC/tools/testing/selftests" ] || "$ROOT/scripts/tree.sh"
 
