@@ -34,10 +34,9 @@ tfs() {
 		echo "clients/tracefs: writing [$2] to $1 failed: $(tail -n 2 "$TRACEFS/error_log")"
 }
 
-# The target's file offset of symbol $1 (for uprobe_events).
-sym_off() {
-	local addr type off va pa fs rest
-	addr=$((0x$(nm "$T" | awk -v s="$1" '$3 == s { print $1 }')))
+# The file offset of address $1 of the target (its LOAD segments).
+vaddr_off() {
+	local addr=$(($1)) type off va pa fs rest
 	while read -r type off va pa fs rest; do
 		[ "$type" = LOAD ] || continue
 		if [ "$addr" -ge $((va)) ] && [ "$addr" -lt $((va + fs)) ]; then
@@ -45,6 +44,11 @@ sym_off() {
 			return
 		fi
 	done < <(readelf -lW "$T")
+}
+
+# The target's file offset of symbol $1 (for uprobe_events).
+sym_off() {
+	vaddr_off "0x$(nm "$T" | awk -v s="$1" '$3 == s { print $1 }')"
 }
 
 # Output of the target's run, its "work=... ticks=..." line.
