@@ -14,6 +14,7 @@
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/rbtree.h>
+#include <linux/sched.h>
 #include <linux/refcount.h>
 #include <linux/srcu.h>
 #include <linux/mutex.h>
@@ -240,7 +241,16 @@ bool uprobe_stub_leave(struct pt_regs *regs);
 void uprobe_stub_fork(struct task_struct *child);
 
 /* trap.c */
-struct uprobe_task *uprobe_utask(void);
+struct uprobe_task *uprobe_utask_alloc(void);
+
+/* current's uprobes state, allocated on first use; NULL without memory */
+static __always_inline struct uprobe_task *uprobe_utask(void)
+{
+	struct uprobe_task *utask = current->utask;
+
+	return likely(utask) ? utask : uprobe_utask_alloc();
+}
+
 void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs);
 void uprobe_remove_from_current(struct uprobe *uprobe, unsigned long vaddr,
 				bool force);

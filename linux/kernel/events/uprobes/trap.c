@@ -88,11 +88,13 @@ bool __weak arch_uprobe_hit_is_64bit(struct pt_regs *regs)
 }
 
 /**
- * uprobe_utask() - current's uprobes state, allocated on first use
+ * uprobe_utask_alloc() - allocate current's uprobes state
+ *
+ * The slow part of uprobe_utask().
  *
  * Return: the state, or NULL without memory.
  */
-struct uprobe_task *uprobe_utask(void)
+struct uprobe_task *uprobe_utask_alloc(void)
 {
 	if (!current->utask)
 		current->utask = kzalloc(sizeof(*current->utask), GFP_KERNEL);
