@@ -142,37 +142,6 @@ void arch_uprobe_stub_skip(struct pt_regs *regs)
 }
 
 /**
- * uprobe_x86_pop_saved - take back registers the trampoline or a stub saved
- * @regs: the user registers
- * @sp: where the first of them is
- * @n: how many: the last @n of r11, rcx, rax, as the sequence "push %rax;
- *	push %rcx; push %r11" leaves them from @sp up
- *
- * Return: 0, or -EFAULT with @regs unchanged.
- */
-int uprobe_x86_pop_saved(struct pt_regs *regs, unsigned long sp, int n)
-{
-	unsigned long __user *p = (unsigned long __user *)sp;
-	unsigned long r11 = regs->r11, cx = regs->cx, ax;
-
-	if (!user_access_begin(p, n * sizeof(*p)))
-		return -EFAULT;
-	if (n == 3)
-		unsafe_get_user(r11, p++, efault);
-	if (n >= 2)
-		unsafe_get_user(cx, p++, efault);
-	unsafe_get_user(ax, p, efault);
-	user_access_end();
-	regs->r11 = r11;
-	regs->cx = cx;
-	regs->ax = ax;
-	return 0;
-efault:
-	user_access_end();
-	return -EFAULT;
-}
-
-/**
  * arch_uprobe_stub_unwind - take a thread out of a stub
  * @regs: the user registers, ip inside the stub
  * @vaddr: the probed nop's address
