@@ -1,8 +1,10 @@
 #!/bin/bash
 # Host-side style test: scripts/checkpatch.pl --strict of the kernel tree on
-# every C/assembly file of the series and on every edit.patch. Prints
-# UPROBES-NG-RESULT lines (host/checkpatch:PATH); a file's verdict is cached
-# by content, so only changed files are checked again.
+# every C/assembly file of the series and on every edit.patch, and every
+# ".. kernel-doc::" directive of our documentation resolved by
+# scripts/kernel-doc. Prints UPROBES-NG-RESULT lines (host/checkpatch:PATH,
+# host/kernel-doc:RST:FILE:IDENTIFIER); a file's checkpatch verdict is
+# cached by content, so only changed files are checked again.
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$SRC/scripts/checkpatch.pl" ] || "$ROOT/scripts/tree.sh"
@@ -36,5 +38,22 @@ for c in "$ROOT"/series/[0-9]*/; do
 	fi
 	[ -f "$c/edit.patch" ] && check "$(basename "$c")/edit.patch" "$c/edit.patch" \
 		--ignore COMMIT_MESSAGE,MISSING_SIGN_OFF
+done
+# The documentation's kernel-doc directives: each identifier must produce
+# its documentation from the named file (what Sphinx's kernel-doc
+# extension would include), without a warning.
+for rst in $(cd "$ROOT/linux" && grep -rl '^\.\. kernel-doc::' Documentation); do
+	awk '/^\.\. kernel-doc::/ { file = $3; next }
+	     file != "" && /:identifiers:/ { for (i = 2; i <= NF; i++) print file, $i; file = "" }' \
+		"$ROOT/linux/$rst" | while read -r file id; do
+		out=$(perl "$SRC/scripts/kernel-doc" -rst -Wall -function "$id" "$ROOT/linux/$file" 2>&1 |
+		      grep -v 'Sphinx version not found')
+		if grep -q "^\.\. c:function::.* $id \?(" <<< "$out" && ! grep -qi warning <<< "$out"; then
+			echo "UPROBES-NG-RESULT: PASS host/kernel-doc:$rst:$file:$id"
+		else
+			echo "UPROBES-NG-RESULT: FAIL host/kernel-doc:$rst:$file:$id"
+			echo "$out" | head -n 5 >&2
+		fi
+	done
 done
 exit 0
