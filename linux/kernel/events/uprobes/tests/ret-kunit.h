@@ -21,20 +21,23 @@ static void uprobe_ret_test_push(struct uprobe_task *utask, struct uprobe *u,
 static void uprobe_ret_test_callchain(struct kunit *test)
 {
 	const u64 tramp = UPROBE_NO_TRAMPOLINE_VADDR;
-	struct uprobe_task utask = {}, *saved = current->utask;
+	struct uprobe_task *utask = kunit_kzalloc(test, sizeof(*utask),
+						  GFP_KERNEL);
+	struct uprobe_task *saved = current->utask;
 	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
 	struct return_instance *ri;
 	u64 ips[] = { 0x1000, tramp, 0x2000, tramp, tramp, 0x3000 };
 
+	KUNIT_ASSERT_NOT_NULL(test, utask);
 	KUNIT_ASSERT_EQ(test, uprobe_get_trampoline_vaddr(), tramp);
 	/* Outermost pushed first. */
 	ri = kunit_kzalloc(test, sizeof(*ri), GFP_KERNEL);
-	uprobe_ret_test_push(&utask, &u, ri, 0x4444);
+	uprobe_ret_test_push(utask, &u, ri, 0x4444);
 	ri = kunit_kzalloc(test, sizeof(*ri), GFP_KERNEL);
-	uprobe_ret_test_push(&utask, &u, ri, 0x5555);
+	uprobe_ret_test_push(utask, &u, ri, 0x5555);
 	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 3);
 
-	current->utask = &utask;
+	current->utask = utask;
 	uprobe_fixup_callchain(ips, ARRAY_SIZE(ips));
 	current->utask = saved;
 
