@@ -305,6 +305,8 @@ def rule_kind(code):
         return "undecoded"
     if refusal(d):
         return "refused"
+    if d.map == 2 and d.op == 0x1f and not d.prefixes and d.modrm == 0x44:
+        return "jump"		# a five-byte nop: a jump to a stub (stub.c)
     if emulated(d):
         return "emulated"
     # popf, pushfw, rep strings and indirect branches get fix-ups: stepped,
@@ -313,7 +315,7 @@ def rule_kind(code):
 
 
 CLASS_KIND = {c: rule_kind(bytes.fromhex(h)) for c, h in BENCH_CODE.items()}
-SINGLE_TRAP = ("emulated", "boosted")
+SINGLE_TRAP = ("jump", "emulated", "boosted")
 RSP = 4
 JCC_CLASS = "jcc_not_taken"	# a jcc as a function's first instruction
 ALU_CMP = {0x38, 0x39, 0x3a, 0x3b}
@@ -331,7 +333,11 @@ def form_class(d, ops):
     if d.map == 2 and d.op == 0x1e and d.has(0xf3):
         return "endbr64"
     if d.map == 2 and d.op == 0x1f:
-        return "nop5"		# multi-byte nops, any length
+        # the five-byte nop becomes a jump; other lengths are emulated
+        # like a one-byte nop
+        if not d.prefixes and d.modrm == 0x44:
+            return "nop5"
+        return "nop"
     if d.map == 1 and op == 0x90:
         return "nop"
     if d.map == 1 and d.modrm is None:
@@ -609,7 +615,8 @@ def main():
             for c in cols])
     line("by engine rules", [pct(sum(kinds[c][k] for k in SINGLE_TRAP),
                                  total[c]) for c in cols])
-    for kind in ("emulated", "boosted", "stepped", "refused", "undecoded"):
+    for kind in ("jump", "emulated", "boosted", "stepped", "refused",
+                 "undecoded"):
         if kinds["all"][kind]:
             line("  " + kind, [pct(kinds[c][kind], total[c]) for c in cols])
     if other_forms:

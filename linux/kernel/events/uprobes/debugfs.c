@@ -8,7 +8,9 @@
  *   <inode number> 0x<offset> <how> <device major>:<minor>[ stranded]
  *
  * where <how> says what a hit does with the probed instruction:
- * "emulated" (executed in the kernel), "boosted" (run from an XOL slot
+ * "jump" (replaced with a jump to a stub after its first hit in each
+ * process, see stub.c), "emulated" (executed in the kernel), "boosted"
+ * (run from an XOL slot
  * that jumps back), "stepped" (single-stepped in an XOL slot), "pending"
  * (not analysed yet: the file was never mapped or open) or "refused".
  * "stranded" marks a probe kept for a breakpoint that could not be

@@ -91,12 +91,12 @@
 enum { ST_NONE, ST_OK, ST_REFUSED, ST_DEFERR };
 enum {
 	HOW_UNKNOWN, HOW_EMULATED, HOW_BOOSTED, HOW_STEPPED, HOW_PENDING,
-	HOW_REFUSED, HOW_OTHER, HOW_N
+	HOW_REFUSED, HOW_JUMP, HOW_OTHER, HOW_N
 };
 
 static const char * const how_name[HOW_N] = {
 	"unknown", "emulated", "boosted", "stepped", "pending", "refused",
-	"other",
+	"jump", "other",
 };
 
 /* A function, or what looks like one in a stripped binary. */
@@ -1369,9 +1369,9 @@ static void print_summary(struct job *j, struct image *im)
 		       j->tag, executed, (unsigned long long)hits, hot, j->runs,
 		       j->divergences);
 	if (j->debugfs_seen)
-		allinsn_notice("%s: accepted: emulated %ld, boosted %ld, stepped %ld (pending %ld, refused %ld, not listed %ld, other %ld)\n",
-			       j->tag, how[HOW_EMULATED], how[HOW_BOOSTED],
-			       how[HOW_STEPPED], how[HOW_PENDING],
+		allinsn_notice("%s: accepted: jump %ld, emulated %ld, boosted %ld, stepped %ld (pending %ld, refused %ld, not listed %ld, other %ld)\n",
+			       j->tag, how[HOW_JUMP], how[HOW_EMULATED],
+			       how[HOW_BOOSTED], how[HOW_STEPPED], how[HOW_PENDING],
 			       how[HOW_REFUSED], how[HOW_UNKNOWN],
 			       how[HOW_OTHER]);
 	else
