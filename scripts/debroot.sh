@@ -25,7 +25,10 @@ if [ "$(cat "$dir/.uprobes-ng-key" 2>/dev/null)" = "$key" ]; then
 	echo "$dir"
 	exit 0
 fi
-[ "$(id -u)" = 0 ] || die "debroot.sh needs root (debootstrap, chroot)"
+if [ "$(id -u)" != 0 ]; then
+	command -v sudo >/dev/null || die "debroot.sh needs root (debootstrap, chroot)"
+	exec sudo -E "$0" "$@"
+fi
 for p in debootstrap; do
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] ||
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" >/dev/null
