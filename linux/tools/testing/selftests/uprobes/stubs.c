@@ -42,30 +42,6 @@
 
 static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
-/* [uprobes] of process PID (0: self); 0 or -ENOENT. */
-static int st_xol_range(pid_t pid, unsigned long *lo, unsigned long *hi)
-{
-	char path[64], line[512];
-	int found = -ENOENT;
-	FILE *f;
-
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/maps");
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "[uprobes]") &&
-		    sscanf(line, "%lx-%lx", lo, hi) == 2) {
-			found = 0;
-			break;
-		}
-	fclose(f);
-	return found;
-}
-
 /* Where the jump at @site goes, or 0 when @site holds no jump. */
 static unsigned long st_jump_target(const unsigned char *site)
 {
@@ -104,6 +80,15 @@ static long st_calls(long n)
 	return bad;
 }
 
+/* A probe on site_nop5_probe, hit once: the nop is a jump to its stub. */
+static void st_probe_jumped(struct __test_metadata *_metadata, char *ev,
+			    size_t len)
+{
+	st_probe(_metadata, ev, len, "site_nop5_probe", site_nop5_probe);
+	ASSERT_EQ(0, st_calls(1));
+	ASSERT_NE(0UL, st_jump_target((unsigned char *)site_nop5_probe));
+}
+
 /*
  * The first hit upgrades the int3 to a jump into [uprobes]; every call is
  * one hit; once the probe goes, the nop is back, in the program's view and
@@ -117,7 +102,7 @@ TEST(jump_to_stub_and_back)
 
 	st_probe(_metadata, ev, sizeof(ev), "site_nop5_probe", site_nop5_probe);
 	ASSERT_EQ(0, st_calls(1));
-	ASSERT_EQ(0, st_xol_range(0, &lo, &hi));
+	ASSERT_EQ(0, upng_xol_range(0, &lo, &hi));
 	target = st_jump_target((unsigned char *)site_nop5_probe);
 	ASSERT_TRUE(target >= lo && target < hi)
 		TH_LOG("site %02x %02x %02x %02x %02x, [uprobes] %lx-%lx",
@@ -186,10 +171,8 @@ TEST(fork_keeps_stub)
 	char ev[64];
 	pid_t pid;
 
-	st_probe(_metadata, ev, sizeof(ev), "site_nop5_probe", site_nop5_probe);
-	ASSERT_EQ(0, st_calls(1));
-	ASSERT_NE(0UL, st_jump_target((unsigned char *)site_nop5_probe));
-	ASSERT_EQ(0, st_xol_range(0, &lo, &hi));
+	st_probe_jumped(_metadata, ev, sizeof(ev));
+	ASSERT_EQ(0, upng_xol_range(0, &lo, &hi));
 	ASSERT_EQ(0, pipe(fds));
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -201,7 +184,7 @@ TEST(fork_keeps_stub)
 			_exit(3);
 		_exit(st_calls(NCALLS) ? 1 : 0);
 	}
-	EXPECT_EQ(0, st_xol_range(pid, &clo, &chi));
+	EXPECT_EQ(0, upng_xol_range(pid, &clo, &chi));
 	EXPECT_EQ(lo, clo);
 	ASSERT_EQ(1, write(fds[1], "g", 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -229,10 +212,8 @@ TEST(ptrace_sees_no_stub)
 	char ev[64];
 	pid_t pid;
 
-	st_probe(_metadata, ev, sizeof(ev), "site_nop5_probe", site_nop5_probe);
-	ASSERT_EQ(0, st_calls(1));
-	ASSERT_NE(0UL, st_jump_target((unsigned char *)site_nop5_probe));
-	ASSERT_EQ(0, st_xol_range(0, &lo, &hi));
+	st_probe_jumped(_metadata, ev, sizeof(ev));
+	ASSERT_EQ(0, upng_xol_range(0, &lo, &hi));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
@@ -318,9 +299,7 @@ TEST(seccomp_filter_does_not_see_stub)
 
 	if (!st_have_seccomp())
 		SKIP(return, "kernel without CONFIG_SECCOMP");
-	st_probe(_metadata, ev, sizeof(ev), "site_nop5_probe", site_nop5_probe);
-	ASSERT_EQ(0, st_calls(1));
-	ASSERT_NE(0UL, st_jump_target((unsigned char *)site_nop5_probe));
+	st_probe_jumped(_metadata, ev, sizeof(ev));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
@@ -354,9 +333,7 @@ TEST(syscall_user_dispatch_does_not_see_stub)
 	char ev[64];
 	pid_t pid;
 
-	st_probe(_metadata, ev, sizeof(ev), "site_nop5_probe", site_nop5_probe);
-	ASSERT_EQ(0, st_calls(1));
-	ASSERT_NE(0UL, st_jump_target((unsigned char *)site_nop5_probe));
+	st_probe_jumped(_metadata, ev, sizeof(ev));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {

@@ -204,5 +204,10 @@ long upng_status_kb(pid_t pid, const char *name);
 
 /* The pagemap entry of ADDR in PID into *ENTRY; 0 or -errno. */
 int upng_pagemap(pid_t pid, unsigned long addr, uint64_t *entry);
+/*
+ * The [uprobes] mapping (XOL area) of PID (0: this process) into
+ * [*LO, *HI); 0, -ENOENT when there is none, or -errno.
+ */
+int upng_xol_range(pid_t pid, unsigned long *lo, unsigned long *hi);
 
 #endif /* UPNG_H */

@@ -616,3 +616,27 @@ int upng_wait_unstranded(int timeout_ms)
 		usleep(100000);
 	}
 }
+
+int upng_xol_range(pid_t pid, unsigned long *lo, unsigned long *hi)
+{
+	char path[64], line[512];
+	int err = -ENOENT;
+	FILE *f;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/maps");
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[uprobes]"))
+			continue;
+		if (sscanf(line, "%lx-%lx", lo, hi) == 2)
+			err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}

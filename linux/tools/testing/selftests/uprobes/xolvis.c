@@ -210,31 +210,6 @@ static void xv_delay(unsigned long *seed)
 		nanosleep(&ts, NULL);
 }
 
-/* The [uprobes] mapping of PID (0: this process); 0 or -errno. */
-static int xv_xol_range(pid_t pid, unsigned long *lo, unsigned long *hi)
-{
-	char path[64], line[512];
-	int err = -ENOENT;
-	FILE *f;
-
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/maps");
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "[uprobes]"))
-			continue;
-		if (sscanf(line, "%lx-%lx", lo, hi) == 2)
-			err = 0;
-		break;
-	}
-	fclose(f);
-	return err;
-}
-
 /* Read the small file PATH into BUF; its length or -errno. */
 static int xv_read(const char *path, char *buf, size_t len)
 {
@@ -404,7 +379,7 @@ static void xv_prime(struct __test_metadata *_metadata, const char *ev,
 	xv_chunk(r);
 	ASSERT_EQ(0, r->bad);
 	ASSERT_EQ(CHUNK, upng_probe_hits(ev));
-	ASSERT_EQ(0, xv_xol_range(0, &xv.xol_lo, &xv.xol_hi))
+	ASSERT_EQ(0, upng_xol_range(0, &xv.xol_lo, &xv.xol_hi))
 		TH_LOG("no [uprobes] mapping after %d hits", CHUNK);
 }
 
@@ -642,7 +617,7 @@ static pid_t xv_spawn(struct __test_metadata *_metadata, pid_t *pidp,
 	for (i = 0; i < 10000 && !LOAD(sh->iters); i++)
 		usleep(1000);
 	ASSERT_NE(0, LOAD(sh->iters)) TH_LOG("the child does not loop");
-	ASSERT_EQ(0, xv_xol_range(pid, lo, hi))
+	ASSERT_EQ(0, upng_xol_range(pid, lo, hi))
 		TH_LOG("no [uprobes] mapping in the child");
 	return pid;
 }
@@ -834,7 +809,7 @@ TEST(xol_area_near_first_hit)
 	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), sym.offset, NULL));
 	ASSERT_EQ(0, upng_probe_enable(ev, true));
 	ASSERT_EQ(0x1235, site_far(1));
-	ASSERT_EQ(0, xv_xol_range(0, &lo, &hi));
+	ASSERT_EQ(0, upng_xol_range(0, &lo, &hi));
 	EXPECT_LT(lo, site);
 	EXPECT_GE(1UL << 30, site - lo);
 
