@@ -86,6 +86,17 @@ static int arm_probes(struct trace_probe *tp,
 	return 0;
 }
 
+/* Is any location of the event registered with the engine? */
+static bool probes_armed(struct trace_probe *tp)
+{
+	struct trace_uprobe *tu;
+
+	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list)
+		if (tu->uprobe)
+			return true;
+	return false;
+}
+
 /* Unregister what arm_probes() registered and wait for running handlers. */
 static void disarm_probes(struct trace_probe *tp)
 {
@@ -164,7 +175,14 @@ static int uprobe_event_enable(struct trace_event_call *call,
 	ret = trace_uprobe_scratch_get();
 	if (ret)
 		goto undo_flag;
-	ret = arm_probes(tp, file ? NULL : trace_uprobe_perf_filter);
+	/*
+	 * For perf, uprobe_perf_open() follows under event_mutex and arms the
+	 * probes once its event is in the filter: one walk of the address
+	 * spaces instead of an empty one here and another there.
+	 */
+	if (!file)
+		return 0;
+	ret = arm_probes(tp, NULL);
 	if (ret) {
 		disarm_probes(tp);
 		trace_uprobe_scratch_put();
@@ -254,7 +272,7 @@ static int uprobe_perf_close(struct trace_event_call *call,
 	struct trace_probe *tp = trace_probe_primary_from_call(call);
 	struct trace_uprobe_filter *filter;
 	struct task_struct *target;
-	bool still_covered;
+	bool still_covered, last;
 
 	if (WARN_ON_ONCE(!tp))
 		return -ENODEV;
@@ -270,8 +288,17 @@ static int uprobe_perf_close(struct trace_event_call *call,
 	} else {
 		still_covered = --filter->nr_systemwide > 0;
 	}
+	last = !filter->nr_systemwide && list_empty(&filter->perf_events);
 	write_unlock(&filter->rwlock);
 
+	/*
+	 * Without perf events left, uprobe_event_disable() follows under
+	 * event_mutex: one walk removes the breakpoints, not two.
+	 */
+	if (last) {
+		disarm_probes(tp);
+		return 0;
+	}
 	return still_covered ? 0 : reapply_filter(tp, false);
 }
 
@@ -281,7 +308,7 @@ static int uprobe_perf_open(struct trace_event_call *call,
 	struct trace_probe *tp = trace_probe_primary_from_call(call);
 	struct trace_uprobe_filter *filter;
 	struct task_struct *target;
-	bool covered;
+	bool covered, armed;
 	int ret;
 
 	if (WARN_ON_ONCE(!tp))
@@ -305,9 +332,12 @@ static int uprobe_perf_open(struct trace_event_call *call,
 	}
 	write_unlock(&filter->rwlock);
 
-	if (covered)
+	armed = probes_armed(tp);
+	if (armed && covered)
 		return 0;
-	ret = reapply_filter(tp, true);
+	/* The first perf event arms the probes: see uprobe_event_enable(). */
+	ret = armed ? reapply_filter(tp, true) :
+		      arm_probes(tp, trace_uprobe_perf_filter);
 	if (ret)
 		uprobe_perf_close(call, event);
 	return ret;

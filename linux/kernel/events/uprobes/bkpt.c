@@ -142,9 +142,19 @@ bool uprobe_file_is_64bit(struct inode *inode, struct file *file)
 int uprobe_peek(struct mm_struct *mm, unsigned long vaddr, void *buf,
 		size_t len, bool *anon)
 {
-	struct vm_area_struct *vma;
+	struct vm_area_struct *vma = vma_lookup(mm, vaddr);
+	struct folio_walk fw;
+	struct folio *folio;
 	struct page *page;
 
+	/* A page mapped already is read under the page-table lock. */
+	folio = vma ? folio_walk_start(&fw, vma, vaddr, 0) : NULL;
+	if (folio) {
+		memcpy_from_page(buf, fw.page, offset_in_page(vaddr), len);
+		*anon = folio_test_anon(folio);
+		folio_walk_end(&fw, vma);
+		return 0;
+	}
 	page = get_user_page_vma_remote(mm, vaddr, FOLL_FORCE, &vma);
 	if (IS_ERR(page))
 		return PTR_ERR(page);
@@ -524,12 +534,12 @@ bool uprobe_is_trap_at(struct mm_struct *mm, unsigned long vaddr)
  * memory (the page cache page would have to be faulted in again), when
  * the copy is large, or when someone beyond its mappings and our
  * reference (and the swap cache) holds it: a pin would keep using the
- * copy after we dropped it.
+ * copy after we dropped it. @refs: the references the caller holds.
  */
 static bool uprobe_copy_droppable(struct vm_area_struct *vma,
-				  struct folio *folio)
+				  struct folio *folio, int refs)
 {
-	int refs = folio_mapcount(folio) + 1;
+	refs += folio_mapcount(folio);
 
 	if (userfaultfd_missing(vma) || (vma->vm_flags & VM_LOCKED) ||
 	    folio_test_large(folio))
@@ -561,10 +571,14 @@ static bool uprobe_same_as_file(struct page *page, struct folio *cache,
  * lock with the entry cleared and flushed: no thread can fetch or write
  * the page meanwhile, so the new bytes appear at once, never half
  * written. With @cache (the file's page of the same offset), drops the
- * copy when it became identical to it.
+ * copy when it became identical to it. A NULL @page (no reference held)
+ * stands for whatever exclusive anonymous page is mapped at @vaddr: the
+ * process's copy made by an earlier write, so that only the first write
+ * to a page needs the fault that makes the copy.
  *
- * Return: 0, -EAGAIN when the entry no longer maps @page, -ESRCH when the
- * bytes are not @expect (somebody else changed them).
+ * Return: 0, -EAGAIN when the entry does not map @page (or, for a NULL
+ * @page, such a copy that can be dropped as above), -ESRCH when the bytes
+ * are not @expect (somebody else changed them).
  */
 static int uprobe_replace_locked(struct vm_area_struct *vma,
 				 unsigned long vaddr, struct page *page,
@@ -575,9 +589,9 @@ static int uprobe_replace_locked(struct vm_area_struct *vma,
 	struct mmu_notifier_range range;
 	struct folio_walk fw;
 	struct folio *folio;
+	int err = 0, refs = 0;
 	u8 *p;
 	pte_t pte;
-	int err = 0;
 
 	mmu_notifier_range_init(&range, MMU_NOTIFY_CLEAR, 0, mm,
 				vaddr & PAGE_MASK, (vaddr & PAGE_MASK) + PAGE_SIZE);
@@ -587,6 +601,11 @@ static int uprobe_replace_locked(struct vm_area_struct *vma,
 		err = -EAGAIN;
 		goto out;
 	}
+	if (!page && !userfaultfd_armed(vma) &&
+	    (!cache || folio_test_lru(folio)))
+		page = fw.page;
+	else
+		refs = 1;
 	if (fw.level != FW_LEVEL_PTE || fw.page != page ||
 	    !folio_test_anon(folio) || !PageAnonExclusive(page)) {
 		err = -EAGAIN;
@@ -604,7 +623,7 @@ static int uprobe_replace_locked(struct vm_area_struct *vma,
 	copy_to_user_page(vma, page, vaddr, p, new, len);
 	kunmap_local(p);
 
-	if (cache && uprobe_copy_droppable(vma, folio) &&
+	if (cache && uprobe_copy_droppable(vma, folio, refs) &&
 	    uprobe_same_as_file(page, cache, index)) {
 		/* The next access maps the page cache page again. */
 		dec_mm_counter(mm, MM_ANONPAGES);
@@ -658,7 +677,10 @@ int uprobe_write_locked(struct mm_struct *mm, struct vm_area_struct *vma,
 		if (IS_ERR(cache))
 			cache = NULL;
 	}
-	do {
+	/* Most writes go to the copy an earlier one made. */
+	err = uprobe_replace_locked(vma, vaddr, NULL, expect, new, len, cache,
+				    index);
+	while (err == -EAGAIN && tries++ < 8) {
 		/* A forced write fault makes the page private and exclusive. */
 		page = get_user_page_vma_remote(mm, vaddr,
 						FOLL_FORCE | FOLL_WRITE, &vma);
@@ -675,7 +697,7 @@ int uprobe_write_locked(struct mm_struct *mm, struct vm_area_struct *vma,
 		err = uprobe_replace_locked(vma, vaddr, page, expect, new, len,
 					    cache, index);
 		put_page(page);
-	} while (err == -EAGAIN && ++tries < 8);
+	}
 	if (cache)
 		folio_put(cache);
 	return err;
@@ -735,27 +757,24 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 	err = uprobe_uncover(mm, vaddr);
 	if (err)
 		return err;
-	err = uprobe_peek(mm, vaddr, &cur, sizeof(cur), &anon);
-	if (err)
-		return err;
-	if (uprobe_bp_at(mm, vaddr, cur)) {
-		set_bit(MMF_HAS_UPROBES, &mm->flags);
-		/* Also counts a breakpoint that came with its pages. */
-		return uprobe_ctr_hold(uprobe, mm);
-	}
-	if (memcmp(&cur, uprobe->arch.insn, sizeof(cur)))
-		return 0;
-
-	/* Hits need the flag before they can happen. */
+	/* Hits need the flag and the semaphore before they can happen. */
 	set_bit(MMF_HAS_UPROBES, &mm->flags);
 	err = uprobe_ctr_hold(uprobe, mm);
 	if (err)
 		return err;
-	err = uprobe_write_locked(mm, vma, vaddr, &cur, &bp, sizeof(bp), false);
-	if (err == -ESRCH)	/* changed under us: not ours to probe */
-		err = 0;
-	else if (!err)
+	/* Most often the original instruction is there: one write. */
+	err = uprobe_write_locked(mm, vma, vaddr, uprobe->arch.insn, &bp,
+				  sizeof(bp), false);
+	if (!err)
 		return 0;
+	if (err == -ESRCH) {
+		/* Also a breakpoint that came with its pages is counted. */
+		if (!uprobe_peek(mm, vaddr, &cur, sizeof(cur), &anon) &&
+		    uprobe_bp_at(mm, vaddr, cur))
+			return 0;
+		/* The process changed the instruction: not ours to probe. */
+		err = 0;
+	}
 	uprobe_ctr_release(uprobe, mm, NULL, 0, 0);
 	return err;
 }

@@ -9,7 +9,9 @@
  * filters; the last one leaving removes the breakpoints.
  *
  * Locking, outermost first:
- *   uprobe->reg_mutex        one (un)registration of this probe at a time
+ *   uprobe->reg_mutex        changes of this probe's consumers, and the
+ *                            walk of one registration; a batch walks after
+ *                            dropping it (see uprobe_walk_mm())
  *   dup_mmap_sem (mmap.c)    keeps fork from copying a half-updated mm list
  *   i_mmap_rwsem             while collecting the mappings of the file
  *   mmap_lock                per address space, while changing its text
@@ -390,10 +392,24 @@ static struct uprobe *uprobe_find_or_create(struct inode *inode, loff_t offset,
 	return found;
 }
 
+/* A mapping of the probed file, as it was when the walk collected it. */
 struct uprobe_target {
 	struct list_head	node;
 	struct mm_struct	*mm;
-	unsigned long		vaddr;
+	unsigned long		start;
+	unsigned long		end;
+	pgoff_t			pgoff;
+};
+
+/*
+ * One walk of the address spaces for @cnt probes of one file (one probe
+ * for a registration, all of a batch otherwise): bit i of @left_over is
+ * set when a breakpoint of @uprobes[i] that nobody wants stays behind.
+ */
+struct uprobe_walk {
+	struct uprobe		**uprobes;
+	unsigned int		cnt;
+	unsigned long		*left_over;
 };
 
 static void uprobe_free_targets(struct list_head *targets)
@@ -409,21 +425,26 @@ static void uprobe_free_targets(struct list_head *targets)
 }
 
 /*
- * Collects (mm, vaddr) for every mapping of the probed page. Allocation
- * under i_mmap_rwsem must not enter reclaim (which takes it too), so the
- * spare entries are allocated beforehand and the walk restarts when they
- * run out.
+ * Collects every mapping of the pages holding the walk's probes.
+ * Allocation under i_mmap_rwsem must not enter reclaim (which takes it
+ * too), so the spare entries are allocated beforehand and the walk
+ * restarts when they run out.
  */
-static int uprobe_collect_targets(struct uprobe *uprobe,
+static int uprobe_collect_targets(struct uprobe_walk *w,
 				  struct list_head *targets)
 {
-	struct address_space *mapping = uprobe->inode->i_mapping;
-	pgoff_t pgoff = uprobe->offset >> PAGE_SHIFT;
+	struct address_space *mapping = w->uprobes[0]->inode->i_mapping;
+	pgoff_t first = ULONG_MAX, last = 0;
 	struct uprobe_target *t;
 	struct vm_area_struct *vma;
 	LIST_HEAD(spare);
+	unsigned int i;
 	int needed = 1;
 
+	for (i = 0; i < w->cnt; i++) {
+		first = min_t(pgoff_t, first, w->uprobes[i]->offset >> PAGE_SHIFT);
+		last = max_t(pgoff_t, last, w->uprobes[i]->offset >> PAGE_SHIFT);
+	}
 	for (;;) {
 		while (needed-- > 0) {
 			t = kzalloc(sizeof(*t), GFP_KERNEL);
@@ -436,7 +457,7 @@ static int uprobe_collect_targets(struct uprobe *uprobe,
 		}
 		needed = 0;
 		i_mmap_lock_read(mapping);
-		vma_interval_tree_foreach(vma, &mapping->i_mmap, pgoff, pgoff) {
+		vma_interval_tree_foreach(vma, &mapping->i_mmap, first, last) {
 			if (!uprobe_vma_probeable(vma))
 				continue;
 			if (list_empty(&spare)) {
@@ -447,7 +468,9 @@ static int uprobe_collect_targets(struct uprobe *uprobe,
 				continue;
 			t = list_first_entry(&spare, struct uprobe_target, node);
 			t->mm = vma->vm_mm;
-			t->vaddr = uprobe_vma_offset_vaddr(vma, uprobe->offset);
+			t->start = vma->vm_start;
+			t->end = vma->vm_end;
+			t->pgoff = vma->vm_pgoff;
 			list_move_tail(&t->node, targets);
 		}
 		i_mmap_unlock_read(mapping);
@@ -468,50 +491,81 @@ static int uprobe_collect_targets(struct uprobe *uprobe,
 }
 
 /*
- * Makes every address space mapping the probe agree with the consumers:
- * a breakpoint where one of them wants it, the original instruction
- * elsewhere. Each address space is updated under its mmap lock held for
- * writing, where the filters are evaluated again, so that the mmap hook
- * and handler-requested removals see a consistent state. Called with
- * uprobe->reg_mutex held.
+ * Makes one address space agree with the consumers of the walk's probes
+ * that the collected mapping @t covers, under its mmap lock held for
+ * writing, where the filters are evaluated: whatever registrations run
+ * meanwhile, the last update of an address space sees their consumers.
+ * Returns 0 or the first error inserting a breakpoint.
+ */
+static int uprobe_walk_mm(struct uprobe_walk *w, struct uprobe_target *t)
+{
+	loff_t first = (loff_t)t->pgoff << PAGE_SHIFT;
+	struct vm_area_struct *vma = NULL;
+	struct mm_struct *mm = t->mm;
+	int err, first_err = 0;
+	unsigned int i;
+
+	mmap_write_lock(mm);
+	for (i = 0; i < w->cnt; i++) {
+		struct uprobe *uprobe = w->uprobes[i];
+		unsigned long vaddr;
+
+		if (!(i % 256))
+			cond_resched();	/* a batch may have a million */
+		if (uprobe->offset < first ||
+		    uprobe->offset - first >= t->end - t->start)
+			continue;
+		vaddr = t->start + (uprobe->offset - first);
+		/* The probes of a batch mostly share the mapping. */
+		if (!vma || vaddr < vma->vm_start || vaddr >= vma->vm_end)
+			vma = vma_lookup(mm, vaddr);
+		if (!vma || !uprobe_vma_maps(uprobe, vma, vaddr))
+			continue;
+		if (!uprobe_wanted_by(uprobe, mm)) {
+			if (uprobe_remove(uprobe, mm, vma, vaddr))
+				__set_bit(i, w->left_over);
+		} else if (uprobe_vma_insertable(vma)) {
+			err = uprobe_prepare(uprobe, vma->vm_file);
+			if (!err)
+				err = uprobe_install(uprobe, mm, vma, vaddr);
+			if (err && !first_err)
+				first_err = err;
+		}
+	}
+	mmap_write_unlock(mm);
+	return first_err;
+}
+
+/*
+ * Makes every address space mapping the walk's probes agree with their
+ * consumers: a breakpoint where one of them wants it, the original
+ * instruction elsewhere. Each address space is updated once, for all the
+ * probes, so that the mmap hook and handler-requested removals see a
+ * consistent state.
  *
  * Return: 0 or the first error inserting a breakpoint (-ENOMEM, ...);
- * *@left_over is set when a breakpoint could not be removed.
+ * the bits of w->left_over are set for the probes whose breakpoints
+ * could not all be removed.
  */
-static int uprobe_walk_mms(struct uprobe *uprobe, bool *left_over)
+static int uprobe_walk_mms(struct uprobe_walk *w)
 {
 	struct uprobe_target *t;
 	LIST_HEAD(targets);
 	int err, first_err = 0;
 
-	*left_over = false;
+	bitmap_zero(w->left_over, w->cnt);
 	uprobe_dup_mmap_lock();
-	err = uprobe_collect_targets(uprobe, &targets);
+	err = uprobe_collect_targets(w, &targets);
 	if (err) {
 		/* Nothing was checked: removals are still to be done. */
-		*left_over = true;
+		bitmap_fill(w->left_over, w->cnt);
 		goto out;
 	}
 	list_for_each_entry(t, &targets, node) {
-		struct mm_struct *mm = t->mm;
-		struct vm_area_struct *vma;
-
-		mmap_write_lock(mm);
-		vma = uprobe_vma_at(uprobe, mm, t->vaddr);
-		if (!vma)
-			goto next;
-		if (!uprobe_wanted_by(uprobe, mm)) {
-			if (uprobe_remove(uprobe, mm, vma, t->vaddr))
-				*left_over = true;
-		} else if (uprobe_vma_insertable(vma)) {
-			err = uprobe_prepare(uprobe, vma->vm_file);
-			if (!err)
-				err = uprobe_install(uprobe, mm, vma, t->vaddr);
-			if (err && !first_err)
-				first_err = err;
-		}
-next:
-		mmap_write_unlock(mm);
+		err = uprobe_walk_mm(w, t);
+		if (err && !first_err)
+			first_err = err;
+		cond_resched();
 	}
 	uprobe_free_targets(&targets);
 	err = first_err;
@@ -534,24 +588,18 @@ static void uprobe_sweep_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(uprobe_sweep, uprobe_sweep_work);
 
 /*
- * uprobe_walk_mms(), and while a breakpoint that nobody wants could not be
- * removed, the probe keeps a reference (and so its place in the registry
- * and its analysed instruction, which hits of that breakpoint need) and
- * the walk is retried from a worker that no signal interrupts. The
- * reference belongs to the worker, which drops it after a walk that left
- * nothing behind. Called with uprobe->reg_mutex held.
- *
- * Return: as uprobe_walk_mms().
+ * A breakpoint of @uprobe that nobody wants could not be removed: the
+ * probe keeps a reference (and so its place in the registry and its
+ * analysed instruction, which hits of that breakpoint need) and the walk
+ * is retried from a worker that no signal interrupts. The reference
+ * belongs to the worker, which drops it after a walk that left nothing
+ * behind. Called with uprobe->reg_mutex held.
  */
-static int uprobe_sync_mms(struct uprobe *uprobe)
+static void uprobe_strand(struct uprobe *uprobe)
 {
-	bool left_over;
-	int err;
-
 	lockdep_assert_held(&uprobe->reg_mutex);
-	err = uprobe_walk_mms(uprobe, &left_over);
-	if (!left_over || uprobe->stranded)
-		return err;
+	if (uprobe->stranded)
+		return;
 	pr_warn_ratelimited("inode %lu:0x%llx: breakpoint not removed from every process, retrying\n",
 			    uprobe->inode->i_ino, uprobe->offset);
 	uprobe->stranded = true;
@@ -560,6 +608,27 @@ static int uprobe_sync_mms(struct uprobe *uprobe)
 	list_add_tail(&uprobe->stranded_node, &uprobes_stranded);
 	mutex_unlock(&uprobes_stranded_lock);
 	schedule_delayed_work(&uprobe_sweep, UPROBE_SWEEP_DELAY);
+}
+
+/*
+ * The walk of one probe's address spaces (see uprobe_walk_mms()), with
+ * what it leaves behind handed to the sweep worker. Called with
+ * uprobe->reg_mutex held.
+ *
+ * Return: as uprobe_walk_mms().
+ */
+static int uprobe_sync_mms(struct uprobe *uprobe)
+{
+	unsigned long left_over;
+	struct uprobe_walk w = {
+		.uprobes = &uprobe, .cnt = 1, .left_over = &left_over,
+	};
+	int err;
+
+	lockdep_assert_held(&uprobe->reg_mutex);
+	err = uprobe_walk_mms(&w);
+	if (left_over)
+		uprobe_strand(uprobe);
 	return err;
 }
 
@@ -571,16 +640,20 @@ static int uprobe_sync_mms(struct uprobe *uprobe)
 static void uprobe_sweep_work(struct work_struct *work)
 {
 	struct uprobe *uprobe, *next;
+	unsigned long left_over;
 	LIST_HEAD(batch);
-	bool left_over;
 
 	mutex_lock(&uprobes_stranded_lock);
 	list_splice_init(&uprobes_stranded, &batch);
 	mutex_unlock(&uprobes_stranded_lock);
 
 	list_for_each_entry_safe(uprobe, next, &batch, stranded_node) {
+		struct uprobe_walk w = {
+			.uprobes = &uprobe, .cnt = 1, .left_over = &left_over,
+		};
+
 		mutex_lock(&uprobe->reg_mutex);
-		uprobe_walk_mms(uprobe, &left_over);
+		uprobe_walk_mms(&w);
 		if (left_over) {
 			mutex_lock(&uprobes_stranded_lock);
 			list_move_tail(&uprobe->stranded_node,
@@ -631,6 +704,52 @@ static int uprobe_check_file(struct inode *inode, loff_t offset,
 	return 0;
 }
 
+/*
+ * The probe at (@inode, @offset), analysed, with @uc among its consumers
+ * and its reg_mutex held, or an ERR_PTR() (see uprobe_register_file());
+ * no address space has been changed yet.
+ */
+static struct uprobe *uprobe_add_locked(struct inode *inode,
+					struct file *file, loff_t offset,
+					loff_t ref_ctr_offset,
+					struct uprobe_consumer *uc)
+{
+	struct uprobe *uprobe;
+	int err;
+
+	if (!uc->handler && !uc->ret_handler)
+		return ERR_PTR(-EINVAL);
+	err = uprobe_check_file(inode, offset, ref_ctr_offset);
+	if (err)
+		return ERR_PTR(err);
+
+	uprobe = uprobe_find_or_create(inode, offset, ref_ctr_offset);
+	if (IS_ERR(uprobe))
+		return uprobe;
+	file = uprobe_find_file(inode, file);
+	if (file) {
+		err = uprobe_prepare(uprobe, file);
+		fput(file);
+		if (err)
+			goto put;
+	}
+
+	mutex_lock(&uprobe->reg_mutex);
+	if (uprobe->ref_ctr_offset != ref_ctr_offset) {
+		pr_warn("inode %lu:0x%llx: semaphore 0x%llx conflicts with 0x%llx\n",
+			inode->i_ino, offset, ref_ctr_offset,
+			uprobe->ref_ctr_offset);
+		mutex_unlock(&uprobe->reg_mutex);
+		err = -EINVAL;
+		goto put;
+	}
+	list_add_rcu(&uc->cons_node, &uprobe->consumers);
+	return uprobe;
+put:
+	uprobe_put(uprobe);
+	return ERR_PTR(err);
+}
+
 /**
  * uprobe_register_file() - add a consumer to the probe at (@inode, @offset)
  * @inode: the file to probe (for a file on an overlay, the real inode,
@@ -664,32 +783,9 @@ struct uprobe *uprobe_register_file(struct inode *inode, struct file *file,
 	struct uprobe *uprobe;
 	int err;
 
-	if (!uc->handler && !uc->ret_handler)
-		return ERR_PTR(-EINVAL);
-	err = uprobe_check_file(inode, offset, ref_ctr_offset);
-	if (err)
-		return ERR_PTR(err);
-
-	uprobe = uprobe_find_or_create(inode, offset, ref_ctr_offset);
+	uprobe = uprobe_add_locked(inode, file, offset, ref_ctr_offset, uc);
 	if (IS_ERR(uprobe))
 		return uprobe;
-	file = uprobe_find_file(inode, file);
-	if (file) {
-		err = uprobe_prepare(uprobe, file);
-		fput(file);
-		if (err)
-			goto put;
-	}
-
-	mutex_lock(&uprobe->reg_mutex);
-	if (uprobe->ref_ctr_offset != ref_ctr_offset) {
-		pr_warn("inode %lu:0x%llx: semaphore 0x%llx conflicts with 0x%llx\n",
-			inode->i_ino, offset, ref_ctr_offset,
-			uprobe->ref_ctr_offset);
-		err = -EINVAL;
-		goto unlock;
-	}
-	list_add_rcu(&uc->cons_node, &uprobe->consumers);
 	err = uprobe_sync_mms(uprobe);
 	if (!err) {
 		mutex_unlock(&uprobe->reg_mutex);
@@ -700,11 +796,6 @@ struct uprobe *uprobe_register_file(struct inode *inode, struct file *file,
 	mutex_unlock(&uprobe->reg_mutex);
 	/* Handlers of @uc may have started where insertion succeeded. */
 	synchronize_srcu(&uprobes_srcu);
-	goto put;
-
-unlock:
-	mutex_unlock(&uprobe->reg_mutex);
-put:
 	uprobe_put(uprobe);
 	return ERR_PTR(err);
 }
@@ -728,6 +819,172 @@ struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
 	return uprobe_register_file(inode, NULL, offset, ref_ctr_offset, uc);
 }
 EXPORT_SYMBOL_GPL(uprobe_register);
+
+/* Room for a walk of up to @cnt probes. */
+static int uprobe_walk_alloc(struct uprobe_walk *w, unsigned int cnt)
+{
+	w->cnt = 0;
+	w->uprobes = kvcalloc(cnt, sizeof(*w->uprobes), GFP_KERNEL);
+	w->left_over = kvcalloc(BITS_TO_LONGS(cnt), sizeof(long), GFP_KERNEL);
+	if (w->uprobes && w->left_over)
+		return 0;
+	kvfree(w->uprobes);
+	kvfree(w->left_over);
+	return -ENOMEM;
+}
+
+static void uprobe_walk_free(struct uprobe_walk *w)
+{
+	kvfree(w->uprobes);
+	kvfree(w->left_over);
+}
+
+/* Hands the probes a walk left breakpoints of to the sweep worker. */
+static void uprobe_strand_left_over(struct uprobe_walk *w)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, w->left_over, w->cnt) {
+		mutex_lock(&w->uprobes[i]->reg_mutex);
+		uprobe_strand(w->uprobes[i]);
+		mutex_unlock(&w->uprobes[i]->reg_mutex);
+	}
+}
+
+/*
+ * Takes the consumers of a batch's first @cnt probes off them, then makes
+ * the address spaces agree in one walk. The probes' references are still
+ * held.
+ */
+static void uprobe_del_batch(struct uprobe_walk *w, unsigned int cnt,
+			     uprobe_batch_fn nth, void *ctx)
+{
+	struct uprobe_consumer *uc;
+	struct uprobe **slot;
+	loff_t offset, ref_ctr_offset;
+	unsigned int i;
+
+	for (i = 0; i < cnt; i++) {
+		uc = nth(ctx, i, &offset, &ref_ctr_offset, &slot);
+		mutex_lock(&w->uprobes[i]->reg_mutex);
+		if (!WARN_ON_ONCE(!uprobe_has_consumer(w->uprobes[i], uc)))
+			list_del_rcu(&uc->cons_node);
+		mutex_unlock(&w->uprobes[i]->reg_mutex);
+	}
+	w->cnt = cnt;
+	if (!cnt)
+		return;
+	uprobe_walk_mms(w);
+	uprobe_strand_left_over(w);
+}
+
+/**
+ * uprobe_register_batch() - add consumers to many probes of one file
+ * @inode: the file to probe, as for uprobe_register_file()
+ * @file: an open file @inode's content can be read through, or NULL
+ * @cnt: how many probes
+ * @nth: gives the file offset, semaphore offset and consumer of each
+ *	probe, and where to store it
+ * @ctx: passed to @nth
+ *
+ * uprobe_register_file() for each probe, but the address spaces mapping
+ * the file are each updated once for all of them: attaching thousands of
+ * probes (BPF's uprobe_multi links) costs one walk, not one per probe.
+ *
+ * Return: 0, with every probe stored where @nth said; or the first error
+ * (as uprobe_register_file()), after every consumer of the batch was
+ * removed again and the handlers that started meanwhile have returned.
+ */
+int uprobe_register_batch(struct inode *inode, struct file *file,
+			  unsigned int cnt, uprobe_batch_fn nth, void *ctx)
+{
+	struct uprobe_consumer *uc;
+	struct uprobe_walk w;
+	struct uprobe **slot;
+	loff_t offset, ref_ctr_offset;
+	unsigned int i, added;
+	int err;
+
+	if (!cnt)
+		return 0;
+	err = uprobe_walk_alloc(&w, cnt);
+	if (err)
+		return err;
+	for (added = 0; added < cnt; added++) {
+		uc = nth(ctx, added, &offset, &ref_ctr_offset, &slot);
+		w.uprobes[added] = uprobe_add_locked(inode, file, offset,
+						     ref_ctr_offset, uc);
+		if (IS_ERR(w.uprobes[added])) {
+			err = PTR_ERR(w.uprobes[added]);
+			break;
+		}
+		mutex_unlock(&w.uprobes[added]->reg_mutex);
+	}
+	if (!err) {
+		w.cnt = cnt;
+		err = uprobe_walk_mms(&w);
+		uprobe_strand_left_over(&w);
+	}
+	if (err) {
+		uprobe_del_batch(&w, added, nth, ctx);
+		/* Handlers may have started where insertion succeeded. */
+		synchronize_srcu(&uprobes_srcu);
+	}
+	for (i = 0; i < added; i++) {
+		nth(ctx, i, &offset, &ref_ctr_offset, &slot);
+		if (err)
+			uprobe_put(w.uprobes[i]);
+		*slot = err ? NULL : w.uprobes[i];
+	}
+	uprobe_walk_free(&w);
+	return err;
+}
+EXPORT_SYMBOL_GPL(uprobe_register_batch);
+
+/**
+ * uprobe_unregister_batch() - remove the consumers of a registered batch
+ * @cnt: how many probes
+ * @nth: as for uprobe_register_batch(); the probes are read from where
+ *	it says they were stored
+ * @ctx: passed to @nth
+ *
+ * uprobe_unregister_nosync() for each probe, with one walk of the address
+ * spaces for all of them. Call uprobe_unregister_sync() before freeing
+ * the consumers.
+ */
+void uprobe_unregister_batch(unsigned int cnt, uprobe_batch_fn nth, void *ctx)
+{
+	struct uprobe_consumer *uc;
+	struct uprobe_walk w;
+	struct uprobe **slot;
+	loff_t offset, ref_ctr_offset;
+	unsigned int i;
+
+	if (!cnt || uprobe_walk_alloc(&w, cnt))
+		goto one_by_one;
+	for (i = 0; i < cnt; i++) {
+		nth(ctx, i, &offset, &ref_ctr_offset, &slot);
+		w.uprobes[i] = *slot;
+		/* One walk covers the mappings of one file. */
+		if (WARN_ON_ONCE(w.uprobes[i]->inode != w.uprobes[0]->inode)) {
+			uprobe_walk_free(&w);
+			goto one_by_one;
+		}
+	}
+	uprobe_del_batch(&w, cnt, nth, ctx);
+	for (i = 0; i < cnt; i++)
+		uprobe_put(w.uprobes[i]);
+	uprobe_walk_free(&w);
+	return;
+
+one_by_one:
+	/* Without memory for one walk, one per probe. */
+	for (i = 0; i < cnt; i++) {
+		uc = nth(ctx, i, &offset, &ref_ctr_offset, &slot);
+		uprobe_unregister_nosync(*slot, uc);
+	}
+}
+EXPORT_SYMBOL_GPL(uprobe_unregister_batch);
 
 /**
  * uprobe_apply() - re-evaluate a consumer's filter in every address space

@@ -192,6 +192,24 @@ static inline loff_t uprobe_vma_vaddr_offset(struct vm_area_struct *vma,
 }
 
 /**
+ * uprobe_vma_maps() - does a mapping hold a probe's instruction?
+ * @uprobe: the probe
+ * @vma: the mapping, containing @vaddr
+ * @vaddr: where the probed instruction should be
+ *
+ * Return: true if @vma maps the probe's (file, offset) at @vaddr and may
+ * hold the breakpoint.
+ */
+static inline bool uprobe_vma_maps(struct uprobe *uprobe,
+				   struct vm_area_struct *vma,
+				   unsigned long vaddr)
+{
+	return uprobe_vma_probeable(vma) &&
+	       file_inode(vma->vm_file) == uprobe->inode &&
+	       uprobe_vma_vaddr_offset(vma, vaddr) == uprobe->offset;
+}
+
+/**
  * uprobe_vma_at() - the mapping of a probe's instruction at an address
  * @uprobe: the probe
  * @mm: the address space, mmap lock held
@@ -206,11 +224,7 @@ static inline struct vm_area_struct *uprobe_vma_at(struct uprobe *uprobe,
 {
 	struct vm_area_struct *vma = vma_lookup(mm, vaddr);
 
-	if (vma && uprobe_vma_probeable(vma) &&
-	    file_inode(vma->vm_file) == uprobe->inode &&
-	    uprobe_vma_vaddr_offset(vma, vaddr) == uprobe->offset)
-		return vma;
-	return NULL;
+	return vma && uprobe_vma_maps(uprobe, vma, vaddr) ? vma : NULL;
 }
 
 /* xol.c: the execute-out-of-line area */

@@ -1203,6 +1203,131 @@ TEST_F_TIMEOUT(unregistration, disable_while_running, 400)
 	finish(_metadata, c);
 }
 
+/* ---- batches: a BPF uprobe_multi link of all the entry probes ---- */
+
+FIXTURE(batch) {
+	struct fctx c;
+	int map, prog;
+};
+
+FIXTURE_VARIANT(batch) {
+	unsigned int mask;
+};
+
+FIXTURE_VARIANT_ADD(batch, failslab) {
+	.mask = FI_M_SLAB,
+};
+
+FIXTURE_VARIANT_ADD(batch, failslab_and_page_alloc) {
+	.mask = FI_M_SLAB | FI_M_PAGE,
+};
+
+FIXTURE_SETUP(batch)
+{
+	self->map = -1;
+	self->prog = -1;
+	if (fi_missing())
+		SKIP(return, FI_MISSING);
+	ctx_setup(_metadata, &self->c, variant->mask, false, upng_self_path());
+	spin_setup(_metadata, &self->c);
+	self->map = upng_bpf_counter_map();
+	ASSERT_LE(0, self->map) TH_LOG("BPF_MAP_CREATE: %s",
+				       strerror(-self->map));
+	self->prog = upng_bpf_counter_prog(self->map, NULL, 0);
+	ASSERT_LE(0, self->prog) TH_LOG("BPF_PROG_LOAD: %s",
+					strerror(-self->prog));
+}
+
+FIXTURE_TEARDOWN(batch)
+{
+	if (self->prog >= 0)
+		close(self->prog);
+	if (self->map >= 0)
+		close(self->map);
+	ctx_teardown(_metadata, &self->c);
+}
+
+/* One link on the entry events' offsets (under faults): fd or -errno. */
+static int batch_link(struct fctx *c, int prog, bool faults)
+{
+	unsigned long offs[MAXEV];
+	int i, n = 0, link;
+
+	for (i = 0; i < c->nev; i++)
+		if (!c->ev[i].ret)
+			offs[n++] = c->ev[i].off;
+	if (faults && mif_set(c->mif, true))
+		return -EBADF;
+	link = upng_bpf_multi_link(prog, c->bin, offs, n, 0);
+	if (faults && mif_set(c->mif, false))
+		return -EBADF;
+	return link;
+}
+
+/* The breakpoints the link's events want. */
+static void batch_on(struct fctx *c, bool on)
+{
+	int i;
+
+	for (i = 0; i < c->nev; i++)
+		if (!c->ev[i].ret)
+			c->ev[i].on = on;
+}
+
+/*
+ * A batch registration under faults puts every breakpoint in or none
+ * (it is undone as a whole), and its hits count only when it succeeded;
+ * closing the link under faults removes them all, some maybe only at
+ * the engine's retry, and no hit counts after it.
+ */
+TEST_F_TIMEOUT(batch, bpf_multi_link, 400)
+{
+	struct fctx *c = &self->c;
+	int round, rounds = rounds_of(8), link;
+	long long before;
+
+	for (round = 0; round < rounds; round++) {
+		fi_prob(&c->fi, prob_of(round));
+		link = batch_link(c, self->prog, true);
+		fi_prob(&c->fi, 0);
+		note_rc(c, link < 0 ? link : 0);
+		ASSERT_TRUE(errno_ok(link < 0 ? link : 0))
+			TH_LOG("round %d: BPF_LINK_CREATE under faults: %s",
+			       round, strerror(-link));
+		batch_on(c, link >= 0);
+		settle_bytes(_metadata, c, round, "after linking under faults");
+		before = upng_bpf_counter(self->map);
+		spin_wait(_metadata, c, 20, round, "after linking under faults");
+		if (link >= 0) {
+			ASSERT_LT(before, upng_bpf_counter(self->map))
+				TH_LOG("round %d: linked, not hit", round);
+		} else {
+			ASSERT_EQ(before, upng_bpf_counter(self->map))
+				TH_LOG("round %d: failed to link, hit", round);
+			link = batch_link(c, self->prog, false);
+			ASSERT_LE(0, link) TH_LOG("round %d: linking again: %s",
+						  round, strerror(-link));
+			batch_on(c, true);
+			settle_bytes(_metadata, c, round, "linked again");
+		}
+
+		fi_prob(&c->fi, prob_of(round));
+		ASSERT_EQ(0, mif_set(c->mif, true));
+		close(link);
+		ASSERT_EQ(0, mif_set(c->mif, false));
+		fi_prob(&c->fi, 0);
+		batch_on(c, false);
+		before = upng_bpf_counter(self->map);
+		spin_wait(_metadata, c, 20, round, "after closing under faults");
+		ASSERT_EQ(before, upng_bpf_counter(self->map))
+			TH_LOG("round %d: hit after the link was closed", round);
+		settle_bytes(_metadata, c, round, "after closing under faults");
+		spin_alive(_metadata, c, round, "after closing under faults");
+	}
+	spin_finish(_metadata, c);
+	finish(_metadata, c);
+}
+
 /* ---- the hit path ---- */
 
 /* The instruction table's functions and their unprobed results. */

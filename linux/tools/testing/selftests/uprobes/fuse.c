@@ -32,7 +32,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/bpf.h>
 #include <linux/magic.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -54,24 +53,6 @@
 #define PAGE 4096UL
 #define MAX_CPUS 64
 #define UPROBE_PMU_TYPE "/sys/bus/event_source/devices/uprobe/type"
-
-/* Newer than some hosts' <linux/bpf.h> (6.6): enum bpf_attach_type. */
-#define TRACE_UPROBE_MULTI 48
-
-/* union bpf_attr as BPF_LINK_CREATE reads it for an uprobe_multi link */
-struct uprobe_multi_attr {
-	__u32 prog_fd;
-	__u32 target_fd;
-	__u32 attach_type;
-	__u32 flags;
-	__aligned_u64 path;
-	__aligned_u64 offsets;
-	__aligned_u64 ref_ctr_offsets;
-	__aligned_u64 cookies;
-	__u32 cnt;
-	__u32 multi_flags;
-	__u32 pid;
-};
 
 /* ---- the target ---- */
 
@@ -315,103 +296,6 @@ static int open_uprobe_counter(const char *path, unsigned long off, int cpu)
 	attr.probe_offset = off;			/* config2 */
 	return syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
 		       PERF_FLAG_FD_CLOEXEC);
-}
-
-static long sys_bpf(int cmd, void *attr, unsigned int size)
-{
-	return syscall(__NR_bpf, cmd, attr, size);
-}
-
-/* One u64 at key 0. */
-static int map_create(void)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_type = BPF_MAP_TYPE_ARRAY;
-	a.key_size = sizeof(__u32);
-	a.value_size = sizeof(__u64);
-	a.max_entries = 1;
-	return sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
-}
-
-static long long map_value(int map)
-{
-	__u32 key = 0;
-	__u64 v = 0;
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = map;
-	a.key = (unsigned long)&key;
-	a.value = (unsigned long)&v;
-	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a, sizeof(a)))
-		return -1;
-	return v;
-}
-
-#define INSN(c, d, s, o, i) ((struct bpf_insn) {			\
-	.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
-
-/*
- * A BPF_PROG_TYPE_KPROBE program for uprobe_multi links that adds one to
- * the map's value. On failure LOG gets the verifier's reasons.
- */
-static int prog_load(int map, char *log, size_t size)
-{
-	struct bpf_insn insns[] = {
-		/* u32 key = 0 at fp - 4; r2 = &key */
-		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
-		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
-		/* r1 = map (a two-slot 64-bit immediate) */
-		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD,
-		     0, map),
-		INSN(0, 0, 0, 0, 0),
-		/* r0 = bpf_map_lookup_elem(map, &key); if (!r0) goto out */
-		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
-		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2, 0),
-		/* lock *(u64 *)r0 += 1 */
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1),
-		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_0, BPF_REG_1, 0,
-		     BPF_ADD),
-		/* out: return 0 */
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
-		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
-	};
-	union bpf_attr a;
-	int fd;
-
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_KPROBE;
-	a.expected_attach_type = TRACE_UPROBE_MULTI;
-	a.insns = (unsigned long)insns;
-	a.insn_cnt = ARRAY_SIZE(insns);
-	a.license = (unsigned long)"GPL";
-	snprintf(a.prog_name, sizeof(a.prog_name), "upng_count");
-	fd = sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
-	if (fd >= 0)
-		return fd;
-	/* Again with the verifier's log, to say why. */
-	log[0] = '\0';
-	a.log_buf = (unsigned long)log;
-	a.log_size = size;
-	a.log_level = 1;
-	return sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
-}
-
-/* An uprobe_multi link of PROG at PATH:OFF, for every process. */
-static int uprobe_multi_link(int prog, const char *path, unsigned long off)
-{
-	struct uprobe_multi_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.prog_fd = prog;
-	a.attach_type = TRACE_UPROBE_MULTI;
-	a.path = (unsigned long)path;
-	a.offsets = (unsigned long)&off;
-	a.cnt = 1;
-	return sys_bpf(BPF_LINK_CREATE, &a, sizeof(a));
 }
 
 /* ---- the cases ---- */
@@ -670,28 +554,25 @@ TEST_F_TIMEOUT(fuse, bpf_multi_cold_unmapped, 300)
 	static char log[65536];
 	unsigned long func;
 	uint64_t reads;
-	int err;
 
-	self->map = map_create();
-	err = errno;
-	ASSERT_LE(0, self->map) TH_LOG("BPF_MAP_CREATE: %s", strerror(err));
-	self->prog = prog_load(self->map, log, sizeof(log));
-	err = errno;
+	self->map = upng_bpf_counter_map();
+	ASSERT_LE(0, self->map) TH_LOG("BPF_MAP_CREATE: %s",
+				       strerror(-self->map));
+	self->prog = upng_bpf_counter_prog(self->map, log, sizeof(log));
 	ASSERT_LE(0, self->prog) TH_LOG("BPF_PROG_LOAD: %s\n%s",
-					strerror(err), log);
+					strerror(-self->prog), log);
 	ASSERT_EQ(0, cached_file(self->bin)) TH_LOG("the cache is not cold");
 	reads = watch(&self->fs, self->sym.offset);
-	self->link = uprobe_multi_link(self->prog, self->bin,
-				       self->sym.offset);
-	err = errno;
+	self->link = upng_bpf_multi_link(self->prog, self->bin,
+					 &self->sym.offset, 1, 0);
 	ASSERT_LE(0, self->link) TH_LOG("BPF_LINK_CREATE uprobe_multi: %s",
-					strerror(err));
+					strerror(-self->link));
 	note_reads(_metadata, &self->fs, reads, "BPF_LINK_CREATE");
 
 	start(_metadata, &self->child, self->bin);
 	call_target(_metadata, &self->child, 70);
 	quit(_metadata, &self->child);
-	EXPECT_EQ(70, map_value(self->map));
+	EXPECT_EQ(70, upng_bpf_counter(self->map));
 	close(self->link);
 	self->link = -1;
 
@@ -700,7 +581,7 @@ TEST_F_TIMEOUT(fuse, bpf_multi_cold_unmapped, 300)
 	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
 	call_target(_metadata, &self->child, 5);
 	quit(_metadata, &self->child);
-	EXPECT_EQ(70, map_value(self->map));
+	EXPECT_EQ(70, upng_bpf_counter(self->map));
 	close(self->prog);
 	close(self->map);
 	self->prog = -1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the uprobes engine selftests: tracefs probe control,
- * ELF symbol lookup, target process control and memory inspection.
+ * ELF symbol lookup, target process control, memory inspection and BPF.
  */
 #ifndef UPNG_H
 #define UPNG_H
@@ -185,6 +185,26 @@ int upng_wait_unstranded(int timeout_ms);
  * which gets a private copy), without stopping it; 0 or -errno.
  */
 int upng_mem_write(pid_t pid, unsigned long addr, const void *buf, size_t len);
+
+/* ---- BPF, through the raw bpf() system call (upng_bpf.c) ---- */
+
+/* An array map of one u64 counter (key 0); the fd or -errno. */
+int upng_bpf_counter_map(void);
+/* The counter of MAP, or -1. */
+long long upng_bpf_counter(int map);
+/*
+ * A BPF_PROG_TYPE_KPROBE program for uprobe_multi links that adds one to
+ * the counter of MAP at each run; the fd or -errno. On failure LOG (SIZE
+ * bytes, may be NULL) gets the verifier's reasons.
+ */
+int upng_bpf_counter_prog(int map, char *log, size_t size);
+/*
+ * A BPF_TRACE_UPROBE_MULTI link of PROG at the CNT file OFFSETS of PATH,
+ * for process PID only, or for every process with PID 0; fd or -errno.
+ */
+int upng_bpf_multi_link(int prog, const char *path,
+			const unsigned long *offsets, unsigned int cnt,
+			pid_t pid);
 
 /* One mapping of /proc/PID/smaps; sizes in kB. */
 struct upng_vma {
