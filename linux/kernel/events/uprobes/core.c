@@ -510,7 +510,7 @@ static int uprobe_walk_mm(struct uprobe_walk *w, struct uprobe_target *t)
 		struct uprobe *uprobe = w->uprobes[i];
 		unsigned long vaddr;
 
-		if (!(i % 256))
+		if (i && !(i % 256))
 			cond_resched();	/* a batch may have a million */
 		if (uprobe->offset < first ||
 		    uprobe->offset - first >= t->end - t->start)
