@@ -394,7 +394,6 @@ static struct uprobe *uprobe_find_or_create(struct inode *inode, loff_t offset,
 
 /* A mapping of the probed file, as it was when the walk collected it. */
 struct uprobe_target {
-	struct list_head	node;
 	struct mm_struct	*mm;
 	unsigned long		start;
 	unsigned long		end;
@@ -404,90 +403,75 @@ struct uprobe_target {
 /*
  * One walk of the address spaces for @cnt probes of one file (one probe
  * for a registration, all of a batch otherwise): bit i of @left_over is
- * set when a breakpoint of @uprobes[i] that nobody wants stays behind.
+ * set when a breakpoint of @uprobes[i] that nobody wants stays behind;
+ * @targets holds the @nr_targets mappings the walk collected.
  */
 struct uprobe_walk {
 	struct uprobe		**uprobes;
 	unsigned int		cnt;
 	unsigned long		*left_over;
+	struct uprobe_target	*targets;
+	unsigned int		nr_targets;
 };
 
-static void uprobe_free_targets(struct list_head *targets)
-{
-	struct uprobe_target *t, *tmp;
+/* Room for the mappings of most files; more is allocated when seen. */
+#define UPROBE_TARGETS		32
 
-	list_for_each_entry_safe(t, tmp, targets, node) {
-		list_del(&t->node);
-		if (t->mm)
-			mmput(t->mm);
-		kfree(t);
-	}
+static void uprobe_free_targets(struct uprobe_walk *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_targets; i++)
+		mmput(w->targets[i].mm);
+	kfree(w->targets);
+	w->targets = NULL;
+	w->nr_targets = 0;
 }
 
 /*
- * Collects every mapping of the pages holding the walk's probes.
- * Allocation under i_mmap_rwsem must not enter reclaim (which takes it
- * too), so the spare entries are allocated beforehand and the walk
- * restarts when they run out.
+ * Collects every mapping of the pages holding the walk's probes, in one
+ * array. Allocation under i_mmap_rwsem must not enter reclaim (which
+ * takes it too), so the array is allocated beforehand and the walk starts
+ * over with a larger one when it runs out.
  */
-static int uprobe_collect_targets(struct uprobe_walk *w,
-				  struct list_head *targets)
+static int uprobe_collect_targets(struct uprobe_walk *w)
 {
 	struct address_space *mapping = w->uprobes[0]->inode->i_mapping;
+	unsigned int i, room = UPROBE_TARGETS, seen;
 	pgoff_t first = ULONG_MAX, last = 0;
-	struct uprobe_target *t;
 	struct vm_area_struct *vma;
-	LIST_HEAD(spare);
-	unsigned int i;
-	int needed = 1;
 
 	for (i = 0; i < w->cnt; i++) {
 		first = min_t(pgoff_t, first, w->uprobes[i]->offset >> PAGE_SHIFT);
 		last = max_t(pgoff_t, last, w->uprobes[i]->offset >> PAGE_SHIFT);
 	}
 	for (;;) {
-		while (needed-- > 0) {
-			t = kzalloc(sizeof(*t), GFP_KERNEL);
-			if (!t) {
-				uprobe_free_targets(&spare);
-				uprobe_free_targets(targets);
-				return -ENOMEM;
-			}
-			list_add(&t->node, &spare);
-		}
-		needed = 0;
+		w->targets = kmalloc_array(room, sizeof(*w->targets),
+					   GFP_KERNEL);
+		if (!w->targets)
+			return -ENOMEM;
+		w->nr_targets = 0;
+		seen = 0;
 		i_mmap_lock_read(mapping);
 		vma_interval_tree_foreach(vma, &mapping->i_mmap, first, last) {
-			if (!uprobe_vma_probeable(vma))
+			struct uprobe_target *t;
+
+			if (!uprobe_vma_probeable(vma) || seen++ >= room ||
+			    !mmget_not_zero(vma->vm_mm))
 				continue;
-			if (list_empty(&spare)) {
-				needed++;
-				continue;
-			}
-			if (!mmget_not_zero(vma->vm_mm))
-				continue;
-			t = list_first_entry(&spare, struct uprobe_target, node);
+			t = &w->targets[w->nr_targets++];
 			t->mm = vma->vm_mm;
 			t->start = vma->vm_start;
 			t->end = vma->vm_end;
 			t->pgoff = vma->vm_pgoff;
-			list_move_tail(&t->node, targets);
 		}
 		i_mmap_unlock_read(mapping);
-		if (!needed)
-			break;
-		/* Start over with enough entries for what was seen. */
-		list_splice_init(targets, &spare);
-		list_for_each_entry(t, &spare, node) {
-			if (t->mm) {
-				mmput(t->mm);
-				t->mm = NULL;
-			}
-		}
-		needed += 4;
+		if (seen <= room)
+			return 0;
+		/* Start over with room for what was seen. */
+		uprobe_free_targets(w);
+		room = seen + UPROBE_TARGETS;
 	}
-	uprobe_free_targets(&spare);
-	return 0;
 }
 
 /*
@@ -549,25 +533,24 @@ static int uprobe_walk_mm(struct uprobe_walk *w, struct uprobe_target *t)
  */
 static int uprobe_walk_mms(struct uprobe_walk *w)
 {
-	struct uprobe_target *t;
-	LIST_HEAD(targets);
 	int err, first_err = 0;
+	unsigned int i;
 
 	bitmap_zero(w->left_over, w->cnt);
 	uprobe_dup_mmap_lock();
-	err = uprobe_collect_targets(w, &targets);
+	err = uprobe_collect_targets(w);
 	if (err) {
 		/* Nothing was checked: removals are still to be done. */
 		bitmap_fill(w->left_over, w->cnt);
 		goto out;
 	}
-	list_for_each_entry(t, &targets, node) {
-		err = uprobe_walk_mm(w, t);
+	for (i = 0; i < w->nr_targets; i++) {
+		err = uprobe_walk_mm(w, &w->targets[i]);
 		if (err && !first_err)
 			first_err = err;
 		cond_resched();
 	}
-	uprobe_free_targets(&targets);
+	uprobe_free_targets(w);
 	err = first_err;
 out:
 	uprobe_dup_mmap_unlock();
@@ -824,6 +807,8 @@ EXPORT_SYMBOL_GPL(uprobe_register);
 static int uprobe_walk_alloc(struct uprobe_walk *w, unsigned int cnt)
 {
 	w->cnt = 0;
+	w->targets = NULL;
+	w->nr_targets = 0;
 	w->uprobes = kvcalloc(cnt, sizeof(*w->uprobes), GFP_KERNEL);
 	w->left_over = kvcalloc(BITS_TO_LONGS(cnt), sizeof(long), GFP_KERNEL);
 	if (w->uprobes && w->left_over)
