@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -173,7 +175,10 @@ static int count_byte(struct mapper *m, unsigned char byte)
 	return n;
 }
 
-/* Probes of inode INO listed in debugfs, or -1. */
+/*
+ * Probes of inode INO listed in debugfs, or -1. The list is our engine's:
+ * on another (STOCK=1) the registry is not checked, and the case says so.
+ */
 static int registered(ino_t ino)
 {
 	char line[256];
@@ -189,17 +194,25 @@ static int registered(ino_t ino)
 	return n;
 }
 
+/* The engine lists N probes of the file (when it has the list). */
+#define EXPECT_REGISTERED(n) do {					\
+	if (self->listed)						\
+		EXPECT_EQ((n), registered(self->ino));			\
+} while (0)
+
 FIXTURE(multi) {
 	char path[64];
 	ino_t ino;
 	struct mapper m[NPROC + 1];
 	unsigned long offs[2 * NFUNC + 1];
 	int map, prog, link[2];
+	bool listed;		/* our engine's debugfs list of probes */
 };
 
 FIXTURE_SETUP(multi)
 {
 	static char log[65536];
+	struct statfs fs;
 	struct stat st;
 	int i;
 
@@ -213,6 +226,12 @@ FIXTURE_SETUP(multi)
 	ASSERT_EQ(0, make_file(self->path));
 	ASSERT_EQ(0, stat(self->path, &st));
 	self->ino = st.st_ino;
+	ASSERT_EQ(0, statfs("/sys/kernel/debug", &fs));
+	ASSERT_EQ(DEBUGFS_MAGIC, fs.f_type) TH_LOG("debugfs is not mounted");
+	self->listed = !access(PROBES, R_OK);
+	if (!self->listed)
+		TH_LOG("no %s (not our engine): the registry is not checked",
+		       PROBES);
 	for (i = 0; i < 2 * NFUNC; i++)
 		self->offs[i] = i % NFUNC * FUNC_SIZE;
 	self->map = upng_bpf_counter_map();
@@ -259,7 +278,7 @@ TEST_F_TIMEOUT(multi, all_functions, 300)
 					    self->offs, NFUNC, 0);
 	ASSERT_LE(0, self->link[0]) TH_LOG("BPF_LINK_CREATE: %s",
 					   strerror(-self->link[0]));
-	EXPECT_EQ(NFUNC, registered(self->ino));
+	EXPECT_REGISTERED(NFUNC);
 	for (i = 0; i < NPROC; i++)
 		EXPECT_EQ(NFUNC, count_byte(&self->m[i], INT3))
 			TH_LOG("process %d", i);
@@ -277,7 +296,7 @@ TEST_F_TIMEOUT(multi, all_functions, 300)
 	for (i = 0; i <= NPROC; i++)
 		EXPECT_EQ(NFUNC, count_byte(&self->m[i], MOV_EAX))
 			TH_LOG("process %d", i);
-	EXPECT_EQ(0, registered(self->ino));
+	EXPECT_REGISTERED(0);
 	call_all(_metadata, self->m, NPROC + 1);
 	EXPECT_EQ((NPROC + 1) * NFUNC, upng_bpf_counter(self->map));
 }
@@ -291,14 +310,14 @@ TEST_F_TIMEOUT(multi, offsets_twice, 300)
 					    self->offs, 2 * NFUNC, 0);
 	ASSERT_LE(0, self->link[0]) TH_LOG("BPF_LINK_CREATE: %s",
 					   strerror(-self->link[0]));
-	EXPECT_EQ(NFUNC, registered(self->ino));
+	EXPECT_REGISTERED(NFUNC);
 	call_all(_metadata, self->m, NPROC);
 	EXPECT_EQ(2 * NPROC * NFUNC, upng_bpf_counter(self->map));
 	close(self->link[0]);
 	self->link[0] = -1;
 	for (i = 0; i < NPROC; i++)
 		EXPECT_EQ(NFUNC, count_byte(&self->m[i], MOV_EAX));
-	EXPECT_EQ(0, registered(self->ino));
+	EXPECT_REGISTERED(0);
 }
 
 /* A link for one process: the others never see a breakpoint. */
@@ -337,7 +356,7 @@ TEST_F_TIMEOUT(multi, shared_probes, 300)
 
 	close(self->link[0]);
 	self->link[0] = -1;
-	EXPECT_EQ(NFUNC / 2, registered(self->ino));
+	EXPECT_REGISTERED(NFUNC / 2);
 	for (i = 0; i < NPROC; i++) {
 		EXPECT_EQ(NFUNC / 2, count_byte(&self->m[i], INT3));
 		EXPECT_EQ(NFUNC / 2, count_byte(&self->m[i], MOV_EAX));
@@ -348,7 +367,7 @@ TEST_F_TIMEOUT(multi, shared_probes, 300)
 	self->link[1] = -1;
 	for (i = 0; i < NPROC; i++)
 		EXPECT_EQ(NFUNC, count_byte(&self->m[i], MOV_EAX));
-	EXPECT_EQ(0, registered(self->ino));
+	EXPECT_REGISTERED(0);
 }
 
 /*
@@ -366,7 +385,7 @@ TEST_F_TIMEOUT(multi, bad_last_offset, 300)
 	for (i = 0; i < NPROC; i++)
 		EXPECT_EQ(NFUNC, count_byte(&self->m[i], MOV_EAX))
 			TH_LOG("process %d", i);
-	EXPECT_EQ(0, registered(self->ino));
+	EXPECT_REGISTERED(0);
 	call_all(_metadata, self->m, NPROC);
 	EXPECT_EQ(0, upng_bpf_counter(self->map));
 }
