@@ -14,6 +14,10 @@
  * We remember whether TF was set before the step, take our own trap
  * silently, hand the user the trap a real single-step would have given,
  * and never leave our TF behind in the flags or in a pushf image.
+ *
+ * An x87 instruction records its own address as the FPU's last
+ * instruction pointer (FIP), which fnstenv, fnsave, fxsave and xsave show
+ * the program: after the step it is the slot's, and is moved back too.
  */
 #include <linux/errno.h>
 #include <linux/kdebug.h>
@@ -25,6 +29,7 @@
 #include <linux/uprobes.h>
 
 #include <asm/debugreg.h>
+#include <asm/fpu/api.h>
 #include <asm/processor.h>
 #include <asm/shstk.h>
 #include <asm/traps.h>
@@ -108,6 +113,53 @@ static int uprobe_x86_fix_pushf(struct pt_regs *regs)
 	return put_user(byte, hi);
 }
 
+/* The x87 environment as fnstenv stores it (32-bit protected mode form). */
+struct uprobe_x87_env {
+	u32	fcw, fsw, ftw, fip;
+	u16	fcs, fop;
+	u32	fdp, fds;
+};
+
+/* Is the probed instruction an x87 one: d8-df after its prefixes? */
+static bool uprobe_x86_is_x87(struct arch_uprobe *auprobe)
+{
+	unsigned int i;
+
+	/*
+	 * 40-4f are REX prefixes in 64-bit code; in 32-bit code they are
+	 * one-byte instructions, and the loop ends with them.
+	 */
+	for (i = 0; i < auprobe->len; i++) {
+		switch (auprobe->insn[i]) {
+		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64:
+		case 0x65: case 0x66: case 0x67: case 0xf0: case 0xf2:
+		case 0xf3: case 0x40 ... 0x4f:
+			continue;
+		}
+		return auprobe->insn[i] >= 0xd8 && auprobe->insn[i] <= 0xdf;
+	}
+	return false;
+}
+
+/*
+ * Give the FIP a stepped x87 instruction recorded back its address at
+ * @vaddr instead of the slot's, through fldenv: the 32 bits fnstenv and
+ * fnsave show on every CPU (the upper half of fxsave's and xsave's 64-bit
+ * FIP is then zero, as for a program below 4 GiB).
+ */
+static void uprobe_x86_fix_fip(unsigned long slot, unsigned long vaddr)
+{
+	struct uprobe_x87_env env;
+
+	fpregs_lock_and_load();
+	asm volatile("fnstenv %0" : "=m" (env));
+	if (env.fip - (u32)slot < UPROBE_XOL_SLOT_BYTES)
+		env.fip += (u32)vaddr - (u32)slot;
+	/* fnstenv masked every exception: this restores the control word. */
+	asm volatile("fldenv %0" : : "m" (env));
+	fpregs_unlock();
+}
+
 /**
  * arch_uprobe_post_xol - finish a single-step of the copy
  * @auprobe: the probed instruction
@@ -146,6 +198,8 @@ int arch_uprobe_post_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)
 		regs->ip = utask->vaddr;
 		return err;
 	}
+	if (uprobe_x86_is_x87(auprobe))
+		uprobe_x86_fix_fip(utask->xol_vaddr, utask->vaddr);
 	if (at->user_tf) {
 		current->thread.virtual_dr6 |= DR_STEP;
 		send_sigtrap(regs, 0, TRAP_TRACE);

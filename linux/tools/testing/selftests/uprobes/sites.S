@@ -303,13 +303,36 @@ site_nop5_regs_probe:
 	ret
 	.size site_nop5_regs, . - site_nop5_regs
 
+/*
+ * unsigned int site_x87_fip(void): the FPU's last instruction pointer
+ * (FIP, 32 bits) that fnstenv shows after the x87 load at site_x87_fldl.
+ */
+	.globl site_x87_fip
+	.type site_x87_fip, @function
+site_x87_fip:
+	fninit
+	.globl site_x87_fldl
+site_x87_fldl:
+	fldl	site_x87_val(%rip)
+	fnstenv	site_x87_env(%rip)
+	fldenv	site_x87_env(%rip)
+	fstp	%st(0)
+	movl	site_x87_env + 12(%rip), %eax
+	ret
+	.size site_x87_fip, . - site_x87_fip
+
 	.section .note.GNU-stack, "", @progbits
+
+	.data
+	.p2align 3
+site_x87_val:	.double 1.5
 
 	.bss
 	.p2align 3
 site_regs_out:	.skip 8
 site_regs_sp:	.skip 8
 site_regs_tmp:	.skip 8
+site_x87_env:	.skip 28
 
 /* A page of its own, so that a test can take the read permission away. */
 	.p2align 12

@@ -54,6 +54,9 @@ struct site_regs {
 
 void site_nop5_regs(struct site_regs *out);
 
+unsigned int site_x87_fip(void);
+extern char site_x87_fldl[];
+
 #define SITE_WORK(x) ((x) * 3 + 1)
 #define SITE_STEPS(x) ((((x) + 5) * 3) ^ 0x55)
 

@@ -24,6 +24,8 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -829,6 +831,50 @@ TEST(xol_area_near_first_hit)
 	munmap(map, page);
 	EXPECT_EQ(0, upng_probe_enable(ev, false));
 	EXPECT_EQ(0, upng_probe_del(ev));
+}
+
+/*
+ * A stepped x87 instruction records the slot as its address, the FPU's
+ * last instruction pointer (FIP) that fnstenv shows: the engine puts the
+ * probed address there. Seen only on a CPU whose fldenv loads FIP (the
+ * hardware's does; QEMU's TCG keeps the last x87 instruction's address):
+ * elsewhere the case runs the probe and then skips.
+ */
+
+/* Does fldenv load FIP on this CPU? */
+static bool fldenv_loads_fip(void)
+{
+	unsigned char env[28], back[28];
+	uint32_t fip = 0x1234560, got;
+
+	asm volatile("fninit\n fldz\n fnstenv %0" : "=m" (env));
+	memcpy(env + 12, &fip, sizeof(fip));
+	asm volatile("fldenv %1\n fnstenv %0\n fldenv %0\n fstp %%st(0)"
+		     : "=m" (back) : "m" (env));
+	memcpy(&got, back + 12, sizeof(got));
+	return got == fip;
+}
+
+TEST(x87_fip_is_the_probed_address)
+{
+	uint32_t want = (uint32_t)(unsigned long)site_x87_fldl;
+	struct upng_sym s;
+	char ev[64];
+	uint32_t fip;
+
+	ASSERT_EQ(want, site_x87_fip()) TH_LOG("FIP without a probe");
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_x87_fldl", &s));
+	upng_evname(ev, sizeof(ev), "x87");
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), s.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	fip = site_x87_fip();
+	EXPECT_EQ(1, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	if (!fldenv_loads_fip())
+		SKIP(return, "no fldenv of FIP (QEMU TCG): %#x after the probed fldl at %#x",
+		     fip, want);
+	EXPECT_EQ(want, fip) TH_LOG("FIP %#x after the probed fldl at %#x: the [uprobes] slot?",
+				    fip, want);
 }
 
 TEST_HARNESS_MAIN
