@@ -1230,11 +1230,8 @@ FIXTURE_SETUP(batch)
 		SKIP(return, FI_MISSING);
 	ctx_setup(_metadata, &self->c, variant->mask, false, upng_self_path());
 	spin_setup(_metadata, &self->c);
-	self->map = upng_bpf_counter_map();
-	ASSERT_LE(0, self->map) TH_LOG("BPF_MAP_CREATE: %s",
-				       strerror(-self->map));
-	self->prog = upng_bpf_counter_prog(self->map, NULL, 0);
-	ASSERT_LE(0, self->prog) TH_LOG("BPF_PROG_LOAD: %s",
+	self->prog = upng_bpf_counter_prog(&self->map, NULL, 0);
+	ASSERT_LE(0, self->prog) TH_LOG("BPF counter map and program: %s",
 					strerror(-self->prog));
 }
 

@@ -555,11 +555,8 @@ TEST_F_TIMEOUT(fuse, bpf_multi_cold_unmapped, 300)
 	unsigned long func;
 	uint64_t reads;
 
-	self->map = upng_bpf_counter_map();
-	ASSERT_LE(0, self->map) TH_LOG("BPF_MAP_CREATE: %s",
-				       strerror(-self->map));
-	self->prog = upng_bpf_counter_prog(self->map, log, sizeof(log));
-	ASSERT_LE(0, self->prog) TH_LOG("BPF_PROG_LOAD: %s\n%s",
+	self->prog = upng_bpf_counter_prog(&self->map, log, sizeof(log));
+	ASSERT_LE(0, self->prog) TH_LOG("BPF counter map and program: %s\n%s",
 					strerror(-self->prog), log);
 	ASSERT_EQ(0, cached_file(self->bin)) TH_LOG("the cache is not cold");
 	reads = watch(&self->fs, self->sym.offset);

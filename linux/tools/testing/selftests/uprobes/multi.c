@@ -234,11 +234,8 @@ FIXTURE_SETUP(multi)
 		       PROBES);
 	for (i = 0; i < 2 * NFUNC; i++)
 		self->offs[i] = i % NFUNC * FUNC_SIZE;
-	self->map = upng_bpf_counter_map();
-	ASSERT_LE(0, self->map) TH_LOG("BPF_MAP_CREATE: %s",
-				       strerror(-self->map));
-	self->prog = upng_bpf_counter_prog(self->map, log, sizeof(log));
-	ASSERT_LE(0, self->prog) TH_LOG("BPF_PROG_LOAD: %s\n%s",
+	self->prog = upng_bpf_counter_prog(&self->map, log, sizeof(log));
+	ASSERT_LE(0, self->prog) TH_LOG("BPF counter map and program: %s\n%s",
 					strerror(-self->prog), log);
 	for (i = 0; i < NPROC; i++)
 		ASSERT_EQ(0, mapper_start(&self->m[i], self->path));

@@ -188,16 +188,15 @@ int upng_mem_write(pid_t pid, unsigned long addr, const void *buf, size_t len);
 
 /* ---- BPF, through the raw bpf() system call (upng_bpf.c) ---- */
 
-/* An array map of one u64 counter (key 0); the fd or -errno. */
-int upng_bpf_counter_map(void);
 /* The counter of MAP, or -1. */
 long long upng_bpf_counter(int map);
 /*
- * A BPF_PROG_TYPE_KPROBE program for uprobe_multi links that adds one to
- * the counter of MAP at each run; the fd or -errno. On failure LOG (SIZE
+ * An array map of one u64 counter (key 0) into *MAP (its fd, or -errno)
+ * and a BPF_PROG_TYPE_KPROBE program for uprobe_multi links that adds
+ * one to it at each run; the program's fd or -errno. On failure LOG (SIZE
  * bytes, may be NULL) gets the verifier's reasons.
  */
-int upng_bpf_counter_prog(int map, char *log, size_t size);
+int upng_bpf_counter_prog(int *map, char *log, size_t size);
 /*
  * A BPF_TRACE_UPROBE_MULTI link of PROG at the CNT file OFFSETS of PATH,
  * for process PID only, or for every process with PID 0; fd or -errno.

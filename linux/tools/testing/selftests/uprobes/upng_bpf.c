@@ -39,7 +39,8 @@ static long sys_bpf(int cmd, void *attr, unsigned int size)
 	return ret < 0 ? -errno : ret;
 }
 
-int upng_bpf_counter_map(void)
+/* An array map of one u64 counter (key 0); the fd or -errno. */
+static int counter_map(void)
 {
 	union bpf_attr a;
 
@@ -69,8 +70,9 @@ long long upng_bpf_counter(int map)
 #define INSN(c, d, s, o, i) ((struct bpf_insn) {			\
 	.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
 
-int upng_bpf_counter_prog(int map, char *log, size_t size)
+int upng_bpf_counter_prog(int *mapp, char *log, size_t size)
 {
+	int map = counter_map();
 	struct bpf_insn insns[] = {
 		/* u32 key = 0 at fp - 4; r2 = &key */
 		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
@@ -94,6 +96,11 @@ int upng_bpf_counter_prog(int map, char *log, size_t size)
 	union bpf_attr a;
 	int fd;
 
+	*mapp = map;
+	if (log)
+		log[0] = '\0';
+	if (map < 0)
+		return map;
 	memset(&a, 0, sizeof(a));
 	a.prog_type = BPF_PROG_TYPE_KPROBE;
 	a.expected_attach_type = TRACE_UPROBE_MULTI;
@@ -105,7 +112,6 @@ int upng_bpf_counter_prog(int map, char *log, size_t size)
 	if (fd >= 0 || !log)
 		return fd;
 	/* Again with the verifier's log, to say why. */
-	log[0] = '\0';
 	a.log_buf = (unsigned long)log;
 	a.log_size = size;
 	a.log_level = 1;
