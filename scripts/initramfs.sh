@@ -74,6 +74,11 @@ for suite in uprobes uprobe_events; do
 		continue
 	fi
 	echo "UPROBES-NG-RESULT: PASS build/$suite:make" >> "$results"
+	# A program whose source is gone must not linger in the build output.
+	for t in "$sout"/tests/*; do
+		n=$(basename "$t")
+		ls "$dir/$n".* >/dev/null 2>&1 || rm -f "$t"
+	done
 	mkdir -p "$lib/$suite"
 	for d in tests bin lib data; do
 		[ -d "$sout/$d" ] && cp -a "$sout/$d" "$lib/$suite/"

@@ -97,8 +97,11 @@ static bool probes_armed(struct trace_probe *tp)
 	return false;
 }
 
-/* Unregister what arm_probes() registered and wait for running handlers. */
-static void disarm_probes(struct trace_probe *tp)
+/*
+ * Unregister what arm_probes() registered, without waiting for the handlers
+ * in flight. Return: whether anything was registered.
+ */
+static bool unregister_probes(struct trace_probe *tp)
 {
 	struct trace_uprobe *tu;
 	bool armed = false;
@@ -110,7 +113,13 @@ static void disarm_probes(struct trace_probe *tp)
 		tu->uprobe = NULL;
 		armed = true;
 	}
-	if (armed)
+	return armed;
+}
+
+/* Unregister what arm_probes() registered and wait for running handlers. */
+static void disarm_probes(struct trace_probe *tp)
+{
+	if (unregister_probes(tp))
 		uprobe_unregister_sync();
 }
 
@@ -294,9 +303,18 @@ static int uprobe_perf_close(struct trace_event_call *call,
 	/*
 	 * Without perf events left, uprobe_event_disable() follows under
 	 * event_mutex: one walk removes the breakpoints, not two.
+	 *
+	 * A perf-local event is not waited for: nothing can arm it again,
+	 * record_to_perf() looks at perf's buffers only while TP_FLAG_PROFILE
+	 * is set (perf frees them an RCU grace period after clearing it), and
+	 * destroy_local_trace_uprobe() frees the event once its handlers in
+	 * flight have returned. The close saves an SRCU grace period.
 	 */
 	if (last) {
-		disarm_probes(tp);
+		if (container_of(tp, struct trace_uprobe, tp)->local)
+			unregister_probes(tp);
+		else
+			disarm_probes(tp);
 		return 0;
 	}
 	return still_covered ? 0 : reapply_filter(tp, false);

@@ -20,6 +20,7 @@
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "trace_uprobe_events.h"
 
@@ -623,6 +624,7 @@ create_local_trace_uprobe(char *name, unsigned long offs,
 		goto fail;
 	}
 
+	tu->local = true;
 	trace_uprobe_init_call(tu);
 	ret = traceprobe_set_print_fmt(&tu->tp, is_return ?
 				       PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL);
@@ -634,16 +636,41 @@ fail:
 	return ERR_PTR(ret);
 }
 
+/*
+ * Perf-local events closed without waiting for their handlers (see
+ * uprobe_perf_close()): one grace period of the engine frees all those
+ * queued before it started.
+ */
+static LLIST_HEAD(local_reap_list);
+
+static void reap_local_trace_uprobes(struct work_struct *work)
+{
+	struct llist_node *list = llist_del_all(&local_reap_list);
+	struct trace_uprobe *tu, *next;
+
+	uprobe_unregister_sync();
+	llist_for_each_entry_safe(tu, next, list, reap)
+		free_trace_uprobe(tu);
+}
+
+static DECLARE_WORK(local_reap_work, reap_local_trace_uprobes);
+
 /**
  * destroy_local_trace_uprobe - free an event made by create_local_trace_uprobe()
  * @event_call: the event call returned by create_local_trace_uprobe()
+ *
+ * The event's probes are unregistered, but its handlers may still be
+ * running: it is freed from a work item, after the engine's grace period,
+ * so that closing a perf event does not wait for one.
  */
 void destroy_local_trace_uprobe(struct trace_event_call *event_call)
 {
 	struct trace_uprobe *tu = trace_uprobe_from_call(event_call);
 
-	if (tu)
-		free_trace_uprobe(tu);
+	if (!tu)
+		return;
+	llist_add(&tu->reap, &local_reap_list);
+	schedule_work(&local_reap_work);
 }
 
 /**

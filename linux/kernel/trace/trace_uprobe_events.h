@@ -7,6 +7,7 @@
 #ifndef _TRACE_UPROBE_EVENTS_H
 #define _TRACE_UPROBE_EVENTS_H
 
+#include <linux/llist.h>
 #include <linux/path.h>
 #include <linux/uprobes.h>
 
@@ -30,8 +31,12 @@
  * @offset: file offset of the probed instruction
  * @ref_ctr_offset: file offset of the SDT semaphore, 0 if none
  * @nhits: per-CPU count of breakpoint hits, shown in uprobe_profile
+ * @reap: entry in the list of perf-local events freed once their handlers
+ *        in flight have returned, see destroy_local_trace_uprobe()
  * @is_return: this is a return probe (records on function return)
  * @args_in_regs: no argument reads memory, see trace_uprobe_args_in_regs()
+ * @local: made by create_local_trace_uprobe() for one perf event of perf's
+ *         uprobe PMU, never listed in uprobe_events nor armed twice
  * @tp: the generic probe: event call, arguments (must be last)
  *
  * Several trace_uprobes may share one event (same GRP/EVENT defined on
@@ -47,8 +52,10 @@ struct trace_uprobe {
 	unsigned long			offset;
 	unsigned long			ref_ctr_offset;
 	unsigned long __percpu		*nhits;
+	struct llist_node		reap;
 	bool				is_return;
 	bool				args_in_regs;
+	bool				local;
 	struct trace_probe		tp;
 };
 

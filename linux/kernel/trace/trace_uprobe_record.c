@@ -23,6 +23,7 @@
 #include <linux/rcupdate_trace.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include "trace_uprobe_events.h"
 #include "trace_probe_tmpl.h"
@@ -34,7 +35,11 @@ struct uprobe_scratch {
 	void		*buf;
 };
 
-/* Allocated while any uprobe event is enabled; guarded by event_mutex. */
+/*
+ * Allocated while any uprobe event is enabled and freed some time after
+ * the last one is disabled, once no handler can be using it; written under
+ * event_mutex, read by handlers (which may see NULL after a disable).
+ */
 static struct uprobe_scratch __percpu *scratch;
 static unsigned int scratch_users;
 
@@ -44,15 +49,61 @@ struct uprobe_fetch_ctx {
 	unsigned long	load_base;	/* user address of file offset 0 */
 };
 
-static void scratch_free(void)
+static void scratch_free(struct uprobe_scratch __percpu *pages)
 {
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		free_page((unsigned long)per_cpu_ptr(scratch, cpu)->buf);
-	free_percpu(scratch);
-	scratch = NULL;
+		free_page((unsigned long)per_cpu_ptr(pages, cpu)->buf);
+	free_percpu(pages);
 }
+
+static struct uprobe_scratch __percpu *scratch_alloc(void)
+{
+	struct uprobe_scratch __percpu *pages;
+	int cpu;
+
+	pages = alloc_percpu(struct uprobe_scratch);
+	if (!pages)
+		return NULL;
+	for_each_possible_cpu(cpu) {
+		struct uprobe_scratch *s = per_cpu_ptr(pages, cpu);
+		struct page *page;
+
+		mutex_init(&s->lock);
+		page = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL, 0);
+		if (!page) {
+			scratch_free(pages);
+			return NULL;
+		}
+		s->buf = page_address(page);
+	}
+	return pages;
+}
+
+/*
+ * Events may be disabled without waiting for their handlers (perf-local
+ * ones, see uprobe_perf_close()): the pages are taken away first, so that
+ * handlers starting later see NULL, and freed after the engine's grace
+ * period. Pages in use again by then are kept.
+ */
+static void scratch_reap(struct work_struct *work)
+{
+	struct uprobe_scratch __percpu *pages = NULL;
+
+	mutex_lock(&event_mutex);
+	if (!scratch_users) {
+		pages = scratch;
+		WRITE_ONCE(scratch, NULL);
+	}
+	mutex_unlock(&event_mutex);
+	if (!pages)
+		return;
+	uprobe_unregister_sync();
+	scratch_free(pages);
+}
+
+static DECLARE_WORK(scratch_reap_work, scratch_reap);
 
 /**
  * trace_uprobe_scratch_get - make sure the per-CPU scratch pages exist
@@ -63,44 +114,31 @@ static void scratch_free(void)
  */
 int trace_uprobe_scratch_get(void)
 {
-	int cpu;
+	struct uprobe_scratch __percpu *pages;
 
 	lockdep_assert_held(&event_mutex);
-	if (scratch_users++)
-		return 0;
-
-	scratch = alloc_percpu(struct uprobe_scratch);
-	if (!scratch)
-		goto fail;
-	for_each_possible_cpu(cpu) {
-		struct uprobe_scratch *s = per_cpu_ptr(scratch, cpu);
-		struct page *page;
-
-		mutex_init(&s->lock);
-		page = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL, 0);
-		if (!page) {
-			scratch_free();
-			goto fail;
-		}
-		s->buf = page_address(page);
+	if (!scratch) {
+		pages = scratch_alloc();
+		if (!pages)
+			return -ENOMEM;
+		WRITE_ONCE(scratch, pages);
 	}
+	scratch_users++;
 	return 0;
-fail:
-	scratch_users--;
-	return -ENOMEM;
 }
 
 /**
  * trace_uprobe_scratch_put - drop a reference to the scratch pages
  *
- * Called with event_mutex held once an event's probes are unregistered
- * and synchronised, so no handler can still be using the pages.
+ * Called with event_mutex held once an event's probes are unregistered.
+ * The last reference frees the pages later, once no handler can be using
+ * them.
  */
 void trace_uprobe_scratch_put(void)
 {
 	lockdep_assert_held(&event_mutex);
 	if (!WARN_ON_ONCE(!scratch_users) && !--scratch_users)
-		scratch_free();
+		schedule_work(&scratch_reap_work);
 }
 
 /*
@@ -315,6 +353,7 @@ static int record_room(struct trace_uprobe *tu)
  * locked, and report how many bytes of it hold the arguments.
  */
 static struct uprobe_scratch *fetch_args(struct trace_uprobe *tu,
+					 struct uprobe_scratch __percpu *pages,
 					 struct uprobe_fetch_ctx *ctx,
 					 int *len)
 {
@@ -328,7 +367,7 @@ static struct uprobe_scratch *fetch_args(struct trace_uprobe *tu,
 	dyn = min_t(int, dyn, record_room(tu) - tu->tp.size);
 	dyn = max(dyn, 0);
 
-	s = per_cpu_ptr(scratch, raw_smp_processor_id());
+	s = per_cpu_ptr(pages, raw_smp_processor_id());
 	mutex_lock(&s->lock);
 	/* a fetch that faults leaves zeroes, not a previous hit's data */
 	memset(s->buf, 0, tu->tp.size);
@@ -442,6 +481,14 @@ static void record_to_perf(struct trace_uprobe *tu, unsigned long addr,
 		return;
 
 	preempt_disable();
+	/*
+	 * A perf-local event is closed without waiting for its handlers: perf
+	 * frees its per-CPU lists an RCU grace period after TP_FLAG_PROFILE
+	 * is cleared, so they are only used in the same non-preemptible
+	 * section as a test of the flag.
+	 */
+	if (!(trace_probe_load_flag(&tu->tp) & TP_FLAG_PROFILE))
+		goto out;
 	head = this_cpu_ptr(call->perf_events);
 	if (hlist_empty(head))
 		goto out;
@@ -469,6 +516,7 @@ static void record_hit(struct trace_uprobe *tu, unsigned long addr,
 		.regs = regs,
 		.load_base = addr - tu->offset,
 	};
+	struct uprobe_scratch __percpu *pages;
 	bool to_perf = false;
 	struct uprobe_scratch *s;
 	int len;
@@ -481,10 +529,12 @@ static void record_hit(struct trace_uprobe *tu, unsigned long addr,
 		record_to_files(tu, addr, &ctx, NULL, tu->tp.size);
 		return;
 	}
-	if (WARN_ON_ONCE(!scratch))
+	/* NULL only for a hit racing with the event's disabling */
+	pages = READ_ONCE(scratch);
+	if (!pages)
 		return;
 
-	s = fetch_args(tu, &ctx, &len);
+	s = fetch_args(tu, pages, &ctx, &len);
 	if (flags & TP_FLAG_TRACE)
 		record_to_files(tu, addr, &ctx, s->buf, len);
 	if (to_perf)

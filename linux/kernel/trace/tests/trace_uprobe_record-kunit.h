@@ -71,7 +71,7 @@ static void fetch_test_args_run(struct kunit *test)
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(scratch, cpu)->buf, 0x5a, SCRATCH_SIZE);
 
-	s = fetch_args(tu, &ctx, &len);
+	s = fetch_args(tu, scratch, &ctx, &len);
 	data = s->buf;
 	base = data - trace_uprobe_head_size(tu);
 	KUNIT_EXPECT_EQ(test, len, (int)tp->size + dyn);

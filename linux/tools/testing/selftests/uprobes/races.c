@@ -27,6 +27,8 @@
  * And the hit path against unregistration plus re-registration:
  *   no_spurious_sigtrap threads hitting a probe that is toggled and
  *                       re-created never get a SIGTRAP
+ *   perf_close_vs_hits  perf events closed while their handlers run (not
+ *                       waited for) count, and leave the target intact
  * Races need luck: each case races for a bounded time (UPROBES_NG_RACE_MS,
  * default RACE_MS) and logs how often it toggled and what it saw. Meanwhile
  * a thread of the test sleeps for short times over and over
@@ -1098,6 +1100,65 @@ TEST_F_TIMEOUT(races, semaphore, 300)
 	ASSERT_EQ(0, nsem) TH_LOG("the kernel complained about a semaphore");
 	quit(_metadata, st, 0);
 	quit(_metadata, st, 1);
+}
+
+/*
+ * Perf events of the uprobe PMU are closed without waiting for the
+ * handlers in flight: their event, perf's per-CPU lists and our scratch
+ * pages are freed later. Four threads of the target call race_a without
+ * pause while an event bound to it is opened, left to count for up to a
+ * millisecond and closed, again and again, so that closes meet handlers
+ * (the debug kernel's KASAN would see a use after free). Every event
+ * counts, the target computes right and survives, the breakpoint is gone
+ * after the last close, and a last event counts exactly its calls.
+ */
+TEST_F_TIMEOUT(races, perf_close_vs_hits, 300)
+{
+	struct race_state *st = &self->st;
+	long long end, count, total = 0;
+	struct spin_result r;
+	struct site sa;
+	char line[64];
+	long rounds = 0, empty = 0;
+	int fd;
+
+	spawn(_metadata, st, 0);
+	sa = site(st->t[0].pid, st->a.value, st->file_a);
+	ask(_metadata, st, 0, "spin a 4", line, sizeof(line));
+
+	end = upng_now_ms() + race_ms();
+	jitter_start(&st->jitter);
+	while (upng_now_ms() < end || rounds < MIN_ROUNDS) {
+		fd = upng_perf_uprobe_open(st->bin, st->a.offset, 0, sa.pid);
+		ASSERT_LE(0, fd) TH_LOG("round %ld: perf_event_open: %s",
+					rounds, strerror(-fd));
+		st->perf_fd = fd;
+		usleep(rounds % 1000);
+		count = upng_perf_count(fd);
+		st->perf_fd = -1;
+		close(fd);
+		ASSERT_LE(0, count) TH_LOG("round %ld", rounds);
+		total += count;
+		empty += !count;
+		rounds++;
+	}
+	jitter_stop(&st->jitter);
+	check_alive(_metadata, st, 0);
+	spin_stop(_metadata, st, 0, &r);
+	TH_LOG("%ld events, %lld hits counted, %ld events without a hit",
+	       rounds, total, empty);
+	ASSERT_LT(0, total);
+	check_orig(_metadata, sa);
+
+	st->perf_fd = upng_perf_uprobe_open(st->bin, st->a.offset, 0, sa.pid);
+	ASSERT_LE(0, st->perf_fd);
+	check_armed(_metadata, sa);
+	run_calls(_metadata, st, 0, 'a', 100);
+	ASSERT_EQ(100, upng_perf_count(st->perf_fd));
+	close(st->perf_fd);
+	st->perf_fd = -1;
+	check_orig(_metadata, sa);
+	quit(_metadata, st, 0);
 }
 
 /*
