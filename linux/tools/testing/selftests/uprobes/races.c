@@ -38,6 +38,7 @@
  * reschedule at its next cond_resched(); both make the interleavings the
  * races need likelier than the tick alone does.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -1102,12 +1103,32 @@ TEST_F_TIMEOUT(races, semaphore, 300)
 	quit(_metadata, st, 1);
 }
 
+/* A thread of process PID other than its main one, or -1. */
+static pid_t other_thread(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	pid_t tid = -1;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while (tid < 0 && (d = readdir(dir)))
+		if (atoi(d->d_name) > 0 && atoi(d->d_name) != pid)
+			tid = atoi(d->d_name);
+	closedir(dir);
+	return tid;
+}
+
 /*
  * Perf events of the uprobe PMU are closed without waiting for the
  * handlers in flight: their event, perf's per-CPU lists and our scratch
  * pages are freed later. Four threads of the target call race_a without
- * pause while an event bound to it is opened, left to count for up to a
- * millisecond and closed, again and again, so that closes meet handlers
+ * pause while an event bound to one of them is opened, left to count for
+ * up to a millisecond and closed, again and again, so that closes meet
+ * handlers
  * (the debug kernel's KASAN would see a use after free). Every event
  * counts, the target computes right and survives, the breakpoint is gone
  * after the last close, and a last event counts exactly its calls.
@@ -1120,16 +1141,19 @@ TEST_F_TIMEOUT(races, perf_close_vs_hits, 300)
 	struct site sa;
 	char line[64];
 	long rounds = 0, empty = 0;
+	pid_t tid;
 	int fd;
 
 	spawn(_metadata, st, 0);
 	sa = site(st->t[0].pid, st->a.value, st->file_a);
 	ask(_metadata, st, 0, "spin a 4", line, sizeof(line));
+	tid = other_thread(sa.pid);
+	ASSERT_LT(0, tid) TH_LOG("no spinning thread in /proc/%d/task", sa.pid);
 
 	end = upng_now_ms() + race_ms();
 	jitter_start(&st->jitter);
 	while (upng_now_ms() < end || rounds < MIN_ROUNDS) {
-		fd = upng_perf_uprobe_open(st->bin, st->a.offset, 0, sa.pid);
+		fd = upng_perf_uprobe_open(st->bin, st->a.offset, 0, tid);
 		ASSERT_LE(0, fd) TH_LOG("round %ld: perf_event_open: %s",
 					rounds, strerror(-fd));
 		st->perf_fd = fd;
