@@ -5,8 +5,9 @@
 #   HIT_IP     user address right after the probed int3 (probe address + 1)
 #   HIT_SKIP   hits to let pass first (first hits allocate XOL area, utask)
 #   HIT_OUT    file that receives one hexadecimal address per line
-#   HIT_HOME   user addresses below this are the probed program's own code
-#              (the XOL area and the return trampoline lie above)
+#   HIT_TEXT   LO:HI, the probed program's executable segment: the hit
+#              ends when the guest gets back there (anywhere else in user
+#              mode is the XOL area, a stub or the return trampoline)
 #   HIT_RET    1: the probed function has a return probe too: after the
 #              entry hit, run the function's own code unrecorded and
 #              record its return through the trampoline as well
@@ -26,7 +27,11 @@ def pc():
 
 def main():
     out = os.environ["HIT_OUT"]
-    home = int(os.environ["HIT_HOME"], 0)
+    lo, hi = (int(x, 0) for x in os.environ["HIT_TEXT"].split(":"))
+
+    def in_text(p):
+        return lo <= p < hi
+
     gdb.execute("set pagination off")
     gdb.execute("set confirm off")
     gdb.execute("target remote :" + os.environ["HIT_PORT"])
@@ -41,7 +46,8 @@ def main():
         gdb.execute("continue")
         gdb.execute("delete")
         gdb.execute("break entry_SYSCALL_64")
-        gdb.execute("condition 2 $rax == 335 && $rcx < %d" % home)
+        gdb.execute("condition 2 $rax == 335 && $rcx >= %d && $rcx < %d"
+                    % (lo, hi))
     for _ in range(skip + 1):
         gdb.execute("continue")
     gdb.execute("delete")
@@ -50,13 +56,13 @@ def main():
     for phase in range(phases):
         if phase:
             # The function's own instructions, up to its return.
-            while pc() < home and len(pcs) < LIMIT:
+            while in_text(pc()) and len(pcs) < LIMIT:
                 gdb.execute("stepi", to_string=True)
             pcs.append(pc())
         while len(pcs) < LIMIT:
             gdb.execute("stepi", to_string=True)
             p = pc()
-            if p < home:
+            if in_text(p):
                 break
             pcs.append(p)
     with open(out, "w") as f:

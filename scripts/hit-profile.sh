@@ -29,8 +29,11 @@ bench=$OUT/initramfs/usr/lib/uprobes-ng/bench/uprobe_bench
 [ -x "$bench" ] || die "no benchmark program at $bench"
 addr=$(nm "$bench" | awk -v s="p_$kind" '$3 == s { print $1 }')
 [ -n "$addr" ] || die "unknown KIND=$kind (no p_$kind in $bench)"
-# The program is static and not PIE: its code is below 16 MiB.
-home=0x1000000
+# The program is static and not PIE: its executable segment, where a hit
+# ends (the XOL area may lie below or above it).
+read -r lo size < <(readelf -lW "$bench" | awk '$1 == "LOAD" && / R E / { print $3, $6 }')
+[ -n "$lo" ] || die "no executable segment in $bench"
+text=$(printf '%s:0x%x' "$lo" $((lo + size)))
 
 trace() { # name bzImage
 	local name=$1 kernel=$2 port=$((20000 + RANDOM % 10000)) qpid stub=0
@@ -45,7 +48,7 @@ trace() { # name bzImage
 	qpid=$!
 	sleep 1
 	rm -f "$pcs"
-	HIT_PORT=$port HIT_IP=$((0x$addr + 1)) HIT_OUT=$pcs HIT_HOME=$home \
+	HIT_PORT=$port HIT_IP=$((0x$addr + 1)) HIT_OUT=$pcs HIT_TEXT=$text \
 		HIT_SKIP=$skip HIT_RET=$ret HIT_STUB=$stub \
 		timeout 900 gdb -q -batch -nx -ex "set architecture i386:x86-64" \
 		-ex "file $(dirname "$kernel")/../../../vmlinux" \

@@ -706,6 +706,6 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 	return 0;
 }
 
-#ifdef CONFIG_UPROBES_KUNIT_TEST
+#ifdef CONFIG_UPROBE_EVENTS_KUNIT_TEST
 #include "tests/trace_uprobe_events-kunit.h"
 #endif

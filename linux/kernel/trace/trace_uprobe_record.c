@@ -616,6 +616,6 @@ int trace_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
 	return 0;
 }
 
-#ifdef CONFIG_UPROBES_KUNIT_TEST
+#ifdef CONFIG_UPROBE_EVENTS_KUNIT_TEST
 #include "tests/trace_uprobe_record-kunit.h"
 #endif

@@ -44,6 +44,9 @@ typedef u8 uprobe_opcode_t;
  * @UPROBE_X86_CMP: cmp or test of a disp32(%rip) operand of 1, 4 or 8
  *	bytes with an immediate or a register, the form in ->cond
  *	(UPROBE_X86_CMP_*)
+ * @UPROBE_X86_X87: x87 instruction with a disp32(%rip) operand, run by
+ *	the kernel on the thread's FPU registers; ->cond is its opcode's
+ *	low three bits and its ModRM reg field (op & 7) << 3 | reg
  *
  * Everything but STEP is emulated in the kernel, so that a hit costs
  * one trap.  An instruction whose emulated memory access fails falls back
@@ -64,6 +67,7 @@ enum uprobe_x86_emul {
 	UPROBE_X86_STORE32,
 	UPROBE_X86_STORE64,
 	UPROBE_X86_CMP,
+	UPROBE_X86_X87,
 };
 
 /* The form of a UPROBE_X86_CMP (arch_uprobe::cond). */
@@ -93,6 +97,8 @@ enum uprobe_x86_emul {
 #define UPROBE_X86_FIX_RIPREL	0x20
 /* rep string insn: traps after every iteration, keep stepping */
 #define UPROBE_X86_FIX_REP	0x40
+/* x87 insn: it recorded the slot as the FPU's last instruction pointer */
+#define UPROBE_X86_FIX_FIP	0x80
 
 /**
  * struct arch_uprobe - analysed probed instruction
@@ -100,14 +106,14 @@ enum uprobe_x86_emul {
  * @ixol: the instruction as executed in an XOL slot (rip-relative
  *	operands rewritten, call displacement cleared)
  * @disp: displacement of a relative jmp/jcc/call, or of the rip-relative
- *	operand of an emulated LOAD32/LOAD64/LEA/STORE32/STORE64/CMP, or the
- *	immediate of a RET
+ *	operand of an emulated LOAD32/LOAD64/LEA/STORE32/STORE64/CMP/X87, or
+ *	the immediate of a RET
  * @len: length of the instruction
  * @emul: an &enum uprobe_x86_emul
  * @fixups: UPROBE_X86_FIX_* to apply after stepping @ixol
  * @cond: condition code (low nibble of the opcode) of a jcc, pt_regs
  *	offset of the destination of LOAD32/LOAD64/LEA or of the source of
- *	STORE32/STORE64, or the form of a CMP
+ *	STORE32/STORE64, the form of a CMP, or the instruction of an X87
  * @reg: pt_regs offset of the register pushed (PUSH) or used as the
  *	scratch base register of a rewritten rip-relative operand
  */

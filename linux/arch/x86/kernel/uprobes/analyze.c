@@ -348,7 +348,8 @@ static int uprobe_x86_cmp_form(struct insn *insn, u8 op, bool rex_w)
 /*
  * mov disp32(%rip) to or from a register, lea disp32(%rip),%reg64 and
  * cmp/test of a disp32(%rip) operand are emulated: one user read or write,
- * lea none. Only without legacy prefixes: an operand-size or segment
+ * lea none; x87 instructions on a disp32(%rip) operand are run by the
+ * kernel (x87.c). Only without legacy prefixes: an operand-size or segment
  * prefix changes what they do. The copy stays ready (rip-relative
  * rewrite) for the step a failed access falls back to.
  */
@@ -366,6 +367,14 @@ static void uprobe_x86_plan_riprel(struct arch_uprobe *au, struct insn *insn)
 		reg |= 8;
 
 	switch (op) {
+	case 0xd8 ... 0xdf:
+		form = (op & 7) << 3 | (reg & 7);
+		if (!uprobe_x86_x87_runs(form))
+			return;
+		au->emul = UPROBE_X86_X87;
+		au->cond = form;
+		au->disp = insn->displacement.value;
+		return;
 	case 0x8b:
 		au->emul = rex_w ? UPROBE_X86_LOAD64 : UPROBE_X86_LOAD32;
 		break;
@@ -443,6 +452,9 @@ static const char *uprobe_x86_plan(struct arch_uprobe *au, struct insn *insn)
 			break;
 		case 0x9d:
 			au->fixups |= UPROBE_X86_FIX_POPF;
+			break;
+		case 0xd8 ... 0xdf:
+			au->fixups |= UPROBE_X86_FIX_FIP;
 			break;
 		case 0xc2: case 0xc3:		/* ret: ip is absolute */
 			au->emul = UPROBE_X86_RET;
@@ -614,6 +626,6 @@ int arch_uprobe_analyze(struct arch_uprobe *auprobe, bool is_64bit,
 	return 0;
 }
 
-#ifdef CONFIG_UPROBES_KUNIT_TEST
+#ifdef CONFIG_UPROBES_X86_KUNIT_TEST
 #include "tests/insn-kunit.h"
 #endif

@@ -33,6 +33,8 @@
 #include <asm/processor-flags.h>
 #include <asm/ptrace.h>
 
+#include "internal.h"
+
 /* One-byte opcodes with a ModRM operand, register or memory. */
 static bool uprobe_x86_boost_modrm_op(u8 op, u8 reg)
 {
@@ -304,6 +306,6 @@ bool arch_uprobe_hit_is_64bit(struct pt_regs *regs)
 	return user_64bit_mode(regs);
 }
 
-#ifdef CONFIG_UPROBES_KUNIT_TEST
+#ifdef CONFIG_UPROBES_X86_KUNIT_TEST
 #include "tests/boost-kunit.h"
 #endif

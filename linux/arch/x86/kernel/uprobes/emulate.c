@@ -5,7 +5,8 @@
  * Function entries, exits and branch sites are where probes go: endbr64,
  * push %rbp, pushf, nops left for patching, jumps, calls and returns,
  * and the accesses to globals: rip-relative loads, stores, compares and
- * address computations.  Executing those in the kernel saves the
+ * address computations, and x87 instructions on rip-relative operands
+ * (x87.c).  Executing those in the kernel saves the
  * single-step and its second trap.  What emulation cannot
  * complete (a push to a stack that is not there, a load from a page that
  * is not readable) is stepped out of line instead, which faults with the
@@ -183,9 +184,10 @@ static bool uprobe_x86_cond(unsigned long flags, u8 cc)
  * @regs: user registers, ip at the probed address
  *
  * Emulates nops (including endbr and multi-byte nops), relative jmp/jcc/
- * call, ret, push of a register, pushf, and rip-relative mov loads and
- * stores, cmp, test and lea.  A user who single-steps gets the SIGTRAP
- * the instruction would have raised.
+ * call, ret, push of a register, pushf, rip-relative mov loads and
+ * stores, cmp, test and lea, and x87 instructions on rip-relative memory.
+ * A user who single-steps gets the SIGTRAP the instruction would have
+ * raised.
  *
  * Return: true if the instruction was executed and @regs updated, false
  * if it must be single-stepped out of line.
@@ -255,6 +257,12 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 				    ~(X86_EFLAGS_RF | X86_EFLAGS_VM)))
 			return false;
 		regs->ip = uprobe_x86_ip(regs, next);
+		break;
+	case UPROBE_X86_X87:
+		if (!user_64bit_mode(regs) ||
+		    uprobe_x86_x87(auprobe->cond, target, regs))
+			return false;
+		regs->ip = next;
 		break;
 	case UPROBE_X86_LEA:
 		if (!user_64bit_mode(regs))

@@ -113,34 +113,6 @@ static int uprobe_x86_fix_pushf(struct pt_regs *regs)
 	return put_user(byte, hi);
 }
 
-/* The x87 environment as fnstenv stores it (32-bit protected mode form). */
-struct uprobe_x87_env {
-	u32	fcw, fsw, ftw, fip;
-	u16	fcs, fop;
-	u32	fdp, fds;
-};
-
-/* Is the probed instruction an x87 one: d8-df after its prefixes? */
-static bool uprobe_x86_is_x87(struct arch_uprobe *auprobe)
-{
-	unsigned int i;
-
-	/*
-	 * 40-4f are REX prefixes in 64-bit code; in 32-bit code they are
-	 * one-byte instructions, and the loop ends with them.
-	 */
-	for (i = 0; i < auprobe->len; i++) {
-		switch (auprobe->insn[i]) {
-		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64:
-		case 0x65: case 0x66: case 0x67: case 0xf0: case 0xf2:
-		case 0xf3: case 0x40 ... 0x4f:
-			continue;
-		}
-		return auprobe->insn[i] >= 0xd8 && auprobe->insn[i] <= 0xdf;
-	}
-	return false;
-}
-
 /*
  * Give the FIP a stepped x87 instruction recorded back its address at
  * @vaddr instead of the slot's, through fldenv: the 32 bits fnstenv and
@@ -198,7 +170,7 @@ int arch_uprobe_post_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)
 		regs->ip = utask->vaddr;
 		return err;
 	}
-	if (uprobe_x86_is_x87(auprobe))
+	if (fix & UPROBE_X86_FIX_FIP)
 		uprobe_x86_fix_fip(utask->xol_vaddr, utask->vaddr);
 	if (at->user_tf) {
 		current->thread.virtual_dr6 |= DR_STEP;

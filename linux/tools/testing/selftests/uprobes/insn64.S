@@ -947,6 +947,114 @@ PROBE cpuid
 	ret
 ENDF cpuid
 
+/*
+ * ---- x87: on disp32(%rip) operands (the kernel runs them), through a
+ * register (stepped); loads, arithmetic, compare, store, control word ----
+ */
+	.data
+	.p2align 4
+x87d:	.double 1.5
+x87d27:	.double 2.7
+x87t:	.quad 0xc000000000000000	/* 3.0 as an 80-bit extended */
+	.word 0x4000
+	.p2align 3
+x87o:	.quad 0
+x87i:	.long 0
+x87cw:	.word 0
+x87cwz:	.word 0x0f7f			/* round toward zero */
+
+	.text
+FUNC x87_fldl_riprel
+	fninit
+PROBE x87_fldl_riprel
+	fldl	x87d(%rip)
+	fadd	%st(0), %st(0)
+	fistpl	x87i(%rip)
+	mov	x87i(%rip), %eax
+	ret
+ENDF x87_fldl_riprel
+
+FUNC x87_faddl_riprel
+	fninit
+	fld1
+PROBE x87_faddl_riprel
+	faddl	x87d(%rip)
+	fadd	%st(0), %st(0)
+	fistpl	x87i(%rip)
+	mov	x87i(%rip), %eax
+	ret
+ENDF x87_faddl_riprel
+
+FUNC x87_fstpl_riprel
+	fninit
+	fldpi
+PROBE x87_fstpl_riprel
+	fstpl	x87o(%rip)
+	fnstsw	%ax
+	movzwl	%ax, %eax
+	xor	x87o(%rip), %rax
+	ret
+ENDF x87_fstpl_riprel
+
+FUNC x87_fcoml_riprel
+	fninit
+	fld1
+PROBE x87_fcoml_riprel
+	fcoml	x87d(%rip)
+	fnstsw	%ax
+	fstp	%st(0)
+	and	$0x4700, %eax
+	ret
+ENDF x87_fcoml_riprel
+
+FUNC x87_fldcw_riprel
+	fninit
+	fldl	x87d27(%rip)
+PROBE x87_fldcw_riprel
+	fldcw	x87cwz(%rip)
+	fistpl	x87i(%rip)
+	fninit
+	mov	x87i(%rip), %eax
+	ret
+ENDF x87_fldcw_riprel
+
+FUNC x87_fnstcw_riprel
+	fninit
+PROBE x87_fnstcw_riprel
+	fnstcw	x87cw(%rip)
+	movzwl	x87cw(%rip), %eax
+	ret
+ENDF x87_fnstcw_riprel
+
+FUNC x87_fldt_riprel
+	fninit
+PROBE x87_fldt_riprel
+	fldt	x87t(%rip)
+	fistpl	x87i(%rip)
+	mov	x87i(%rip), %eax
+	ret
+ENDF x87_fldt_riprel
+
+FUNC x87_fildl_riprel
+	fninit
+PROBE x87_fildl_riprel
+	fildl	v32(%rip)
+	fistpl	x87i(%rip)
+	mov	x87i(%rip), %eax
+	ret
+ENDF x87_fildl_riprel
+
+FUNC x87_fldl_reg
+	fninit
+	lea	x87d(%rip), %rcx
+PROBE x87_fldl_reg
+	fldl	(%rcx)
+	fadd	%st(0), %st(0)
+	fistpl	x87i(%rip)
+	mov	x87i(%rip), %eax
+	ret
+ENDF x87_fldl_reg
+
 /* ---- instructions that must be refused; never executed ---- */
 	.text
 	.globl refused_insns

@@ -321,7 +321,67 @@ site_x87_fldl:
 	ret
 	.size site_x87_fip, . - site_x87_fip
 
+/*
+ * unsigned int site_x87_fip_reg(void): the same after a load through a
+ * register, at site_x87_fldl_reg.
+ */
+	.globl site_x87_fip_reg
+	.type site_x87_fip_reg, @function
+site_x87_fip_reg:
+	fninit
+	lea	site_x87_val(%rip), %rax
+	.globl site_x87_fldl_reg
+site_x87_fldl_reg:
+	fldl	(%rax)
+	fnstenv	site_x87_env(%rip)
+	fldenv	site_x87_env(%rip)
+	fstp	%st(0)
+	movl	site_x87_env + 12(%rip), %eax
+	ret
+	.size site_x87_fip_reg, . - site_x87_fip_reg
+
+/*
+ * void site_x87_fpe(void): 1 / 0 with the zero-divide exception unmasked,
+ * which the next x87 instruction, the load at site_x87_fldl_fpe, raises
+ * (#MF: SIGFPE there). Does not return.
+ */
+	.globl site_x87_fpe
+	.type site_x87_fpe, @function
+site_x87_fpe:
+	fninit
+	fldcw	site_x87_cw_zm(%rip)
+	fldz
+	fld1
+	fdivp
+	.globl site_x87_fldl_fpe
+site_x87_fldl_fpe:
+	fldl	site_x87_val(%rip)
+	ret
+	.size site_x87_fpe, . - site_x87_fpe
+
+/*
+ * void site_x87_store_ro(void): a store into read-only data, site_x87_ro,
+ * at site_x87_fstpl (SIGSEGV there). Does not return.
+ */
+	.globl site_x87_store_ro
+	.type site_x87_store_ro, @function
+site_x87_store_ro:
+	fninit
+	fld1
+	.globl site_x87_fstpl
+site_x87_fstpl:
+	fstpl	site_x87_ro(%rip)
+	ret
+	.size site_x87_store_ro, . - site_x87_store_ro
+
 	.section .note.GNU-stack, "", @progbits
+
+	.section .rodata
+	.p2align 3
+	.globl site_x87_ro
+site_x87_ro:	.double 0.0
+/* the default control word with the zero-divide exception unmasked */
+site_x87_cw_zm:	.word 0x037b
 
 	.data
 	.p2align 3

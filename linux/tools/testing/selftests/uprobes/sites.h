@@ -56,6 +56,13 @@ void site_nop5_regs(struct site_regs *out);
 
 unsigned int site_x87_fip(void);
 extern char site_x87_fldl[];
+unsigned int site_x87_fip_reg(void);
+extern char site_x87_fldl_reg[];
+void site_x87_fpe(void);
+extern char site_x87_fldl_fpe[];
+void site_x87_store_ro(void);
+extern char site_x87_fstpl[];
+extern const double site_x87_ro;
 
 #define SITE_WORK(x) ((x) * 3 + 1)
 #define SITE_STEPS(x) ((((x) + 5) * 3) ^ 0x55)

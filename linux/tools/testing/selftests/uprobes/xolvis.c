@@ -834,11 +834,13 @@ TEST(xol_area_near_first_hit)
 }
 
 /*
- * A stepped x87 instruction records the slot as its address, the FPU's
- * last instruction pointer (FIP) that fnstenv shows: the engine puts the
- * probed address there. Seen only on a CPU whose fldenv loads FIP (the
- * hardware's does; QEMU's TCG keeps the last x87 instruction's address):
- * elsewhere the case runs the probe and then skips.
+ * An x87 instruction records its address as the FPU's last instruction
+ * pointer (FIP) that fnstenv shows: one on a rip-relative operand, which
+ * the kernel runs, records the kernel's, one stepped out of line (through
+ * a register) the slot's; the engine puts the probed address there. Seen
+ * only on a CPU whose fldenv loads FIP (the hardware's does; QEMU's TCG
+ * keeps the last x87 instruction's address): elsewhere the cases run the
+ * probe and then skip.
  */
 
 /* Does fldenv load FIP on this CPU? */
@@ -855,26 +857,129 @@ static bool fldenv_loads_fip(void)
 	return got == fip;
 }
 
-TEST(x87_fip_is_the_probed_address)
+/* FIP after @fn's x87 load at @site, which is probed meanwhile. */
+static void check_x87_fip(struct __test_metadata *_metadata,
+			  unsigned int (*fn)(void), const char *site,
+			  const char *name)
 {
-	uint32_t want = (uint32_t)(unsigned long)site_x87_fldl;
+	uint32_t want = (uint32_t)(unsigned long)site;
 	struct upng_sym s;
 	char ev[64];
 	uint32_t fip;
 
-	ASSERT_EQ(want, site_x87_fip()) TH_LOG("FIP without a probe");
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_x87_fldl", &s));
+	ASSERT_EQ(want, fn()) TH_LOG("FIP without a probe");
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &s));
 	upng_evname(ev, sizeof(ev), "x87");
 	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), s.offset, NULL));
 	ASSERT_EQ(0, upng_probe_enable(ev, true));
-	fip = site_x87_fip();
+	fip = fn();
 	EXPECT_EQ(1, upng_probe_hits(ev));
 	EXPECT_EQ(0, upng_probe_del(ev));
 	if (!fldenv_loads_fip())
-		SKIP(return, "no fldenv of FIP (QEMU TCG): %#x after the probed fldl at %#x",
+		SKIP(return, "no fldenv of FIP (QEMU TCG): %#x after the probed x87 load at %#x",
 		     fip, want);
-	EXPECT_EQ(want, fip) TH_LOG("FIP %#x after the probed fldl at %#x: the [uprobes] slot?",
-				    fip, want);
+	EXPECT_EQ(want, fip)
+		TH_LOG("FIP %#x after the probed x87 load at %#x (kernel's? slot's?)",
+		       fip, want);
+}
+
+TEST(x87_fip_is_the_probed_address)
+{
+	check_x87_fip(_metadata, site_x87_fip, site_x87_fldl,
+		      "site_x87_fldl");
+}
+
+TEST(x87_fip_is_the_probed_address_stepped)
+{
+	check_x87_fip(_metadata, site_x87_fip_reg, site_x87_fldl_reg,
+		      "site_x87_fldl_reg");
+}
+
+/* How a function that dies of a signal died. */
+struct x87_death {
+	int sig, code;
+	unsigned long ip, addr;
+};
+
+static sigjmp_buf x87_jmp;
+static struct x87_death x87_seen;
+
+static void x87_handler(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+
+	x87_seen = (struct x87_death){
+		.sig = sig, .code = si->si_code,
+		.ip = uc->uc_mcontext.gregs[REG_RIP],
+		.addr = (unsigned long)si->si_addr,
+	};
+	siglongjmp(x87_jmp, 1);
+}
+
+static struct x87_death x87_run(void (*fn)(void))
+{
+	struct sigaction sa = { .sa_sigaction = x87_handler,
+				.sa_flags = SA_SIGINFO | SA_NODEFER };
+	struct sigaction old_fpe, old_segv;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGFPE, &sa, &old_fpe);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	memset(&x87_seen, 0, sizeof(x87_seen));
+	if (!sigsetjmp(x87_jmp, 1))
+		fn();
+	sigaction(SIGFPE, &old_fpe, NULL);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	asm volatile("fninit");
+	return x87_seen;
+}
+
+/*
+ * What the kernel cannot take of a probed x87 instruction on a rip-relative
+ * operand is stepped, and faults as the original: the exception an earlier
+ * instruction left pending (#MF, SIGFPE) and a store into read-only data
+ * (SIGSEGV) are raised at the probed address, with the same signal code
+ * and address as without the probe, and the probe is hit once.
+ */
+static void check_x87_fault(struct __test_metadata *_metadata,
+			    void (*fn)(void), const char *site,
+			    const char *name, int sig)
+{
+	struct x87_death bare, probed;
+	struct upng_sym s;
+	char ev[64];
+
+	bare = x87_run(fn);
+	if (sig == SIGFPE && !bare.sig)
+		SKIP(return, "no #MF for a pending x87 exception on this CPU (QEMU TCG?)");
+	ASSERT_EQ(sig, bare.sig);
+	ASSERT_EQ((unsigned long)site, bare.ip);
+
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &s));
+	upng_evname(ev, sizeof(ev), "x87f");
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), s.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	probed = x87_run(fn);
+	EXPECT_EQ(1, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ(bare.sig, probed.sig);
+	EXPECT_EQ(bare.code, probed.code);
+	EXPECT_EQ(bare.ip, probed.ip) TH_LOG("ip %#lx, not the probed %#lx",
+					     probed.ip, bare.ip);
+	EXPECT_EQ(bare.addr, probed.addr) TH_LOG("si_addr %#lx, not %#lx",
+						 probed.addr, bare.addr);
+}
+
+TEST(x87_pending_exception_raised_at_the_probe)
+{
+	check_x87_fault(_metadata, site_x87_fpe, site_x87_fldl_fpe,
+			"site_x87_fldl_fpe", SIGFPE);
+}
+
+TEST(x87_store_fault_raised_at_the_probe)
+{
+	check_x87_fault(_metadata, site_x87_store_ro, site_x87_fstpl,
+			"site_x87_fstpl", SIGSEGV);
 }
 
 TEST_HARNESS_MAIN

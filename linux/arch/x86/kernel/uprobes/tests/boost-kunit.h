@@ -91,8 +91,8 @@ static const struct uprobe_x86_boost_case uprobe_x86_boost_cases[] = {
 	/* stepped: address-dependent, fixed up, or not in the lists */
 	B64("pushfw", "stepped", 0x66, 0x9c),
 	B64("call *0x10(%rip)", "stepped", 0xff, 0x15, 0x10, 0, 0, 0),
-	B64("flds 0x10(%rip) (x87 records its address)", "stepped",
-	    0xd9, 0x05, 0x10, 0, 0, 0),
+	B64("flds (%rax) (x87 records its address)", "stepped",
+	    0xd9, 0x00),
 	B64("emms", "stepped", 0x0f, 0x77),
 	B64("vmovups (%rdi),%zmm0 (EVEX)", "stepped",
 	    0x62, 0xf1, 0x7c, 0x48, 0x10, 0x07),
@@ -125,6 +125,24 @@ static void uprobe_x86_boost_test(struct kunit *test)
 	memcpy(au.insn, c->bytes, sizeof(au.insn));
 	KUNIT_ASSERT_EQ(test, arch_uprobe_analyze(&au, c->is_64bit, &reason), 0);
 	KUNIT_EXPECT_STREQ(test, arch_uprobe_kind(&au, c->is_64bit), c->kind);
+}
+
+/*
+ * x87 on a disp32(%rip) operand is never boosted (it records its address):
+ * the kernel runs it, or, where fldenv cannot put FIP back, it is stepped.
+ */
+static void uprobe_x86_boost_x87_test(struct kunit *test)
+{
+	static const u8 flds[] = { 0xd9, 0x05, 0x10, 0, 0, 0 };
+	struct arch_uprobe au = { };
+	const char *reason;
+
+	if (!IS_ENABLED(CONFIG_X86_64))
+		kunit_skip(test, "64-bit code on a 32-bit kernel");
+	memcpy(au.insn, flds, sizeof(flds));
+	KUNIT_ASSERT_EQ(test, arch_uprobe_analyze(&au, true, &reason), 0);
+	KUNIT_EXPECT_STREQ(test, arch_uprobe_kind(&au, true),
+			   uprobe_x86_x87_runs(010) ? "emulated" : "stepped");
 }
 
 /*
@@ -164,6 +182,7 @@ static void uprobe_x86_boost_riprel_test(struct kunit *test)
 
 static struct kunit_case uprobe_x86_boost_test_cases[] = {
 	KUNIT_CASE_PARAM(uprobe_x86_boost_test, uprobe_x86_boost_gen_params),
+	KUNIT_CASE(uprobe_x86_boost_x87_test),
 	KUNIT_CASE(uprobe_x86_boost_riprel_test),
 	{}
 };

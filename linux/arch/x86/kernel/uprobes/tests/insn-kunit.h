@@ -74,6 +74,12 @@ struct uprobe_x86_insn_case {
 #define FIX_CALL	UPROBE_X86_FIX_CALL
 #define FIX_TARGET	UPROBE_X86_FIX_TARGET
 #define FIX_RIPREL	UPROBE_X86_FIX_RIPREL
+#define FIX_FIP		UPROBE_X86_FIX_FIP
+
+/* x87 on disp32(%rip): run by the kernel, a stepped copy fixes FIP */
+#define X87EMUL(f, d)	.len = 6, .emul = UPROBE_X86_X87, \
+			.fixups = FIX_IP | FIX_RIPREL | FIX_FIP, \
+			.cond = (f), .disp = (d), REG(si)
 
 static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	/* nops: emulated */
@@ -167,6 +173,27 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	  RIPEMUL(7, LOAD64, ax, 0x1000), REG(si),
 	  .ixol = { 0x48, 0x8b, 0x86, 0x00, 0x10, 0x00, 0x00 },
 	  .ixol_len = 7 },
+	{ "fldl x(%rip)", { 0xdd, 0x05, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  X87EMUL(050, 0x1000),
+	  .ixol = { 0xdd, 0x86, 0x00, 0x10, 0x00, 0x00 }, .ixol_len = 6 },
+	{ "fstpl x(%rip)", { 0xdd, 0x1d, 0xf0, 0xff, 0xff, 0xff }, X64,
+	  X87EMUL(053, -16),
+	  .ixol = { 0xdd, 0x9e, 0xf0, 0xff, 0xff, 0xff }, .ixol_len = 6 },
+	{ "fnstcw x(%rip)", { 0xd9, 0x3d, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  X87EMUL(017, 0x1000),
+	  .ixol = { 0xd9, 0xbe, 0x00, 0x10, 0x00, 0x00 }, .ixol_len = 6 },
+	{ "fildll x(%rip)", { 0xdf, 0x2d, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  X87EMUL(075, 0x1000) },
+	{ "fisttpl x(%rip) (SSE3): stepped",
+	  { 0xdb, 0x0d, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  STEP(6, FIX_IP | FIX_RIPREL | FIX_FIP), REG(si) },
+	{ "fldl (%rax): stepped", { 0xdd, 0x00 }, X64,
+	  STEP(2, FIX_IP | FIX_FIP) },
+	{ "fldl 0x1000 (32-bit, absolute): stepped",
+	  { 0xdd, 0x05, 0x00, 0x10, 0x00, 0x00 }, X32,
+	  STEP(6, FIX_IP | FIX_FIP) },
+	{ "fld %st(1): stepped", { 0xd9, 0xc1 }, X64,
+	  STEP(2, FIX_IP | FIX_FIP) },
 	{ "mov x(%rip),%ecx", { 0x8b, 0x0d, 0x00, 0x10, 0x00, 0x00 }, X64,
 	  RIPEMUL(6, LOAD32, cx, 0x1000), REG(si),
 	  .ixol = { 0x8b, 0x8e, 0x00, 0x10, 0x00, 0x00 }, .ixol_len = 6 },
@@ -312,7 +339,8 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	{ "rdrand %eax", { 0x0f, 0xc7, 0xf0 }, X64, STEP(3, FIX_IP) },
 	{ "pshufb %xmm1,%xmm0", { 0x66, 0x0f, 0x38, 0x00, 0xc1 }, X64,
 	  STEP(5, FIX_IP) },
-	{ "fldl 8(%esp)", { 0xdd, 0x44, 0x24, 0x08 }, X32, STEP(4, FIX_IP) },
+	{ "fldl 8(%esp)", { 0xdd, 0x44, 0x24, 0x08 }, X32,
+	  STEP(4, FIX_IP | FIX_FIP) },
 	{ "push %es (32-bit)", { 0x06 }, X32, STEP(1, FIX_IP) },
 	{ "pop %rax via 8f /0", { 0x8f, 0xc0 }, X64, STEP(2, FIX_IP) },
 	{ "inc %eax (32-bit 40)", { 0x40 }, X32, STEP(1, FIX_IP) },
@@ -426,6 +454,12 @@ static void uprobe_x86_insn_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_NULL(test, reason);
 	KUNIT_EXPECT_EQ(test, au.len, c->len);
+	/* where fldenv cannot put FIP back, x87 is stepped (x87.c) */
+	if (c->emul == UPROBE_X86_X87 && !uprobe_x86_x87_runs(c->cond)) {
+		KUNIT_EXPECT_EQ(test, au.emul, UPROBE_X86_STEP);
+		KUNIT_EXPECT_EQ(test, au.fixups, c->fixups);
+		return;
+	}
 	KUNIT_EXPECT_EQ(test, au.emul, c->emul);
 	KUNIT_EXPECT_EQ(test, au.fixups, c->fixups);
 	KUNIT_EXPECT_EQ(test, au.disp, c->disp);
