@@ -3,7 +3,8 @@
 # boot the guest in check mode and count every result:
 #   - KUnit test cases from the boot log (tools/testing/kunit/kunit.py),
 #   - UPROBES-NG-RESULT lines of the guest runner (scripts/guest/run-check),
-#   - host-side tests (the series check, checkpatch, test program builds).
+#   - host-side tests (the series check, checkpatch, the .kunitconfig files,
+#     test program builds).
 # A program that never reported, a hang, or a kernel splat (Oops, BUG,
 # WARNING, KASAN, lockdep, kmemleak, ...) is a failure. The last line is
 # "N passed, M failed"; the exit status is non-zero when M > 0.
@@ -34,6 +35,7 @@ cat "$OUT/host-results.build" >> "$res"
 if [ "${SKIP_HOST:-0}" != 1 ] && [ -z "$only" ]; then
 	"$ROOT/scripts/test-series.sh" >> "$res" || true
 	"$ROOT/scripts/test-style.sh" >> "$res" || true
+	"$ROOT/scripts/test-kunitconfig.sh" >> "$res" || true
 fi
 
 cmdline=()
