@@ -124,6 +124,9 @@ asm(".text\n"
 	TARGET(add_rip, "", "addl $1, bench_store(%rip)", "ret")
 	TARGET(cvt_rip, "", "cvtsi2sdl bench_data(%rip), %xmm0", "ret")
 	TARGET(fld_rip, "", "flds bench_data(%rip)", "fstp %st(0)\n ret")
+	/* x87 through a register: stepped, the stand-in of stepped forms */
+	TARGET(fld_reg, "lea bench_data(%rip), %rdi\n", "flds (%rdi)",
+	       "fstp %st(0)\n ret")
 	TARGET(jcc_taken, "xor %eax, %eax\n", "jz 1f", "mov $1, %eax\n 1: ret")
 	TARGET(jcc_not_taken, "xor %eax, %eax\n", "jnz 1f",
 	       "mov $1, %eax\n 1: ret")
@@ -152,7 +155,7 @@ asm(".text\n"
 	X(add_rsp) X(mov_reg) X(mov_imm) X(mov_to_stack)		\
 	X(mov_from_stack) X(mov_mem) X(store_mem) X(fs_load) X(riprel)	\
 	X(riprel_store) X(lea) X(lea_rip) X(xor) X(test) X(cmp)		\
-	X(cmp_mem) X(cmp_rip) X(add_rip) X(cvt_rip) X(fld_rip)		\
+	X(cmp_mem) X(cmp_rip) X(add_rip) X(cvt_rip) X(fld_rip) X(fld_reg) \
 	X(jcc_taken) X(jcc_not_taken) X(jmp_rel8) X(jmp_rel32) X(call)	\
 	X(ret) X(pushf) X(rep_movsb) X(sse_riprel) X(avx_riprel) X(nop5)
 

@@ -47,7 +47,7 @@ BENCH_CODE = {
     "pushf": "9c", "rep_movsb": "f3a4", "sse_riprel": "f30f6f0500000000",
     "avx_riprel": "c5fe6f0500000000", "nop5": "0f1f440000",
     "add_rip": "8305000000000001", "cvt_rip": "f20f2a0500000000",
-    "fld_rip": "d90500000000",
+    "fld_rip": "d90500000000", "fld_reg": "d907",
 }
 
 LEGACY_PREFIXES = {0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67, 0xf0,
@@ -216,6 +216,15 @@ def riprel_emulated(d):
             op in (0xf6, 0xf7) and d.reg == 0)
 
 
+def x87_riprel(d):
+    """An x87 instruction on a disp32(%rip) operand the kernel runs (x87.c:
+    not fisttp, not an invalid form; no legacy prefix)."""
+    return (d.rip and not d.prefixes and d.map == 1 and
+            0xd8 <= d.op <= 0xdf and
+            ((d.op & 7) << 3 | d.reg) not in (0o11, 0o31, 0o34, 0o36, 0o51,
+                                               0o55, 0o71))
+
+
 def emulated(d):
     """Does the engine emulate @d (analyze.c uprobe_x86_plan())?"""
     if d.vex:
@@ -230,7 +239,7 @@ def emulated(d):
             return True
         if op == 0x9c:
             return not d.has(0x66)	# pushfw is stepped
-        return riprel_emulated(d)
+        return riprel_emulated(d) or x87_riprel(d)
     if d.map == 2:
         if 0x80 <= d.op <= 0x8f:
             return True
@@ -318,6 +327,7 @@ CLASS_KIND = {c: rule_kind(bytes.fromhex(h)) for c, h in BENCH_CODE.items()}
 SINGLE_TRAP = ("jump", "emulated", "boosted")
 RSP = 4
 JCC_CLASS = "jcc_not_taken"	# a jcc as a function's first instruction
+STEPPED = "fld_reg"		# the class whose cost stepped forms get
 ALU_CMP = {0x38, 0x39, 0x3a, 0x3b}
 
 
@@ -329,7 +339,7 @@ def form_class(d, ops):
     fs = d.has(0x64) or d.has(0x65)
     if d.vex:
         # SIMD and BMI: boosted like the AVX load, EVEX stepped
-        return "avx_riprel" if boostable(d) else "fld_rip"
+        return "avx_riprel" if boostable(d) else STEPPED
     if d.map == 2 and d.op == 0x1e and d.has(0xf3):
         return "endbr64"
     if d.map == 2 and d.op == 0x1f:
@@ -377,7 +387,7 @@ def form_class(d, ops):
     if d.map in (2, 3, 4) and ("%xmm" in ops or "%mm" in ops):
         # legacy SSE: moves like the SSE load, arithmetic like cvtsi2sd
         if not boostable(d):
-            return "fld_rip"
+            return STEPPED
         return "sse_riprel" if d.op in (0x10, 0x11, 0x28, 0x29, 0x6e,
                                         0x6f, 0x7e, 0x7f, 0xd6) \
             else "cvt_rip"
@@ -392,7 +402,7 @@ def form_class(d, ops):
     elif d.map == 1 and op == 0xff and reg in (2, 4, 6):
         # indirect call/jmp, push r/m: only the rip-relative memory read
         # has a class, a stepped one
-        return "fld_rip" if d.rip else "other"
+        return STEPPED if d.rip else "other"
     elif d.map == 1 and (op in (0x88, 0x89) or op in (0xc6, 0xc7) and
                          reg == 0):
         shape = "store"
@@ -419,13 +429,14 @@ def form_class(d, ops):
                                0xaf, 0xbc, 0xbd, 0xb8):
         shape = "alu"		# bts/btr/btc, shld/shrd, imul, bsf/bsr, popcnt
     elif d.map == 1 and 0xd8 <= op <= 0xdf and d.mem:
-        return "fld_rip"	# x87 memory operand: stepped
+        # x87 memory operand: run in the kernel when rip-relative
+        return "fld_rip" if x87_riprel(d) else STEPPED
     else:
         return "other"		# x87 registers, system, ...
     if d.rip:
         if not riprel_emulated(d):
             # any other rip-relative operand: boosted, relocated
-            return "add_rip" if boostable(d) else "fld_rip"
+            return "add_rip" if boostable(d) else STEPPED
         if shape == "load":
             return "riprel"
         if shape == "lea":
