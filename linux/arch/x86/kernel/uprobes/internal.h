@@ -119,18 +119,12 @@ efault:
 	return -EFAULT;
 }
 
-/* stub.c */
-/* The x87 environment as fnstenv stores it (32-bit protected mode form). */
-struct uprobe_x87_env {
-	u32	fcw, fsw, ftw, fip;
-	u16	fcs, fop;
-	u32	fdp, fds;
-};
-
 /* x87.c */
 bool uprobe_x86_x87_runs(u8 form);
 int uprobe_x86_x87(u8 form, unsigned long ea, struct pt_regs *regs);
+void uprobe_x86_x87_fix_fip(unsigned long slot, unsigned long vaddr);
 
+/* stub.c */
 bool uprobe_x86_stub_syscall(struct pt_regs *regs, unsigned long slot,
 			     unsigned long vaddr);
 

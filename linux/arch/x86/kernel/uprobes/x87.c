@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * x86 uprobes: x87 instructions with a rip-relative memory operand, run by
- * the kernel on the thread's own FPU registers.
+ * x86 uprobes: the x87 state a probed x87 instruction leaves. One with a
+ * rip-relative memory operand is run by the kernel on the thread's own FPU
+ * registers; one stepped out of line gets its FIP put back afterwards.
  *
  * Stepped out of line, an x87 instruction costs a second trap and records
  * the slot as the FPU's last instruction pointer (FIP), which the program
@@ -38,6 +39,13 @@
 #include <asm/smap.h>
 
 #include "internal.h"
+
+/* The x87 environment as fnstenv stores it (32-bit protected mode form). */
+struct uprobe_x87_env {
+	u32	fcw, fsw, ftw, fip;
+	u16	fcs, fop;
+	u32	fdp, fds;
+};
 
 /* The bits of FOP the kernel's copy shares: the opcode's and ModRM reg. */
 #define X87_FOP_OP_REG	0x738
@@ -218,4 +226,27 @@ int uprobe_x86_x87(u8 form, unsigned long ea, struct pt_regs *regs)
 	}
 	fpregs_unlock();
 	return err;
+}
+
+/**
+ * uprobe_x86_x87_fix_fip - put the probed address back into FIP after a step
+ * @slot: the XOL slot the x87 instruction was stepped in
+ * @vaddr: the probed address
+ *
+ * A stepped x87 instruction records the slot's address as FIP: it becomes
+ * @vaddr through fldenv, the 32 bits fnstenv and fnsave show on every CPU
+ * (the upper half of fxsave's and xsave's 64-bit FIP is then zero, as for
+ * a program below 4 GiB).
+ */
+void uprobe_x86_x87_fix_fip(unsigned long slot, unsigned long vaddr)
+{
+	struct uprobe_x87_env env;
+
+	fpregs_lock_and_load();
+	asm volatile("fnstenv %0" : "=m" (env));
+	if (env.fip - (u32)slot < UPROBE_XOL_SLOT_BYTES)
+		env.fip += (u32)vaddr - (u32)slot;
+	/* fnstenv masked every exception: this restores the control word. */
+	asm volatile("fldenv %0" : : "m" (env));
+	fpregs_unlock();
 }

@@ -17,7 +17,8 @@
  *
  * An x87 instruction records its own address as the FPU's last
  * instruction pointer (FIP), which fnstenv, fnsave, fxsave and xsave show
- * the program: after the step it is the slot's, and is moved back too.
+ * the program: after the step it is the slot's, and is moved back too
+ * (x87.c).
  */
 #include <linux/errno.h>
 #include <linux/kdebug.h>
@@ -29,7 +30,6 @@
 #include <linux/uprobes.h>
 
 #include <asm/debugreg.h>
-#include <asm/fpu/api.h>
 #include <asm/processor.h>
 #include <asm/shstk.h>
 #include <asm/traps.h>
@@ -113,25 +113,6 @@ static int uprobe_x86_fix_pushf(struct pt_regs *regs)
 	return put_user(byte, hi);
 }
 
-/*
- * Give the FIP a stepped x87 instruction recorded back its address at
- * @vaddr instead of the slot's, through fldenv: the 32 bits fnstenv and
- * fnsave show on every CPU (the upper half of fxsave's and xsave's 64-bit
- * FIP is then zero, as for a program below 4 GiB).
- */
-static void uprobe_x86_fix_fip(unsigned long slot, unsigned long vaddr)
-{
-	struct uprobe_x87_env env;
-
-	fpregs_lock_and_load();
-	asm volatile("fnstenv %0" : "=m" (env));
-	if (env.fip - (u32)slot < UPROBE_XOL_SLOT_BYTES)
-		env.fip += (u32)vaddr - (u32)slot;
-	/* fnstenv masked every exception: this restores the control word. */
-	asm volatile("fldenv %0" : : "m" (env));
-	fpregs_unlock();
-}
-
 /**
  * arch_uprobe_post_xol - finish a single-step of the copy
  * @auprobe: the probed instruction
@@ -171,7 +152,7 @@ int arch_uprobe_post_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)
 		return err;
 	}
 	if (fix & UPROBE_X86_FIX_FIP)
-		uprobe_x86_fix_fip(utask->xol_vaddr, utask->vaddr);
+		uprobe_x86_x87_fix_fip(utask->xol_vaddr, utask->vaddr);
 	if (at->user_tf) {
 		current->thread.virtual_dr6 |= DR_STEP;
 		send_sigtrap(regs, 0, TRAP_TRACE);
