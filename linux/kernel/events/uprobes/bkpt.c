@@ -336,8 +336,17 @@ int uprobe_ctr_hold(struct uprobe *uprobe, struct mm_struct *mm)
 	if (!uprobe->ref_ctr_offset)
 		return 0;
 	mutex_lock(&ctr_counts_lock);
-	if (uprobe_ctr_find(uprobe, mm))
+	c = uprobe_ctr_find(uprobe, mm);
+	if (c) {
+		/*
+		 * An earlier attempt may have kept the count without writing
+		 * the semaphore (a SIGKILLed registerer cannot write another
+		 * process's memory, and its breakpoint may stay): try again.
+		 */
+		if (!c->applied)
+			c->applied = !uprobe_ctr_apply(uprobe, mm, 1);
 		goto out;
+	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c) {
 		err = -ENOMEM;
