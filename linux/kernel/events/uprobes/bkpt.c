@@ -321,12 +321,30 @@ static int uprobe_ctr_free(struct uprobe_ctr_count *c, bool unapply)
 	return 0;
 }
 
+/*
+ * Writes a count into its semaphore: 0 when written, or waiting for the
+ * semaphore's page to be mapped (the mmap hook writes it then), or the
+ * error that keeps the semaphore from being written.
+ */
+static int uprobe_ctr_try_apply(struct uprobe_ctr_count *c)
+{
+	int err = uprobe_ctr_apply(c->uprobe, c->mm, 1);
+
+	c->applied = !err;
+	return err == -ENOENT ? 0 : err;
+}
+
 /**
  * uprobe_ctr_hold() - count a probe in the semaphore of an address space
  * @uprobe: the probe, with a breakpoint (about to be) in @mm
  * @mm: the address space, mmap lock held
  *
- * Return: 0, or -ENOMEM.
+ * A breakpoint must not go in where its semaphore cannot count it: the
+ * program would never reach the probe. The count waits when the
+ * semaphore's page is not mapped yet.
+ *
+ * Return: 0, or -ENOMEM, or the error writing the semaphore (-EFAULT,
+ * -EINTR for a fatal signal of the caller, ...).
  */
 int uprobe_ctr_hold(struct uprobe *uprobe, struct mm_struct *mm)
 {
@@ -339,12 +357,12 @@ int uprobe_ctr_hold(struct uprobe *uprobe, struct mm_struct *mm)
 	c = uprobe_ctr_find(uprobe, mm);
 	if (c) {
 		/*
-		 * An earlier attempt may have kept the count without writing
-		 * the semaphore (a SIGKILLed registerer cannot write another
-		 * process's memory, and its breakpoint may stay): try again.
+		 * The count may still wait for its write: the semaphore's
+		 * page was not mapped, or its write failed when the mmap
+		 * hook tried it. Try again.
 		 */
 		if (!c->applied)
-			c->applied = !uprobe_ctr_apply(uprobe, mm, 1);
+			err = uprobe_ctr_try_apply(c);
 		goto out;
 	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
@@ -352,9 +370,14 @@ int uprobe_ctr_hold(struct uprobe *uprobe, struct mm_struct *mm)
 		err = -ENOMEM;
 		goto out;
 	}
-	c->uprobe = uprobe_get(uprobe);
+	c->uprobe = uprobe;
 	c->mm = mm;
-	c->applied = !uprobe_ctr_apply(uprobe, mm, 1);
+	err = uprobe_ctr_try_apply(c);
+	if (err) {
+		kfree(c);
+		goto out;
+	}
+	uprobe_get(uprobe);
 	list_add(&c->node, uprobe_ctr_bucket(mm));
 	WRITE_ONCE(nr_ctr_counts, nr_ctr_counts + 1);
 out:

@@ -12,13 +12,18 @@
  * registration, so a refused instruction is refused even while no process
  * maps the file, with "...:0xOFF: cannot probe: REASON" in the kernel log
  * (the 6.12 engine analyses lazily and logs nothing: it fails that case).
+ * A process whose USDT semaphore cannot be written (its page lies beyond
+ * the end of the file: SIGBUS) gets no breakpoint the semaphore would
+ * hide from the program.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -419,6 +424,153 @@ TEST_F_TIMEOUT(unmapped, refused_at_registration, 120)
 	snprintf(where, sizeof(where), ":0x%lx: cannot probe: ", bad.offset);
 	EXPECT_TRUE(kmsg_has(self->kmsg, "uprobe", where))
 		TH_LOG("no \"%s\" line in the kernel log", where);
+}
+
+/* lea 0x1(%rdi,%rdi,2),%eax; ret: the probed function of a code file. */
+static const unsigned char sem_code[] = { 0x8d, 0x44, 0x7f, 0x01, 0xc3 };
+
+/*
+ * A child that maps page 0 of the code file PATH executable and, with
+ * SEM, page 2 (beyond the file's end) writable and private, before: it
+ * sends the address of its code on ACK, then obeys commands on CMD: 'c'
+ * calls the code ten times, 'q' exits. Each command is answered with
+ * one byte: 'k', or 'e' when a result was wrong.
+ */
+static void sem_child(const char *path, bool sem, int cmd, int ack)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int (*fn)(int) = NULL;
+	int fd = open(path, O_RDONLY);
+	void *code = MAP_FAILED;
+	char c, r;
+	int i, sum;
+
+	if (fd >= 0 && (!sem || mmap(NULL, page, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE, fd, 2 * page) != MAP_FAILED))
+		code = mmap(NULL, page, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+			    fd, 0);
+	if (code != MAP_FAILED)
+		fn = code;
+	if (write(ack, &fn, sizeof(fn)) != sizeof(fn) || !fn)
+		_exit(1);
+	while (read(cmd, &r, 1) == 1 && r == 'c') {
+		for (i = 0, sum = 0; i < 10; i++)
+			sum += fn(i);
+		c = sum == 3 * 45 + 10 ? 'k' : 'e';
+		if (write(ack, &c, 1) != 1)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+struct sem_proc {
+	pid_t pid;
+	int cmd, ack;
+	unsigned long code;
+};
+
+static int sem_start(struct sem_proc *p, const char *path, bool sem)
+{
+	int cmd[2], ack[2];
+
+	if (pipe(cmd))
+		return -errno;
+	if (pipe(ack)) {
+		close(cmd[0]);
+		close(cmd[1]);
+		return -errno;
+	}
+	p->pid = fork();
+	if (!p->pid) {
+		close(cmd[1]);
+		close(ack[0]);
+		sem_child(path, sem, cmd[0], ack[1]);
+	}
+	close(cmd[0]);
+	close(ack[1]);
+	p->cmd = cmd[1];
+	p->ack = ack[0];
+	if (p->pid < 0 || read(p->ack, &p->code, sizeof(p->code)) !=
+			  sizeof(p->code) || !p->code)
+		return -ECHILD;
+	return 0;
+}
+
+/* Ten calls in P: 0, or -EIO for a wrong result, or -ECHILD. */
+static int sem_calls(struct sem_proc *p)
+{
+	char c = 'c';
+
+	if (write(p->cmd, &c, 1) != 1 || read(p->ack, &c, 1) != 1)
+		return -ECHILD;
+	return c == 'k' ? 0 : -EIO;
+}
+
+/* Stop P; its exit status, or -1. */
+static int sem_stop(struct sem_proc *p)
+{
+	int status;
+
+	close(p->cmd);
+	close(p->ack);
+	if (p->pid <= 0 || waitpid(p->pid, &status, 0) != p->pid)
+		return -1;
+	return status;
+}
+
+/*
+ * A breakpoint goes in only where its semaphore is counted: a process
+ * whose semaphore page cannot be written (it lies beyond the file's end:
+ * SIGBUS) gets no breakpoint when it maps the probed code, and runs it
+ * without a hit; one that maps no semaphore page gets the breakpoint
+ * (its count waits for the page) and every hit.
+ */
+TEST_F_TIMEOUT(unmapped, semaphore_beyond_eof, 120)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct sem_proc bad = { 0 }, good = { 0 };
+	unsigned char buf[3 * 4096], mem;
+	char path[64];
+	int fd;
+
+	ASSERT_GE((long)sizeof(buf), 3 * page);
+	snprintf(path, sizeof(path), "/tmp/upng_sem.%d", getpid());
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, sem_code, sizeof(sem_code));
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0755);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(3 * page, write(fd, buf, 3 * page));
+	ASSERT_EQ(0, upng_probe_add_sem(self->ev, path, 0, 2 * page + 0x10,
+					NULL));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	ASSERT_EQ(0, ftruncate(fd, 2 * page));
+	close(fd);
+
+	EXPECT_EQ(0, sem_start(&bad, path, true));
+	EXPECT_EQ(0, sem_start(&good, path, false));
+	if (bad.code) {
+		EXPECT_EQ(0, upng_mem_read(bad.pid, bad.code, &mem, 1));
+		EXPECT_EQ(sem_code[0], mem)
+			TH_LOG("a breakpoint its semaphore cannot count");
+		EXPECT_EQ(0, sem_calls(&bad));
+		EXPECT_EQ(0, upng_probe_hits(self->ev));
+	}
+	if (good.code) {
+		EXPECT_EQ(0, upng_mem_read(good.pid, good.code, &mem, 1));
+		EXPECT_EQ(0xcc, mem);
+		EXPECT_EQ(0, sem_calls(&good));
+		EXPECT_EQ(10, upng_probe_hits(self->ev));
+	}
+	EXPECT_EQ(0, upng_probe_enable(self->ev, false));
+	EXPECT_EQ(0, upng_wait_unstranded(20000));
+	if (good.code) {
+		EXPECT_EQ(0, upng_mem_read(good.pid, good.code, &mem, 1));
+		EXPECT_EQ(sem_code[0], mem);
+	}
+	/* good, forked later, holds bad's command pipe too: it goes first. */
+	EXPECT_EQ(0, sem_stop(&good));
+	EXPECT_EQ(0, sem_stop(&bad));
+	unlink(path);
 }
 
 /* Every insn_r_ site of both tables has a variant above. */
