@@ -227,10 +227,12 @@ static inline struct vm_area_struct *uprobe_vma_at(struct uprobe *uprobe,
 	return vma && uprobe_vma_maps(uprobe, vma, vaddr) ? vma : NULL;
 }
 
+/* hide.c */
+extern bool uprobe_hide_breakpoints;
+
 /* xol.c: the execute-out-of-line area */
-unsigned long xol_get_slot(struct uprobe_task *utask);
+unsigned long xol_get_slot(struct uprobe_task *utask, const u8 *insn);
 void xol_put_slot(struct uprobe_task *utask);
-void xol_write_slot(unsigned long slot, const void *insn, size_t len);
 int xol_area_dup(unsigned long vaddr);
 unsigned long xol_area_vaddr(struct mm_struct *mm);
 unsigned long xol_area_ensure(void);
@@ -263,6 +265,12 @@ static __always_inline struct uprobe_task *uprobe_utask(void)
 	struct uprobe_task *utask = current->utask;
 
 	return likely(utask) ? utask : uprobe_utask_alloc();
+}
+
+/* Is the thread of @utask single-stepping a probed instruction? */
+static inline bool uprobe_stepping(struct uprobe_task *utask)
+{
+	return utask->state != UTASK_RUNNING;
 }
 
 void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs);

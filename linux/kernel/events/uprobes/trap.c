@@ -295,24 +295,15 @@ static void uprobe_step_out_of_line(struct uprobe_task *utask,
 				    struct uprobe *uprobe,
 				    struct pt_regs *regs)
 {
-	unsigned long slot;
-
-	if (!uprobe_tryget(uprobe))
-		goto restart;
-	slot = xol_get_slot(utask);
-	if (!slot)
-		goto put;
-	xol_write_slot(slot, uprobe->arch.ixol, sizeof(uprobe->arch.ixol));
-	utask->active_uprobe = uprobe;
-	utask->state = UTASK_SSTEP;
-	if (!arch_uprobe_pre_xol(&uprobe->arch, regs))
-		return;
-	utask->state = UTASK_RUNNING;
-	utask->active_uprobe = NULL;
-	xol_put_slot(utask);
-put:
-	uprobe_put(uprobe);
-restart:
+	if (xol_get_slot(utask, uprobe->arch.ixol)) {
+		/* The step works on a copy: the probe may go meanwhile. */
+		utask->step = uprobe->arch;
+		utask->state = UTASK_SSTEP;
+		if (!arch_uprobe_pre_xol(&utask->step, regs))
+			return;
+		utask->state = UTASK_RUNNING;
+		xol_put_slot(utask);
+	}
 	instruction_pointer_set(regs, utask->vaddr);
 	utask->restart_vaddr = utask->vaddr;
 }
@@ -464,23 +455,20 @@ out:
 static void uprobe_finish_step(struct uprobe_task *utask,
 			       struct pt_regs *regs)
 {
-	struct uprobe *uprobe = utask->active_uprobe;
 	int err = 0;
 
 	if (utask->state == UTASK_SSTEP_ACK)
-		err = arch_uprobe_post_xol(&uprobe->arch, regs);
+		err = arch_uprobe_post_xol(&utask->step, regs);
 	else
-		arch_uprobe_abort_xol(&uprobe->arch, regs);
+		arch_uprobe_abort_xol(&utask->step, regs);
 	if (err) {
 		/* The instruction is restarted, not the hit. */
 		instruction_pointer_set(regs, utask->vaddr);
 		utask->restart_vaddr = utask->vaddr;
 	}
 
-	utask->active_uprobe = NULL;
 	utask->state = UTASK_RUNNING;
 	xol_put_slot(utask);
-	uprobe_put(uprobe);
 
 	/* Signals held back during the step may be delivered now. */
 	if (utask->signal_held) {
@@ -502,10 +490,27 @@ void uprobe_notify_resume(struct pt_regs *regs)
 	struct uprobe_task *utask = current->utask;
 
 	clear_thread_flag(TIF_UPROBE);
-	if (utask && utask->active_uprobe)
+	if (utask && uprobe_stepping(utask))
 		uprobe_finish_step(utask, regs);
 	else
 		uprobe_handle_breakpoint(regs);
+}
+
+/**
+ * uprobe_sstep_trap() - the single-step of an out-of-line copy trapped
+ * @regs: the user registers, after the copy
+ *
+ * Called by the architecture's single-step trap handler, in process
+ * context with interrupts enabled, for a trap it recognised as the end
+ * of current's step (state %UTASK_SSTEP): the step is finished at once,
+ * instead of on the way back to user mode.
+ */
+void uprobe_sstep_trap(struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+
+	utask->state = UTASK_SSTEP_ACK;
+	uprobe_finish_step(utask, regs);
 }
 
 /* May a breakpoint of current's address space be a probe's? */
@@ -533,7 +538,7 @@ bool uprobe_breakpoint_trap(struct pt_regs *regs)
 
 	if (!uprobe_current_mm_probed())
 		return false;
-	if (unlikely(utask && utask->active_uprobe))
+	if (unlikely(utask && uprobe_stepping(utask)))
 		set_thread_flag(TIF_UPROBE);	/* ends the step, as it did */
 	else
 		uprobe_handle_breakpoint(regs);
@@ -566,8 +571,7 @@ int uprobe_post_sstep_notifier(struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
 
-	if (!current->mm || !utask || !utask->active_uprobe ||
-	    utask->state != UTASK_SSTEP)
+	if (!current->mm || !utask || utask->state != UTASK_SSTEP)
 		return 0;
 	utask->state = UTASK_SSTEP_ACK;
 	set_thread_flag(TIF_UPROBE);
@@ -610,7 +614,7 @@ static bool uprobe_leave_boost(struct uprobe_task *utask,
 		uprobe_step_out_of_line(utask, uprobe, regs);
 	}
 	uprobes_srcu_unlock(idx);
-	return utask->active_uprobe;
+	return uprobe_stepping(utask);
 }
 
 /**
@@ -636,7 +640,7 @@ bool uprobe_deny_signal(void)
 	utask = t->utask;
 	if (likely(!utask))
 		return false;
-	if (!utask->active_uprobe) {
+	if (!uprobe_stepping(utask)) {
 		/* A hit in the signal handler is a hit of its own. */
 		utask->restart_vaddr = 0;
 		if (!uprobe_leave_boost(utask, task_pt_regs(t)))
@@ -671,7 +675,7 @@ unsigned long uprobe_get_trap_addr(struct pt_regs *regs)
 	struct uprobe_task *utask = current->utask;
 	unsigned long ip = instruction_pointer(regs), slot, vaddr;
 
-	if (unlikely(utask && utask->active_uprobe))
+	if (unlikely(utask && uprobe_stepping(utask)))
 		return utask->vaddr;
 	if (unlikely(utask)) {
 		slot = xol_boost_lookup(ip, &vaddr);
@@ -746,11 +750,8 @@ void uprobe_free_utask(struct task_struct *t)
 
 	if (!utask)
 		return;
-	if (utask->active_uprobe) {
-		if (t == current)
-			xol_put_slot(utask);
-		uprobe_put(utask->active_uprobe);
-	}
+	if (uprobe_stepping(utask) && t == current)
+		xol_put_slot(utask);
 	uprobe_free_return_instances(utask);
 	kfree(utask);
 	t->utask = NULL;

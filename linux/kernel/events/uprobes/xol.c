@@ -324,24 +324,52 @@ static void xol_give_back(struct xol_area *area, unsigned int s)
 		wake_up(&area->wq);
 }
 
+/*
+ * Puts @insn in @slot of @area, unless it is there already (the slot was
+ * used last for the same instruction): the step of a hot probe by the
+ * same thread writes nothing.
+ */
+static void xol_fill_slot(struct xol_area *area, unsigned int slot,
+			  const u8 *insn)
+{
+	unsigned long off = slot * UPROBE_XOL_SLOT_BYTES;
+	u8 *kaddr = kmap_local_page(area->page);
+	bool same = !memcmp(kaddr + off, insn, MAX_UINSN_BYTES);
+
+	kunmap_local(kaddr);
+	if (!same)
+		arch_uprobe_copy_ixol(area->page, area->vaddr + off,
+				      (void *)insn, MAX_UINSN_BYTES);
+}
+
 /**
  * xol_get_slot() - borrow a slot of current's XOL area for one step
  * @utask: current's uprobes state; its xol_vaddr is set
+ * @insn: the instruction to step, MAX_UINSN_BYTES, copied into the slot
  *
- * May sleep until a slot is free.
+ * The slot the thread used last is taken if it is free. May sleep until
+ * a slot is free.
  *
  * Return: the slot's address, or 0 on failure (no memory, fatal signal).
  */
-unsigned long xol_get_slot(struct uprobe_task *utask)
+unsigned long xol_get_slot(struct uprobe_task *utask, const u8 *insn)
 {
 	struct xol_area *area = xol_area_get();
+	unsigned long last;
 	unsigned int slot;
 
 	if (IS_ERR(area))
 		return 0;
-	if (wait_event_killable(area->wq, xol_try_take(area, &slot)))
-		return 0;
+	/* 0 (slot 0 is the trampoline, never borrowed) when there is none. */
+	last = utask->xol_last - area->vaddr;
+	slot = last < PAGE_SIZE ? last / UPROBE_XOL_SLOT_BYTES : 0;
+	if (!slot || test_and_set_bit(slot, area->slots)) {
+		if (wait_event_killable(area->wq, xol_try_take(area, &slot)))
+			return 0;
+	}
+	xol_fill_slot(area, slot, insn);
 	utask->xol_vaddr = area->vaddr + slot * UPROBE_XOL_SLOT_BYTES;
+	utask->xol_last = utask->xol_vaddr;
 	return utask->xol_vaddr;
 }
 
@@ -712,19 +740,6 @@ int xol_area_fork(struct mm_struct *child)
 			set_bit((area->boost[i].slot - parent->vaddr) /
 				UPROBE_XOL_SLOT_BYTES, area->slots);
 	return PTR_ERR_OR_ZERO(xol_area_install(child, area, parent->vaddr));
-}
-
-/**
- * xol_write_slot() - copy an instruction into current's borrowed slot
- * @slot: the slot's address
- * @insn: the instruction
- * @len: its length
- */
-void xol_write_slot(unsigned long slot, const void *insn, size_t len)
-{
-	struct xol_area *area = current->mm->uprobes_state.xol_area;
-
-	arch_uprobe_copy_ixol(area->page, slot, (void *)insn, len);
 }
 
 /**

@@ -5,9 +5,10 @@
  *
  * The core copies arch_uprobe::ixol into the slot and calls
  * arch_uprobe_pre_xol(); we point ip at the slot and set TF.  The #DB that
- * follows the instruction comes back through arch_uprobe_exception_notify()
- * and the core calls arch_uprobe_post_xol(), which moves the results that
- * depend on the instruction's address back next to the original.
+ * follows the instruction comes to uprobe_x86_sstep_trap() (or, with a data
+ * breakpoint, through arch_uprobe_exception_notify()) and the core calls
+ * arch_uprobe_post_xol(), which moves the results that depend on the
+ * instruction's address back next to the original.
  *
  * TF belongs to the user as much as to us: a debugger may be single-
  * stepping the thread (TF already set) or the program itself may use it.
@@ -232,21 +233,28 @@ static int uprobe_x86_debug(struct pt_regs *regs, unsigned long *dr6)
  *
  * The single-step trap that ends an out-of-line step is handled at once,
  * in process context, rather than flagged for the way back to user mode.
- * A trap that also reports a data breakpoint is left to the notifiers.
- * Called with interrupts disabled, which are enabled to finish the step.
+ * A trap that also reports a data breakpoint is left to the notifiers
+ * (uprobe_x86_debug()). Called with interrupts disabled, which are
+ * enabled to finish the step.
  *
  * Return: true when the trap was consumed.
  */
 bool uprobe_x86_sstep_trap(struct pt_regs *regs, unsigned long dr6)
 {
-	if ((dr6 & DR_TRAP_BITS) || !current->utask ||
-	    uprobe_x86_debug(regs, &dr6) != NOTIFY_STOP)
+	struct uprobe_task *utask = current->utask;
+
+	if ((dr6 & (DR_STEP | DR_TRAP_BITS)) != DR_STEP || !utask ||
+	    utask->state != UTASK_SSTEP)
 		return false;
-	if (test_thread_flag(TIF_UPROBE)) {
-		local_irq_enable();
-		uprobe_notify_resume(regs);
-		local_irq_disable();
-	}
+	/* Our step is no step of the user's: do not report it as one. */
+	current->thread.virtual_dr6 &= ~DR_STEP;
+	/* Another iteration of a rep string instruction: it runs on. */
+	if ((utask->autask.fixups & UPROBE_X86_FIX_REP) &&
+	    regs->ip == utask->xol_vaddr)
+		return true;
+	local_irq_enable();
+	uprobe_sstep_trap(regs);
+	local_irq_disable();
 	return true;
 }
 

@@ -111,13 +111,14 @@ static const char *const engine_funcs[] = {
 	/* xol.c */
 	"xol_area_vaddr", "xol_area_ensure", "xol_area_dup", "xol_area_free",
 	"xol_get_slot", "xol_put_slot", "xol_boost_slot", "xol_boost_lookup",
-	"xol_write_slot", "uprobe_get_trampoline_vaddr", "xol_fault",
+	"xol_fill_slot", "uprobe_get_trampoline_vaddr", "xol_fault",
 	"xol_area_create", "xol_area_get",
 	/* trap.c */
 	"uprobe_utask", "uprobe_current_auprobe", "uprobe_current_func_ip",
 	"uprobe_run_handlers", "uprobe_remove_from_current",
-	"uprobe_notify_resume", "uprobe_pre_sstep_notifier",
-	"uprobe_post_sstep_notifier", "uprobe_deny_signal",
+	"uprobe_notify_resume", "uprobe_sstep_trap",
+	"uprobe_pre_sstep_notifier", "uprobe_post_sstep_notifier",
+	"uprobe_deny_signal",
 	"uprobe_get_trap_addr", "uprobe_copy_process", "uprobe_free_utask",
 	"uprobe_find_hit", "uprobe_step_out_of_line", "uprobe_boost",
 	"uprobe_handle_breakpoint", "uprobe_finish_step",

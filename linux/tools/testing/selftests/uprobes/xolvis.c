@@ -822,7 +822,7 @@ TEST(xol_area_near_first_hit)
 	close(fd);
 	ASSERT_NE(MAP_FAILED, map);
 	far = (long (*)(long x))((char *)map + (sym.offset & (page - 1)));
-	ASSERT_LT(1UL << 32, labs((long)((unsigned long)far - lo)))
+	ASSERT_LT(1L << 32, labs((long)((unsigned long)far - lo)))
 		TH_LOG("second mapping at %p, XOL area at 0x%lx", map, lo);
 	ASSERT_EQ(0x1236, far(2));
 	ASSERT_EQ(0x1237, far(3));
