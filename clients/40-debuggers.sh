@@ -15,6 +15,14 @@ gdb -q -batch -ex 'break cl_str' -ex 'run 100' -ex 'print (char *)$rdi' \
 hello=$(grep -c '^\$1 = 0x[0-9a-f]* "hello"' gdb.out)
 expect gdb:break-and-run "1 work=14950 ticks=0" "$hello $(target_line < gdb.out)" gdb.out
 
+# gdb reads the program's code where cl_work is probed, not our int3
+# (the stock kernel shows 0xcc there).
+want=$(od -An -tx1 -j $((off)) -N1 "$T" | tr -d ' ')
+gdb -q -batch -ex 'break main' -ex 'run 100' -ex 'x/1xb cl_work' \
+	-ex 'kill' "$T" > gdbx.out 2>&1
+got=$(sed -n 's/^0x[0-9a-f]* <cl_work>:[[:space:]]*0x\([0-9a-f][0-9a-f]\)$/\1/p' gdbx.out)
+expect gdb:reads-probed-code "$want" "$got" gdbx.out
+
 strace -f -o strace.out "$T" 100 > strace.prog
 expect strace:program-output "work=14950 ticks=0" "$(target_line < strace.prog)"
 # Stock shows the return trampoline's uretprobe() system calls (100).

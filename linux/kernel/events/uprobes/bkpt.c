@@ -825,7 +825,7 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		  struct vm_area_struct *vma, unsigned long vaddr)
 {
-	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES], tail[MAX_UINSN_BYTES];
 	uprobe_opcode_t cur, bp = UPROBE_SWBP_INSN;
 	bool anon;
 	int err, len;
@@ -837,8 +837,20 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 	if (!anon)
 		goto uncount;
 	if (is_swbp_insn(&cur)) {
-		err = uprobe_write_locked(mm, vma, vaddr, &bp, uprobe->arch.insn,
-					  sizeof(bp), true);
+		len = uprobe_stub_jump(mm, vaddr, jump, orig);
+		if (len > 1 && !uprobe_peek(mm, vaddr + 1, tail, len - 1,
+					    &anon) &&
+		    !memcmp(tail, jump + 1, len - 1))
+			/*
+			 * A debugger's int3 over the first byte of our jump:
+			 * the rest of the jump goes, the int3 stays.
+			 */
+			err = uprobe_write_locked(mm, vma, vaddr + 1, jump + 1,
+						  orig + 1, len - 1, true);
+		else
+			err = uprobe_write_locked(mm, vma, vaddr, &bp,
+						  uprobe->arch.insn, sizeof(bp),
+						  true);
 	} else {
 		len = uprobe_jump_at(mm, vaddr, jump, orig);
 		if (!len)

@@ -15,6 +15,10 @@
  * (not analysed yet: the file was never mapped or open) or "refused".
  * "stranded" marks a probe kept for a breakpoint that could not be
  * removed from some process yet.
+ *
+ * /sys/kernel/debug/uprobes/hide_breakpoints (Y by default) makes readers
+ * of a process's memory see probed instructions instead of breakpoints
+ * (see hide.c); N shows them, for tests that look at the breakpoints.
  */
 #include <linux/debugfs.h>
 #include <linux/init.h>
@@ -52,6 +56,8 @@ static int __init uprobe_debugfs_init(void)
 	struct dentry *dir = debugfs_create_dir("uprobes", NULL);
 
 	debugfs_create_file("probes", 0400, dir, NULL, &uprobe_debugfs_fops);
+	debugfs_create_bool("hide_breakpoints", 0600, dir,
+			    &uprobe_hide_breakpoints);
 	return 0;
 }
 late_initcall(uprobe_debugfs_init);

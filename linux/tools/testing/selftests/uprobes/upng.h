@@ -180,6 +180,15 @@ long long upng_now_ms(void);
  */
 int upng_wait_unstranded(int timeout_ms);
 /*
+ * Make readers of process memory (/proc/PID/mem, ptrace, process_vm_readv,
+ * core dumps) see our breakpoints (ON false) or the probed instructions
+ * (ON true, the kernel's default), through debugfs
+ * uprobes/hide_breakpoints; 0, or -errno (-ENOENT: not our engine). Every
+ * test program starts with them shown: the tests look at breakpoints
+ * through those readers.
+ */
+int upng_hide_breakpoints(bool on);
+/*
  * Write LEN bytes at ADDR of process PID through /proc/PID/mem, the way
  * a debugger's PTRACE_POKETEXT does (forced, so also into read-only text,
  * which gets a private copy), without stopping it; 0 or -errno.

@@ -34,6 +34,25 @@ static int tracefs_write(const char *rel, const char *s, int flags)
 	return err;
 }
 
+int upng_hide_breakpoints(bool on)
+{
+	int fd = open("/sys/kernel/debug/uprobes/hide_breakpoints", O_WRONLY);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, on ? "Y" : "N", 1) != 1)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* Test programs see breakpoints (see upng.h); targets do not link this. */
+static void __attribute__((constructor)) upng_show_breakpoints(void)
+{
+	upng_hide_breakpoints(false);
+}
+
 int upng_tracefs_read(const char *rel, char *buf, size_t len)
 {
 	char path[256];

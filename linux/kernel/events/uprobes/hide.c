@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uprobes engine: breakpoints that readers of a process's memory do not
+ * see.
+ *
+ * A breakpoint lives in the process's private copy of a page of its
+ * code. Whoever reads that memory from outside the process - a debugger
+ * through ptrace or /proc/PID/mem, process_vm_readv(), the core dump -
+ * gets the probed instruction where the breakpoint (an int3, or the jump
+ * to a stub) is: a debugger disassembles the program's code, not ours.
+ * And what it writes back of what it read (a word around its own
+ * breakpoint) leaves ours in place. The program's own loads still see
+ * the breakpoint; nothing on the hit path pays for this.
+ */
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/sched/coredump.h>
+#include <linux/uprobes.h>
+
+#include "internal.h"
+
+/* Probes looked up at a time. */
+#define HIDE_BATCH	16
+
+/*
+ * Whether readers see probed instructions: on by default; debugfs
+ * uprobes/hide_breakpoints turns it off, for tests that look at the
+ * breakpoints themselves.
+ */
+bool uprobe_hide_breakpoints __read_mostly = true;
+
+/* A copy of @len bytes of memory at @addr, and what to do with it. */
+struct uprobe_bps_copy {
+	unsigned long	addr;
+	size_t		len;
+	u8		*buf;		/* the copy, changed */
+	const u8	*cur;		/* for a write: the memory there now */
+};
+
+/*
+ * Is the rest of the jump @ours (@n bytes at @vaddr) in memory, after a
+ * first byte that is an int3? That is a debugger's breakpoint over our
+ * jump (the engine's own int3-first rewrite of a site is done under the
+ * mmap lock held for writing, never seen here).
+ */
+static bool uprobe_bps_jump_tail(struct mm_struct *mm, unsigned long vaddr,
+				 const u8 *ours, int n)
+{
+	u8 tail[MAX_UINSN_BYTES];
+	bool anon;
+
+	return n > 1 && !uprobe_peek(mm, vaddr + 1, tail, n - 1, &anon) &&
+	       !memcmp(tail, ours + 1, n - 1);
+}
+
+/*
+ * The @n bytes @ours that a breakpoint wrote at @vaddr over @orig, byte
+ * by byte: a reader gets the original's where the copy has ours; a
+ * writer that writes the original's over ours (what it read) keeps ours.
+ * With @jump, a debugger's int3 over the jump's first byte counts as
+ * ours too.
+ */
+static void uprobe_bps_fix(struct uprobe_bps_copy *c, struct mm_struct *mm,
+			   unsigned long vaddr, const u8 *ours,
+			   const u8 *orig, int n, bool jump)
+{
+	unsigned long a, s = max(vaddr, c->addr);
+	unsigned long e = min(vaddr + n, c->addr + c->len);
+
+	for (a = s; a < e; a++) {
+		u8 *b = c->buf + (a - c->addr);
+		int i = a - vaddr;
+
+		if (!c->cur) {
+			if (*b == ours[i])
+				*b = orig[i];
+		} else if (*b == orig[i] && *b != ours[i]) {
+			u8 now = c->cur[a - c->addr];
+
+			if (now == ours[i] ||
+			    (jump && !i && now == UPROBE_SWBP_INSN &&
+			     uprobe_bps_jump_tail(mm, vaddr, ours, n)))
+				*b = ours[i];
+		}
+	}
+}
+
+/* Fixes the copy where the breakpoint of @uprobe, at @vaddr, is. */
+static void uprobe_bps_fix_one(struct uprobe_bps_copy *c, struct uprobe *uprobe,
+			       struct mm_struct *mm, unsigned long vaddr)
+{
+	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+	uprobe_opcode_t bp = UPROBE_SWBP_INSN;
+	int n;
+
+	if (!uprobe_ready(uprobe))
+		return;
+	/* The jump first: a write of its first byte restores it, not int3. */
+	n = uprobe_stub_jump(mm, vaddr, jump, orig);
+	if (n > 0)
+		uprobe_bps_fix(c, mm, vaddr, jump, orig, n, true);
+	uprobe_bps_fix(c, mm, vaddr, (u8 *)&bp, uprobe->arch.insn, sizeof(bp),
+		       false);
+}
+
+/* Fixes the copy in [@s, @e), where @vma maps a file. */
+static void uprobe_bps_fix_vma(struct uprobe_bps_copy *c,
+			       struct vm_area_struct *vma, unsigned long s,
+			       unsigned long e)
+{
+	struct inode *inode = file_inode(vma->vm_file);
+	struct uprobe *batch[HIDE_BATCH];
+	loff_t start, end;
+	int nr, i;
+
+	/* A breakpoint may begin before @s and reach into it. */
+	s = max(vma->vm_start, s - min(s, (unsigned long)MAX_UINSN_BYTES - 1));
+	start = uprobe_vma_vaddr_offset(vma, s);
+	end = uprobe_vma_vaddr_offset(vma, e);
+	do {
+		nr = uprobe_collect_range(inode, start, end, batch, HIDE_BATCH);
+		for (i = 0; i < nr; i++) {
+			struct uprobe *uprobe = batch[i];
+			unsigned long vaddr;
+
+			vaddr = uprobe_vma_offset_vaddr(vma, uprobe->offset);
+			uprobe_bps_fix_one(c, uprobe, vma->vm_mm, vaddr);
+			start = uprobe->offset + 1;
+			uprobe_put(uprobe);
+		}
+	} while (nr == HIDE_BATCH);
+}
+
+static void uprobe_bps_fix_copy(struct mm_struct *mm,
+				struct uprobe_bps_copy *c)
+{
+	VMA_ITERATOR(vmi, mm, c->addr);
+	unsigned long end = c->addr + c->len;
+	struct vm_area_struct *vma;
+
+	if (!c->len || end < c->addr || !READ_ONCE(uprobe_hide_breakpoints) ||
+	    !test_bit(MMF_HAS_UPROBES, &mm->flags) ||
+	    uprobes_registry_empty())
+		return;
+	mmap_assert_locked(mm);
+	for_each_vma_range(vmi, vma, end)
+		if (uprobe_vma_probeable(vma))
+			uprobe_bps_fix_vma(c, vma, max(c->addr, vma->vm_start),
+					   min(end, vma->vm_end));
+}
+
+/**
+ * uprobe_hide_bps() - show a copy of process memory without our breakpoints
+ * @mm: the address space the bytes were read from; mmap lock held
+ * @addr: where they were read
+ * @buf: the bytes, a copy in the kernel
+ * @len: how many
+ *
+ * Readers of another process's memory (ptrace, /proc/PID/mem,
+ * process_vm_readv(), core dumps) see the probed instructions, not the
+ * breakpoints that replace them: where @buf holds a byte a breakpoint
+ * wrote (an int3, or one of a jump to a stub), it is replaced with the
+ * probed instruction's. Any other value (the process or a debugger wrote
+ * there) is left as it is.
+ */
+void uprobe_hide_bps(struct mm_struct *mm, unsigned long addr, void *buf,
+		     size_t len)
+{
+	struct uprobe_bps_copy c = { .addr = addr, .len = len, .buf = buf };
+
+	uprobe_bps_fix_copy(mm, &c);
+}
+
+/**
+ * uprobe_keep_bps() - keep our breakpoints under a write of what was read
+ * @mm: the address space written to; mmap lock held
+ * @addr: where
+ * @buf: the bytes to write, a copy in the kernel; changed
+ * @cur: the bytes there now
+ * @len: how many
+ *
+ * A debugger writes back what it read around its own breakpoint (a word
+ * of PTRACE_POKETEXT, or the byte its breakpoint replaced): where that is
+ * the probed instruction uprobe_hide_bps() showed in place of a
+ * breakpoint still in memory, @buf gets the breakpoint's byte again (the
+ * first byte of a jump to a stub also where the debugger's int3 is on
+ * it). Other bytes are written as they are: a debugger's int3 over ours
+ * stays until it writes back what it read.
+ */
+void uprobe_keep_bps(struct mm_struct *mm, unsigned long addr, void *buf,
+		     const void *cur, size_t len)
+{
+	struct uprobe_bps_copy c = {
+		.addr = addr, .len = len, .buf = buf, .cur = cur,
+	};
+
+	uprobe_bps_fix_copy(mm, &c);
+}

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Breakpoints that readers of a process's memory do not see. A probe on
+ * target_func() is active in a running target (its breakpoint is checked
+ * with debugfs uprobes/hide_breakpoints off, and its hits are counted);
+ * with it on (the default):
+ *
+ *   proc_mem          /proc/PID/mem shows the file's bytes there
+ *   ptrace_peek       so does PTRACE_PEEKTEXT
+ *   process_vm_readv  so does process_vm_readv(), the whole page equal to
+ *                     the file's
+ *   core_dump         so does the target's core dump
+ *   poke_keeps        a debugger's PTRACE_POKETEXT of words it read (its
+ *                     own breakpoint next to ours, planted then removed)
+ *                     leaves ours in place, and the probe keeps counting
+ *   shown_when_off    with hide_breakpoints off every reader sees int3
+ *
+ * A probed five-byte nop becomes a jump to a stub after its first hit
+ * (jump.debugger_int3): a reader sees the nop; a debugger's int3 over the
+ * jump's first byte is a hit of the probe; writing back the word it read
+ * puts the jump back; and a probe removed under the debugger's int3
+ * leaves the int3 and the rest of the nop, which the debugger's write
+ * makes the nop again (never the nop's first byte before the jump's
+ * rest: a crash).
+ *
+ * Needs our engine (debugfs uprobes/hide_breakpoints): the stock one
+ * shows the breakpoints, and the cases are skipped there.
+ */
+#include <linux/elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sites.h"
+#include "upng.h"
+
+#define RECV_MS		30000
+#define PAGE		4096UL
+#define CORE_PATTERN	"/proc/sys/kernel/core_pattern"
+
+FIXTURE(hidden) {
+	struct upng_child child;
+	char ev[64];
+	const char *bin;
+	struct upng_sym sym;
+	unsigned long func;		/* target_func() in the target */
+	unsigned char file[8];		/* the file's bytes there */
+};
+
+static void core_unlimited(void)
+{
+	struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
+
+	setrlimit(RLIMIT_CORE, &r);
+}
+
+/* Sends "call N" and checks the target's answer. */
+static void calls(struct __test_metadata *_metadata, struct upng_child *c,
+		  long n)
+{
+	char line[128], cmd[32];
+	long long sum = -1;
+	int got;
+
+	snprintf(cmd, sizeof(cmd), "call %ld", n);
+	ASSERT_EQ(0, upng_send(c, cmd));
+	ASSERT_LT(0, upng_recv(c, line, sizeof(line), RECV_MS));
+	got = sscanf(line, "sum %lld", &sum);
+	ASSERT_EQ(1, got) TH_LOG("'%s'", line);
+	EXPECT_EQ(7LL * n * (n - 1) / 2 + 3LL * n, sum);
+}
+
+/* The byte at ADDR of PID with breakpoints shown. */
+static int shown_byte(struct __test_metadata *_metadata, pid_t pid,
+		      unsigned long addr)
+{
+	unsigned char b = 0;
+
+	EXPECT_EQ(0, upng_hide_breakpoints(false));
+	EXPECT_EQ(0, upng_mem_read(pid, addr, &b, 1));
+	EXPECT_EQ(0, upng_hide_breakpoints(true));
+	return b;
+}
+
+FIXTURE_SETUP(hidden)
+{
+	unsigned long main_addr;
+	char line[128];
+	int err, n;
+
+	upng_die_with_parent();
+	memset(&self->child, 0, sizeof(self->child));
+	upng_evname(self->ev, sizeof(self->ev), "hidden");
+	err = upng_hide_breakpoints(true);
+	if (err == -ENOENT)
+		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, upng_trace_reset());
+	self->bin = upng_path("bin/target");
+	ASSERT_EQ(0, upng_elf_sym(self->bin, "target_func", &self->sym));
+	ASSERT_EQ(0, upng_file_read(self->bin, self->sym.offset, self->file,
+				    sizeof(self->file)));
+	ASSERT_NE(0xcc, self->file[0]);
+	ASSERT_EQ(0, upng_spawn_hook(&self->child, self->bin, NULL, NULL,
+				     core_unlimited));
+	ASSERT_LT(0, upng_recv(&self->child, line, sizeof(line), RECV_MS));
+	n = sscanf(line, "ready %lx %lx", &main_addr, &self->func);
+	ASSERT_EQ(2, n) TH_LOG("'%s'", line);
+	ASSERT_EQ(0, upng_probe_add(self->ev, self->bin, self->sym.offset,
+				    NULL));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	ASSERT_EQ(0xcc, shown_byte(_metadata, self->child.pid, self->func));
+}
+
+FIXTURE_TEARDOWN(hidden)
+{
+	if (self->child.pid > 0) {
+		upng_send(&self->child, "quit");
+		upng_finish(&self->child, RECV_MS);
+	}
+	upng_probe_del(self->ev);
+	upng_hide_breakpoints(false);
+}
+
+/* The probe EV still counts: ten calls in C, ten more hits. */
+static void still_hits(struct __test_metadata *_metadata,
+		       struct upng_child *c, const char *ev)
+{
+	long before = upng_probe_hits(ev);
+
+	calls(_metadata, c, 10);
+	EXPECT_EQ(before + 10, upng_probe_hits(ev));
+}
+
+TEST_F_TIMEOUT(hidden, proc_mem, 120)
+{
+	unsigned char mem[8];
+
+	ASSERT_EQ(0, upng_mem_read(self->child.pid, self->func, mem,
+				   sizeof(mem)));
+	EXPECT_EQ(0, memcmp(self->file, mem, sizeof(mem)))
+		TH_LOG("first byte 0x%02x, the file's 0x%02x", mem[0],
+		       self->file[0]);
+	/* A read that starts on the breakpoint's byte alone. */
+	ASSERT_EQ(0, upng_mem_read(self->child.pid, self->func, mem, 1));
+	EXPECT_EQ(self->file[0], mem[0]);
+	still_hits(_metadata, &self->child, self->ev);
+}
+
+/* Attach, wait for the stop; 0 or -1. */
+static int attach(pid_t pid)
+{
+	int status;
+
+	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL))
+		return -1;
+	if (waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status))
+		return -1;
+	return 0;
+}
+
+TEST_F_TIMEOUT(hidden, ptrace_peek, 120)
+{
+	pid_t pid = self->child.pid;
+	long word;
+
+	ASSERT_EQ(0, attach(pid));
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)self->func, NULL);
+	EXPECT_EQ(0, errno);
+	EXPECT_EQ(0, memcmp(self->file, &word, sizeof(word)))
+		TH_LOG("first byte 0x%02x", (unsigned char)word);
+	EXPECT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
+	still_hits(_metadata, &self->child, self->ev);
+}
+
+TEST_F_TIMEOUT(hidden, process_vm_readv, 120)
+{
+	static unsigned char mem[PAGE], file[PAGE];
+	unsigned long page = self->func & ~(PAGE - 1);
+	struct iovec local = { mem, sizeof(mem) };
+	struct iovec remote = { (void *)page, sizeof(mem) };
+	unsigned long i;
+
+	ASSERT_EQ((ssize_t)sizeof(mem),
+		  process_vm_readv(self->child.pid, &local, 1, &remote, 1, 0));
+	ASSERT_EQ(0, upng_file_read(self->bin,
+				    self->sym.offset - (self->func - page),
+				    file, sizeof(file)));
+	for (i = 0; i < PAGE; i++)
+		if (mem[i] != file[i])
+			break;
+	EXPECT_EQ(PAGE, i) TH_LOG("0x%lx: 0x%02x, the file's 0x%02x",
+				  page + i, mem[i], file[i]);
+	still_hits(_metadata, &self->child, self->ev);
+}
+
+/* LEN bytes at ADDR as the core file PATH has them; 0 or -errno. */
+static int core_bytes(const char *path, unsigned long addr, void *buf,
+		      size_t len)
+{
+	struct elf64_hdr eh;
+	struct elf64_phdr ph;
+	int i, found = -ENOENT;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_type != ET_CORE) {
+		close(fd);
+		return -EINVAL;
+	}
+	for (i = 0; i < eh.e_phnum && found == -ENOENT; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) !=
+		    sizeof(ph))
+			break;
+		if (ph.p_type != PT_LOAD || addr < ph.p_vaddr ||
+		    addr + len > ph.p_vaddr + ph.p_filesz)
+			continue;
+		found = pread(fd, buf, len, ph.p_offset + addr - ph.p_vaddr) ==
+			(ssize_t)len ? 0 : -EIO;
+	}
+	close(fd);
+	return found;
+}
+
+TEST_F_TIMEOUT(hidden, core_dump, 120)
+{
+	char saved[256] = "", path[64], pattern[64];
+	unsigned char mem[8];
+	int status, fd, err;
+	ssize_t n;
+
+	fd = open(CORE_PATTERN, O_RDWR);
+	ASSERT_LE(0, fd);
+	n = read(fd, saved, sizeof(saved) - 1);
+	ASSERT_LT(0, n);
+	saved[n] = '\0';
+	snprintf(pattern, sizeof(pattern), "/tmp/upng_core.%d.%%p", getpid());
+	ASSERT_EQ((ssize_t)strlen(pattern), pwrite(fd, pattern,
+						   strlen(pattern), 0));
+	close(fd);
+	snprintf(path, sizeof(path), "/tmp/upng_core.%d.%d", getpid(),
+		 self->child.pid);
+
+	calls(_metadata, &self->child, 10);
+	kill(self->child.pid, SIGABRT);
+	status = upng_finish(&self->child, RECV_MS);
+	self->child.pid = 0;
+	fd = open(CORE_PATTERN, O_WRONLY);
+	if (fd >= 0) {
+		EXPECT_LT(0, write(fd, saved, strlen(saved)));
+		close(fd);
+	}
+	ASSERT_TRUE(WIFSIGNALED(status) && WCOREDUMP(status))
+		TH_LOG("status %#x", status);
+	err = core_bytes(path, self->func, mem, sizeof(mem));
+	unlink(path);
+	ASSERT_EQ(0, err) TH_LOG("no bytes of 0x%lx in %s", self->func, path);
+	EXPECT_EQ(0, memcmp(self->file, mem, sizeof(mem)))
+		TH_LOG("first byte 0x%02x in the core", mem[0]);
+	EXPECT_EQ(10, upng_probe_hits(self->ev));
+}
+
+TEST_F_TIMEOUT(hidden, poke_keeps, 120)
+{
+	pid_t pid = self->child.pid;
+	unsigned long at = self->func - 1;
+	long word, planted;
+
+	ASSERT_EQ(0, attach(pid));
+	/* The word before: our breakpoint is its second byte. */
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)at, NULL);
+	ASSERT_EQ(0, errno);
+	EXPECT_EQ(self->file[0], (unsigned char)(word >> 8));
+	/* A breakpoint of the debugger's own in its first byte... */
+	planted = (word & ~0xffL) | 0xcc;
+	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, pid, (void *)at,
+			    (void *)planted));
+	/* ... and the word as read, to remove it. */
+	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, pid, (void *)at, (void *)word));
+	/* Unchanged words at the breakpoint itself. */
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)self->func, NULL);
+	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, pid, (void *)self->func,
+			    (void *)word));
+	EXPECT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
+	EXPECT_EQ(0xcc, shown_byte(_metadata, pid, self->func));
+	still_hits(_metadata, &self->child, self->ev);
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	EXPECT_EQ(0, upng_wait_unstranded(20000));
+	EXPECT_EQ(self->file[0], shown_byte(_metadata, pid, self->func));
+}
+
+TEST_F_TIMEOUT(hidden, shown_when_off, 120)
+{
+	pid_t pid = self->child.pid;
+	unsigned char mem[8];
+	long word;
+
+	ASSERT_EQ(0, upng_hide_breakpoints(false));
+	ASSERT_EQ(0, upng_mem_read(pid, self->func, mem, sizeof(mem)));
+	EXPECT_EQ(0xcc, mem[0]);
+	EXPECT_EQ(0, memcmp(self->file + 1, mem + 1, sizeof(mem) - 1));
+	ASSERT_EQ(0, attach(pid));
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)self->func, NULL);
+	EXPECT_EQ(0, errno);
+	EXPECT_EQ(0xcc, (unsigned char)word);
+	EXPECT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
+	still_hits(_metadata, &self->child, self->ev);
+}
+
+/*
+ * A child calling site_nop5() ten times per byte 'c' read on CMD, with
+ * its results checked, answering 'k' (or 'e') on ACK; it exits at EOF.
+ */
+static void nop5_child(int cmd, int ack)
+{
+	char c, r;
+	long i;
+
+	while (read(cmd, &r, 1) == 1) {
+		c = 'k';
+		for (i = 0; i < 10; i++)
+			if (site_nop5(i) != i * 3 + 1)
+				c = 'e';
+		if (write(ack, &c, 1) != 1)
+			break;
+	}
+	_exit(0);
+}
+
+FIXTURE(jump) {
+	pid_t pid;
+	int cmd, ack;
+	char ev[64];
+	unsigned long site;
+	unsigned char nop5[5];
+};
+
+FIXTURE_SETUP(jump)
+{
+	struct upng_sym sym;
+	int cmd[2], ack[2], err;
+
+	upng_die_with_parent();
+	self->pid = 0;
+	upng_evname(self->ev, sizeof(self->ev), "hjump");
+	err = upng_hide_breakpoints(true);
+	if (err == -ENOENT)
+		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, upng_trace_reset());
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_nop5_probe", &sym));
+	self->site = (unsigned long)site_nop5_probe;
+	memcpy(self->nop5, site_nop5_probe, sizeof(self->nop5));
+	ASSERT_EQ(0x0f, self->nop5[0]);
+	ASSERT_EQ(0, pipe(cmd));
+	ASSERT_EQ(0, pipe(ack));
+	self->pid = fork();
+	ASSERT_LE(0, self->pid);
+	if (!self->pid) {
+		close(cmd[1]);
+		close(ack[0]);
+		nop5_child(cmd[0], ack[1]);
+	}
+	close(cmd[0]);
+	close(ack[1]);
+	self->cmd = cmd[1];
+	self->ack = ack[0];
+	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(), sym.offset,
+				    NULL));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+}
+
+FIXTURE_TEARDOWN(jump)
+{
+	int status;
+
+	if (self->pid > 0) {
+		close(self->cmd);
+		close(self->ack);
+		kill(self->pid, SIGKILL);
+		waitpid(self->pid, &status, 0);
+	}
+	upng_probe_del(self->ev);
+	upng_hide_breakpoints(false);
+}
+
+/* Ten calls of site_nop5() in the child; 0, -EIO (wrong), -ECHILD. */
+static int nop5_calls(FIXTURE_DATA(jump) * self)
+{
+	char c = 'c';
+
+	if (write(self->cmd, &c, 1) != 1 || read(self->ack, &c, 1) != 1)
+		return -ECHILD;
+	return c == 'k' ? 0 : -EIO;
+}
+
+/* The site's five bytes in the child as they are (breakpoints shown). */
+static void nop5_mem(struct __test_metadata *_metadata, pid_t pid,
+		     unsigned long site, unsigned char *mem)
+{
+	ASSERT_EQ(0, upng_hide_breakpoints(false));
+	ASSERT_EQ(0, upng_mem_read(pid, site, mem, 5));
+	ASSERT_EQ(0, upng_hide_breakpoints(true));
+}
+
+/* PTRACE_POKETEXT of WORD at ADDR of the stopped child PID. */
+static int poke(pid_t pid, unsigned long addr, long word)
+{
+	return ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)word) ?
+	       -errno : 0;
+}
+
+TEST_F_TIMEOUT(jump, debugger_int3, 120)
+{
+	unsigned char mem[5], jmp[5];
+	long word;
+
+	/* The first hit makes the nop a jump. */
+	ASSERT_EQ(0, nop5_calls(self));
+	EXPECT_EQ(10, upng_probe_hits(self->ev));
+	nop5_mem(_metadata, self->pid, self->site, jmp);
+	ASSERT_EQ(0xe9, jmp[0]) TH_LOG("no jump at the site");
+
+	/* A debugger reads the nop, plants its int3 over the jump. */
+	ASSERT_EQ(0, attach(self->pid));
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, self->pid, (void *)self->site, NULL);
+	ASSERT_EQ(0, errno);
+	EXPECT_EQ(0, memcmp(&word, self->nop5, 5)) TH_LOG("read 0x%lx", word);
+	EXPECT_EQ(0, poke(self->pid, self->site, (word & ~0xffL) | 0xcc));
+	EXPECT_EQ(0, ptrace(PTRACE_DETACH, self->pid, NULL, NULL));
+	nop5_mem(_metadata, self->pid, self->site, mem);
+	EXPECT_EQ(0xcc, mem[0]);
+	EXPECT_EQ(0, memcmp(mem + 1, jmp + 1, 4)) TH_LOG("the jump's rest");
+	/* Its int3 is a hit of the probe (the engine cannot tell them). */
+	EXPECT_EQ(0, nop5_calls(self));
+	EXPECT_EQ(20, upng_probe_hits(self->ev));
+
+	/* It writes back what it read: the jump again. */
+	ASSERT_EQ(0, attach(self->pid));
+	EXPECT_EQ(0, poke(self->pid, self->site, word));
+	EXPECT_EQ(0, ptrace(PTRACE_DETACH, self->pid, NULL, NULL));
+	nop5_mem(_metadata, self->pid, self->site, mem);
+	EXPECT_EQ(0, memcmp(mem, jmp, 5)) TH_LOG("first byte 0x%02x", mem[0]);
+	EXPECT_EQ(0, nop5_calls(self));
+	EXPECT_EQ(30, upng_probe_hits(self->ev));
+
+	/* The probe goes under the debugger's int3: int3 and the nop's rest. */
+	ASSERT_EQ(0, attach(self->pid));
+	EXPECT_EQ(0, poke(self->pid, self->site, (word & ~0xffL) | 0xcc));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	EXPECT_EQ(0, upng_wait_unstranded(20000));
+	nop5_mem(_metadata, self->pid, self->site, mem);
+	EXPECT_EQ(0xcc, mem[0]);
+	EXPECT_EQ(0, memcmp(mem + 1, self->nop5 + 1, 4)) TH_LOG("the rest");
+	/* ... which the debugger's write of what it read makes the nop. */
+	EXPECT_EQ(0, poke(self->pid, self->site, word));
+	EXPECT_EQ(0, ptrace(PTRACE_DETACH, self->pid, NULL, NULL));
+	nop5_mem(_metadata, self->pid, self->site, mem);
+	EXPECT_EQ(0, memcmp(mem, self->nop5, 5))
+		TH_LOG("first byte 0x%02x", mem[0]);
+	EXPECT_EQ(0, nop5_calls(self));
+	EXPECT_EQ(30, upng_probe_hits(self->ev));
+}
+
+TEST_HARNESS_MAIN
