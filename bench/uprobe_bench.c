@@ -1027,6 +1027,9 @@ int main(int argc, char **argv)
 	sched_setaffinity(0, sizeof(cpu0), &cpu0);
 	ensure_mounted(TRACEFS, "tracefs", TRACEFS_MAGIC);
 	ensure_mounted(DEBUGFS, "debugfs", DEBUGFS_MAGIC);
+	/* check_mappers() looks for breakpoints through /proc/PID/mem. */
+	if (!access(DEBUGFS "/uprobes/hide_breakpoints", F_OK))
+		write_file(DEBUGFS "/uprobes/hide_breakpoints", "N", 0);
 	write_file(TRACEFS "/tracing_on", "0", 0);
 
 	failed |= bench_classes();

@@ -20,6 +20,7 @@
 #include <linux/security.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/unaligned.h>
 #include <linux/wait.h>
 
 #include "internal.h"
@@ -325,6 +326,23 @@ static void xol_give_back(struct xol_area *area, unsigned int s)
 }
 
 /*
+ * Does @kaddr hold @insn? Word by word where the size allows: a call of
+ * memcmp() would cost as much as the rest of taking a slot.
+ */
+static bool xol_holds(const u8 *kaddr, const u8 *insn)
+{
+	unsigned int i;
+
+	if (MAX_UINSN_BYTES % sizeof(long))
+		return !memcmp(kaddr, insn, MAX_UINSN_BYTES);
+	for (i = 0; i < MAX_UINSN_BYTES; i += sizeof(long))
+		if (get_unaligned((const unsigned long *)(kaddr + i)) !=
+		    get_unaligned((const unsigned long *)(insn + i)))
+			return false;
+	return true;
+}
+
+/*
  * Puts @insn in @slot of @area, unless it is there already (the slot was
  * used last for the same instruction): the step of a hot probe by the
  * same thread writes nothing.
@@ -334,7 +352,7 @@ static void xol_fill_slot(struct xol_area *area, unsigned int slot,
 {
 	unsigned long off = slot * UPROBE_XOL_SLOT_BYTES;
 	u8 *kaddr = kmap_local_page(area->page);
-	bool same = !memcmp(kaddr + off, insn, MAX_UINSN_BYTES);
+	bool same = xol_holds(kaddr + off, insn);
 
 	kunmap_local(kaddr);
 	if (!same)

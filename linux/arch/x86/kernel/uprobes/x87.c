@@ -242,7 +242,10 @@ void uprobe_x86_x87_fix_fip(unsigned long slot, unsigned long vaddr)
 {
 	struct uprobe_x87_env env;
 
-	fpregs_lock_and_load();
+	/* fpregs_lock_and_load() without its checks of the context. */
+	fpregs_lock();
+	if (test_thread_flag(TIF_NEED_FPU_LOAD))
+		switch_fpu_return();
 	asm volatile("fnstenv %0" : "=m" (env));
 	if (env.fip - (u32)slot < UPROBE_XOL_SLOT_BYTES)
 		env.fip += (u32)vaddr - (u32)slot;
