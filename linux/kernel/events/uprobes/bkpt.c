@@ -183,6 +183,29 @@ static int uprobe_jump_at(struct mm_struct *mm, unsigned long vaddr, u8 *jump,
 	return len;
 }
 
+/**
+ * uprobe_jump_tail_at() - a debugger's int3 over the first byte of a jump?
+ * @mm: the address space, mmap lock held
+ * @vaddr: the probed address, where an int3 is
+ * @jump: the jump to the stub that the probed instruction became
+ * @len: its length
+ *
+ * The engine's own int3-first rewrite of a site happens under the mmap
+ * lock held for writing: with the lock held, an int3 followed by the rest
+ * of our jump is a debugger's breakpoint over it.
+ *
+ * Return: true when the rest of @jump follows @vaddr in @mm.
+ */
+bool uprobe_jump_tail_at(struct mm_struct *mm, unsigned long vaddr,
+			 const u8 *jump, int len)
+{
+	u8 tail[MAX_UINSN_BYTES];
+	bool anon;
+
+	return len > 1 && !uprobe_peek(mm, vaddr + 1, tail, len - 1, &anon) &&
+	       !memcmp(tail, jump + 1, len - 1);
+}
+
 /* Is there a breakpoint at @vaddr, an int3 or a jump to a stub? */
 static bool uprobe_bp_at(struct mm_struct *mm, unsigned long vaddr,
 			 uprobe_opcode_t opcode)
@@ -825,7 +848,7 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		  struct vm_area_struct *vma, unsigned long vaddr)
 {
-	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES], tail[MAX_UINSN_BYTES];
+	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
 	uprobe_opcode_t cur, bp = UPROBE_SWBP_INSN;
 	bool anon;
 	int err, len;
@@ -838,9 +861,7 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		goto uncount;
 	if (is_swbp_insn(&cur)) {
 		len = uprobe_stub_jump(mm, vaddr, jump, orig);
-		if (len > 1 && !uprobe_peek(mm, vaddr + 1, tail, len - 1,
-					    &anon) &&
-		    !memcmp(tail, jump + 1, len - 1))
+		if (uprobe_jump_tail_at(mm, vaddr, jump, len))
 			/*
 			 * A debugger's int3 over the first byte of our jump:
 			 * the rest of the jump goes, the int3 stays.

@@ -38,22 +38,6 @@ struct uprobe_bps_copy {
 };
 
 /*
- * Is the rest of the jump @ours (@n bytes at @vaddr) in memory, after a
- * first byte that is an int3? That is a debugger's breakpoint over our
- * jump (the engine's own int3-first rewrite of a site is done under the
- * mmap lock held for writing, never seen here).
- */
-static bool uprobe_bps_jump_tail(struct mm_struct *mm, unsigned long vaddr,
-				 const u8 *ours, int n)
-{
-	u8 tail[MAX_UINSN_BYTES];
-	bool anon;
-
-	return n > 1 && !uprobe_peek(mm, vaddr + 1, tail, n - 1, &anon) &&
-	       !memcmp(tail, ours + 1, n - 1);
-}
-
-/*
  * The @n bytes @ours that a breakpoint wrote at @vaddr over @orig, byte
  * by byte: a reader gets the original's where the copy has ours; a
  * writer that writes the original's over ours (what it read) keeps ours.
@@ -79,7 +63,7 @@ static void uprobe_bps_fix(struct uprobe_bps_copy *c, struct mm_struct *mm,
 
 			if (now == ours[i] ||
 			    (jump && !i && now == UPROBE_SWBP_INSN &&
-			     uprobe_bps_jump_tail(mm, vaddr, ours, n)))
+			     uprobe_jump_tail_at(mm, vaddr, ours, n)))
 				*b = ours[i];
 		}
 	}

@@ -114,6 +114,8 @@ int uprobe_read_insn(struct inode *inode, struct file *file, loff_t offset,
 bool uprobe_file_is_64bit(struct inode *inode, struct file *file);
 int uprobe_peek(struct mm_struct *mm, unsigned long vaddr, void *buf,
 		size_t len, bool *anon);
+bool uprobe_jump_tail_at(struct mm_struct *mm, unsigned long vaddr,
+			 const u8 *jump, int len);
 int uprobe_write_locked(struct mm_struct *mm, struct vm_area_struct *vma,
 			unsigned long vaddr, const void *expect,
 			const void *new, size_t len, bool restore);

@@ -325,7 +325,7 @@ TEST_F_TIMEOUT(hidden, shown_when_off, 120)
  * A child calling site_nop5() ten times per byte 'c' read on CMD, with
  * its results checked, answering 'k' (or 'e') on ACK; it exits at EOF.
  */
-static void nop5_child(int cmd, int ack)
+static void nop5_child(void *arg, int cmd, int ack)
 {
 	char c, r;
 	long i;
@@ -352,7 +352,7 @@ FIXTURE(jump) {
 FIXTURE_SETUP(jump)
 {
 	struct upng_sym sym;
-	int cmd[2], ack[2], err;
+	int err;
 
 	upng_die_with_parent();
 	self->pid = 0;
@@ -366,19 +366,8 @@ FIXTURE_SETUP(jump)
 	self->site = (unsigned long)site_nop5_probe;
 	memcpy(self->nop5, site_nop5_probe, sizeof(self->nop5));
 	ASSERT_EQ(0x0f, self->nop5[0]);
-	ASSERT_EQ(0, pipe(cmd));
-	ASSERT_EQ(0, pipe(ack));
-	self->pid = fork();
-	ASSERT_LE(0, self->pid);
-	if (!self->pid) {
-		close(cmd[1]);
-		close(ack[0]);
-		nop5_child(cmd[0], ack[1]);
-	}
-	close(cmd[0]);
-	close(ack[1]);
-	self->cmd = cmd[1];
-	self->ack = ack[0];
+	self->pid = upng_fork_piped(nop5_child, NULL, &self->cmd, &self->ack);
+	ASSERT_LT(0, self->pid);
 	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(), sym.offset,
 				    NULL));
 	ASSERT_EQ(0, upng_probe_enable(self->ev, true));

@@ -78,7 +78,7 @@ static int make_file(const char *path)
 	return n == sizeof(code) ? 0 : -EIO;
 }
 
-static void mapper_main(const char *path, int cmd, int reply)
+static void mapper_main(void *path, int cmd, int reply)
 {
 	unsigned long base = 0;
 	char c;
@@ -115,25 +115,8 @@ static void mapper_main(const char *path, int cmd, int reply)
 
 static int mapper_start(struct mapper *m, const char *path)
 {
-	int cmd[2], reply[2];
-
-	if (pipe(cmd))
-		return -errno;
-	if (pipe(reply)) {
-		close(cmd[0]);
-		close(cmd[1]);
-		return -errno;
-	}
-	m->pid = fork();
-	if (m->pid == 0) {
-		close(cmd[1]);
-		close(reply[0]);
-		mapper_main(path, cmd[0], reply[1]);
-	}
-	close(cmd[0]);
-	close(reply[1]);
-	m->cmd = cmd[1];
-	m->reply = reply[0];
+	m->pid = upng_fork_piped(mapper_main, (void *)path, &m->cmd,
+				 &m->reply);
 	if (m->pid < 0 ||
 	    read(m->reply, &m->base, sizeof(m->base)) != sizeof(m->base) ||
 	    !m->base)

@@ -429,6 +429,12 @@ TEST_F_TIMEOUT(unmapped, refused_at_registration, 120)
 /* lea 0x1(%rdi,%rdi,2),%eax; ret: the probed function of a code file. */
 static const unsigned char sem_code[] = { 0x8d, 0x44, 0x7f, 0x01, 0xc3 };
 
+/* What a child of the semaphore case maps (see sem_child()). */
+struct sem_map {
+	const char *path;
+	bool sem;
+};
+
 /*
  * A child that maps page 0 of the code file PATH executable and, with
  * SEM, page 2 (beyond the file's end) writable and private, before: it
@@ -436,11 +442,13 @@ static const unsigned char sem_code[] = { 0x8d, 0x44, 0x7f, 0x01, 0xc3 };
  * calls the code ten times, 'q' exits. Each command is answered with
  * one byte: 'k', or 'e' when a result was wrong.
  */
-static void sem_child(const char *path, bool sem, int cmd, int ack)
+static void sem_child(void *arg, int cmd, int ack)
 {
+	const struct sem_map *m = arg;
+	bool sem = m->sem;
 	long page = sysconf(_SC_PAGESIZE);
 	int (*fn)(int) = NULL;
-	int fd = open(path, O_RDONLY);
+	int fd = open(m->path, O_RDONLY);
 	void *code = MAP_FAILED;
 	char c, r;
 	int i, sum;
@@ -471,25 +479,9 @@ struct sem_proc {
 
 static int sem_start(struct sem_proc *p, const char *path, bool sem)
 {
-	int cmd[2], ack[2];
+	struct sem_map m = { .path = path, .sem = sem };
 
-	if (pipe(cmd))
-		return -errno;
-	if (pipe(ack)) {
-		close(cmd[0]);
-		close(cmd[1]);
-		return -errno;
-	}
-	p->pid = fork();
-	if (!p->pid) {
-		close(cmd[1]);
-		close(ack[0]);
-		sem_child(path, sem, cmd[0], ack[1]);
-	}
-	close(cmd[0]);
-	close(ack[1]);
-	p->cmd = cmd[1];
-	p->ack = ack[0];
+	p->pid = upng_fork_piped(sem_child, &m, &p->cmd, &p->ack);
 	if (p->pid < 0 || read(p->ack, &p->code, sizeof(p->code)) !=
 			  sizeof(p->code) || !p->code)
 		return -ECHILD;
@@ -511,9 +503,11 @@ static int sem_stop(struct sem_proc *p)
 {
 	int status;
 
+	if (p->pid <= 0)
+		return -1;
 	close(p->cmd);
 	close(p->ack);
-	if (p->pid <= 0 || waitpid(p->pid, &status, 0) != p->pid)
+	if (waitpid(p->pid, &status, 0) != p->pid)
 		return -1;
 	return status;
 }

@@ -81,6 +81,14 @@ const char *upng_path(const char *name);
  * must not outlive the harness when a runner kills it on a timeout.
  */
 void upng_die_with_parent(void);
+/*
+ * Fork a child that runs MAIN(ARG, CMD, REPLY), which must not return:
+ * it reads commands on CMD and answers on REPLY. Sets *CMD to the write
+ * end of its commands and *REPLY to the read end of its answers; returns
+ * its pid or -errno. A child also holds the pipes of those forked before.
+ */
+pid_t upng_fork_piped(void (*main)(void *arg, int cmd, int reply), void *arg,
+		      int *cmd, int *reply);
 /* Resolved path of the running executable. */
 const char *upng_self_path(void);
 /*

@@ -50,6 +50,42 @@ void upng_die_with_parent(void)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
+pid_t upng_fork_piped(void (*main)(void *arg, int cmd, int reply), void *arg,
+		      int *cmd, int *reply)
+{
+	int c[2], r[2];
+	pid_t pid;
+
+	if (pipe(c))
+		return -errno;
+	if (pipe(r)) {
+		pid = -errno;
+		goto close_c;
+	}
+	pid = fork();
+	if (!pid) {
+		close(c[1]);
+		close(r[0]);
+		main(arg, c[0], r[1]);
+		_exit(1);
+	}
+	if (pid < 0) {
+		pid = -errno;
+		close(r[0]);
+		close(r[1]);
+		goto close_c;
+	}
+	close(c[0]);
+	close(r[1]);
+	*cmd = c[1];
+	*reply = r[0];
+	return pid;
+close_c:
+	close(c[0]);
+	close(c[1]);
+	return pid;
+}
+
 const char *upng_self_path(void)
 {
 	static char path[PATH_MAX];
