@@ -868,10 +868,11 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 			 */
 			err = uprobe_write_locked(mm, vma, vaddr + 1, jump + 1,
 						  orig + 1, len - 1, true);
-		else
+		else if (!uprobe_dbg_bp_at(mm, vaddr))
 			err = uprobe_write_locked(mm, vma, vaddr, &bp,
 						  uprobe->arch.insn, sizeof(bp),
 						  true);
+		/* Else the int3 is a debugger's over ours: it stays. */
 	} else {
 		len = uprobe_jump_at(mm, vaddr, jump, orig);
 		if (!len)
@@ -880,7 +881,11 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 	}
 	if (err && err != -ESRCH)	/* -ESRCH: somebody else removed it */
 		return err;
+	uprobe_dbg_bps_forget(mm, vaddr, vaddr + 1);
 uncount:
-	/* Also a count an earlier, interrupted removal left behind. */
-	return uprobe_ctr_release(uprobe, mm, NULL, 0, 0);
+	/*
+	 * Also a count an earlier, interrupted removal left behind; an int3
+	 * still at @vaddr is not ours.
+	 */
+	return uprobe_ctr_release(uprobe, mm, vma, vaddr, vaddr + 1);
 }

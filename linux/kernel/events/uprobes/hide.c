@@ -9,8 +9,10 @@
  * gets the probed instruction where the breakpoint (an int3, or the jump
  * to a stub) is: a debugger disassembles the program's code, not ours.
  * And what it writes back of what it read (a word around its own
- * breakpoint) leaves ours in place. The program's own loads still see
- * the breakpoint; nothing on the hit path pays for this.
+ * breakpoint) leaves ours in place; its own int3 written over ours is
+ * noted (debugger.c), shown to readers and reported to it when hit. The
+ * program's own loads still see the breakpoint; nothing on the hit path
+ * pays for this.
  */
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -41,14 +43,12 @@ struct uprobe_bps_copy {
  * The @n bytes @ours that a breakpoint wrote at @vaddr over @orig, byte
  * by byte: a reader gets the original's where the copy has ours; a
  * writer that writes the original's over ours (what it read) keeps ours.
- * With @jump, a debugger's int3 over the jump's first byte counts as
- * ours too.
+ * The first byte is left to uprobe_bps_fix_first().
  */
-static void uprobe_bps_fix(struct uprobe_bps_copy *c, struct mm_struct *mm,
-			   unsigned long vaddr, const u8 *ours,
-			   const u8 *orig, int n, bool jump)
+static void uprobe_bps_fix(struct uprobe_bps_copy *c, unsigned long vaddr,
+			   const u8 *ours, const u8 *orig, int n)
 {
-	unsigned long a, s = max(vaddr, c->addr);
+	unsigned long a, s = max(vaddr + 1, c->addr);
 	unsigned long e = min(vaddr + n, c->addr + c->len);
 
 	for (a = s; a < e; a++) {
@@ -58,15 +58,49 @@ static void uprobe_bps_fix(struct uprobe_bps_copy *c, struct mm_struct *mm,
 		if (!c->cur) {
 			if (*b == ours[i])
 				*b = orig[i];
-		} else if (*b == orig[i] && *b != ours[i]) {
-			u8 now = c->cur[a - c->addr];
-
-			if (now == ours[i] ||
-			    (jump && !i && now == UPROBE_SWBP_INSN &&
-			     uprobe_jump_tail_at(mm, vaddr, ours, n)))
-				*b = ours[i];
+		} else if (*b == orig[i] && *b != ours[i] &&
+			   c->cur[a - c->addr] == ours[i]) {
+			*b = ours[i];
 		}
 	}
+}
+
+/*
+ * The first byte of the breakpoint at @vaddr, @ours (an int3, or a jump's
+ * first byte), over @orig. A debugger's int3 written there is noted (see
+ * debugger.c): readers see it, until the debugger writes back what it
+ * read, which gives ours back.
+ */
+static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
+				 struct mm_struct *mm, unsigned long vaddr,
+				 const u8 *ours, int n, u8 orig)
+{
+	u8 *b = c->buf + (vaddr - c->addr), now, swbp = UPROBE_SWBP_INSN;
+	bool dbg;
+
+	if (vaddr < c->addr || vaddr >= c->addr + c->len)
+		return;
+	dbg = uprobe_dbg_bp_at(mm, vaddr);
+	if (!c->cur) {
+		if (*b == ours[0] && !dbg)
+			*b = orig;
+		return;
+	}
+	now = c->cur[vaddr - c->addr];
+	/* Ours, or a debugger's int3 on the first byte of our jump. */
+	if (now != ours[0] && !(n > 1 && now == swbp &&
+				uprobe_jump_tail_at(mm, vaddr, ours, n)))
+		return;
+	if (*b == swbp) {
+		if (!dbg)
+			uprobe_dbg_bp_set(mm, vaddr);
+		return;
+	}
+	if (*b == orig && orig != ours[0])
+		*b = ours[0];
+	/* Any other byte replaces the breakpoint, the debugger's too. */
+	if (dbg)
+		uprobe_dbg_bps_forget(mm, vaddr, vaddr + 1);
 }
 
 /* Fixes the copy where the breakpoint of @uprobe, at @vaddr, is. */
@@ -79,12 +113,17 @@ static void uprobe_bps_fix_one(struct uprobe_bps_copy *c, struct uprobe *uprobe,
 
 	if (!uprobe_ready(uprobe))
 		return;
-	/* The jump first: a write of its first byte restores it, not int3. */
 	n = uprobe_stub_jump(mm, vaddr, jump, orig);
-	if (n > 0)
-		uprobe_bps_fix(c, mm, vaddr, jump, orig, n, true);
-	uprobe_bps_fix(c, mm, vaddr, (u8 *)&bp, uprobe->arch.insn, sizeof(bp),
-		       false);
+	if (n > 0 && uprobe_jump_tail_at(mm, vaddr, jump, n)) {
+		/* The jump (maybe under a debugger's int3). */
+		uprobe_bps_fix(c, vaddr, jump, orig, n);
+		uprobe_bps_fix_first(c, mm, vaddr, jump, n, orig[0]);
+	} else {
+		uprobe_bps_fix(c, vaddr, (u8 *)&bp, uprobe->arch.insn,
+			       sizeof(bp));
+		uprobe_bps_fix_first(c, mm, vaddr, (u8 *)&bp, sizeof(bp),
+				     uprobe->arch.insn[0]);
+	}
 }
 
 /* Fixes the copy in [@s, @e), where @vma maps a file. */
@@ -145,7 +184,7 @@ static void uprobe_bps_fix_copy(struct mm_struct *mm,
  * breakpoints that replace them: where @buf holds a byte a breakpoint
  * wrote (an int3, or one of a jump to a stub), it is replaced with the
  * probed instruction's. Any other value (the process or a debugger wrote
- * there) is left as it is.
+ * there), and a debugger's int3 over ours, is left as it is.
  */
 void uprobe_hide_bps(struct mm_struct *mm, unsigned long addr, void *buf,
 		     size_t len)
@@ -168,8 +207,9 @@ void uprobe_hide_bps(struct mm_struct *mm, unsigned long addr, void *buf,
  * the probed instruction uprobe_hide_bps() showed in place of a
  * breakpoint still in memory, @buf gets the breakpoint's byte again (the
  * first byte of a jump to a stub also where the debugger's int3 is on
- * it). Other bytes are written as they are: a debugger's int3 over ours
- * stays until it writes back what it read.
+ * it). Other bytes are written as they are. A debugger's int3 written
+ * over the first byte of a breakpoint is noted as the debugger's (see
+ * debugger.c) until it writes back what it read there.
  */
 void uprobe_keep_bps(struct mm_struct *mm, unsigned long addr, void *buf,
 		     const void *cur, size_t len)

@@ -232,6 +232,30 @@ static inline struct vm_area_struct *uprobe_vma_at(struct uprobe *uprobe,
 /* hide.c */
 extern bool uprobe_hide_breakpoints;
 
+/* debugger.c: a debugger's breakpoints over ours */
+extern unsigned long uprobe_nr_dbg_bps;
+bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
+			   unsigned long end);
+void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm);
+
+/**
+ * uprobe_dbg_bp_at() - has a debugger put its breakpoint over ours?
+ * @mm: the address space
+ * @vaddr: the probed address
+ *
+ * The hit path's test: one load while no debugger has done so anywhere.
+ *
+ * Return: true when a debugger's breakpoint is noted at @vaddr.
+ */
+static __always_inline bool uprobe_dbg_bp_at(struct mm_struct *mm,
+					     unsigned long vaddr)
+{
+	return unlikely(READ_ONCE(uprobe_nr_dbg_bps)) &&
+	       __uprobe_dbg_bp_at(mm, vaddr);
+}
+
 /* xol.c: the execute-out-of-line area */
 unsigned long xol_get_slot(struct uprobe_task *utask, const u8 *insn);
 void xol_put_slot(struct uprobe_task *utask);

@@ -54,7 +54,8 @@ void uprobe_end_dup_mmap(void)
  *
  * The breakpoints come with the copied pages, and the semaphores with
  * their counts; the child is marked as having some, and its semaphores
- * as counting them. The XOL area is not copied (VM_DONTCOPY).
+ * as counting them, and a debugger's int3s over them as the debugger's.
+ * The XOL area is not copied (VM_DONTCOPY).
  */
 void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
@@ -62,6 +63,7 @@ void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
 		return;
 	set_bit(MMF_HAS_UPROBES, &newmm->flags);
 	uprobe_dup_ctrs(oldmm, newmm);
+	uprobe_dbg_bps_dup(oldmm, newmm);
 }
 
 #define UPROBE_MMAP_BATCH	16
@@ -121,7 +123,8 @@ int uprobe_mmap(struct vm_area_struct *vma)
  * @end: address after the range
  *
  * Breakpoints leave with the pages; a semaphore stops counting a probe
- * whose last breakpoint in the address space leaves. MMF_HAS_UPROBES
+ * whose last breakpoint in the address space leaves, and a debugger's
+ * int3s over them are forgotten. MMF_HAS_UPROBES
  * stays set, which at worst makes a foreign int3 take the slower path in
  * uprobe_notify_resume(). Nothing to do for an address space torn down.
  */
@@ -132,6 +135,7 @@ void uprobe_munmap(struct vm_area_struct *vma, unsigned long start,
 	    !atomic_read(&vma->vm_mm->mm_users))
 		return;
 	uprobe_munmap_ctrs(vma, start, end);
+	uprobe_dbg_bps_forget(vma->vm_mm, start, end);
 }
 
 /**
@@ -141,5 +145,6 @@ void uprobe_munmap(struct vm_area_struct *vma, unsigned long start,
 void uprobe_clear_state(struct mm_struct *mm)
 {
 	uprobe_forget_ctrs(mm);
+	uprobe_dbg_bps_forget(mm, 0, ULONG_MAX);
 	xol_area_free(mm);
 }

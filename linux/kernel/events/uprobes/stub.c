@@ -134,7 +134,8 @@ static bool uprobe_stub_covers(struct uprobe *uprobe, unsigned int len)
  * @regs: current's user registers, the hit handled
  *
  * Only the breakpoint and the original bytes are replaced; a breakpoint
- * that went or changed since the hit is left alone, and so is a probe
+ * that went or changed since the hit, or is under a debugger's int3, is
+ * left alone, and so is a probe
  * whose jump would cover another probe or cross a page. A probe whose
  * instruction cannot become a jump is marked, so that its next hits do
  * not call this again.
@@ -167,7 +168,8 @@ void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
 	if (mmap_write_lock_killable(mm))
 		return;
 	vma = uprobe_vma_at(uprobe, mm, vaddr);
-	if (vma && uprobe_vma_insertable(vma))
+	/* A debugger's int3 over ours (written since the hit) stays. */
+	if (vma && uprobe_vma_insertable(vma) && !uprobe_dbg_bp_at(mm, vaddr))
 		uprobe_write_locked(mm, vma, vaddr, cur, jump, len, false);
 	mmap_write_unlock(mm);
 }

@@ -286,6 +286,19 @@ static bool uprobe_hit_valid(struct uprobe_hit *hit, unsigned long vaddr,
 }
 
 /*
+ * The hit at @vaddr ran its handlers: the thread's next hit there, its
+ * instruction restarted, does not run them again. With @trap, that waits
+ * for the delivery of the SIGTRAP reporting a debugger's breakpoint (see
+ * uprobe_deny_signal()).
+ */
+static void uprobe_set_restart(struct uprobe_task *utask, unsigned long vaddr,
+			       bool trap)
+{
+	utask->restart_vaddr = vaddr;
+	utask->restart_trap = trap;
+}
+
+/*
  * Prepares the single-step of the probed instruction in an XOL slot.
  * When it cannot (no memory, a fatal signal), the thread is back on the
  * breakpoint, and the handlers, which ran, do not run again when it
@@ -305,7 +318,7 @@ static void uprobe_step_out_of_line(struct uprobe_task *utask,
 		xol_put_slot(utask);
 	}
 	instruction_pointer_set(regs, utask->vaddr);
-	utask->restart_vaddr = utask->vaddr;
+	uprobe_set_restart(utask, utask->vaddr, false);
 }
 
 /*
@@ -338,13 +351,21 @@ static bool uprobe_boost(struct uprobe *uprobe, struct uprobe_hit *hit,
 	return true;
 }
 
-static void uprobe_handle_breakpoint(struct pt_regs *regs)
+/*
+ * Handles the breakpoint current trapped on. Returns false when the trap
+ * is not a probe's to handle, with the registers as the trap left them:
+ * the architecture reports it as it would without uprobes (an int3 of the
+ * program's own, or a debugger's, also one over a probe's, after the
+ * probe's handlers).
+ */
+static bool uprobe_handle_breakpoint(struct pt_regs *regs)
 {
+	unsigned long trap_ip = instruction_pointer(regs);
 	unsigned long bp_vaddr = uprobe_get_swbp_addr(regs);
 	struct uprobe_task *utask = uprobe_utask();
+	bool is_trap = false, restart, dbg, ours = true;
 	struct uprobe_hit *hit;
 	struct uprobe *uprobe;
-	bool is_trap = false, restart;
 	unsigned int seq = 0;
 	int idx;
 
@@ -357,13 +378,12 @@ static void uprobe_handle_breakpoint(struct pt_regs *regs)
 	if (bp_vaddr == uprobe_get_trampoline_vaddr()) {
 		uprobes_srcu_unlock(idx);
 		uprobe_handle_trampoline(regs);
-		return;
+		return true;
 	}
 	uprobe = uprobe_find_hit(bp_vaddr, &is_trap);
 	if (!uprobe) {
-		if (is_trap)
-			force_sig(SIGTRAP);
-		else
+		ours = !is_trap;
+		if (ours)	/* removed since: run the instruction */
 			instruction_pointer_set(regs, bp_vaddr);
 		goto out;
 	}
@@ -372,6 +392,7 @@ static void uprobe_handle_breakpoint(struct pt_regs *regs)
 		hit = NULL;
 found:
 	instruction_pointer_set(regs, bp_vaddr);
+	dbg = uprobe_dbg_bp_at(current->mm, bp_vaddr);
 	if (unlikely(uprobe->is_64bit != arch_uprobe_hit_is_64bit(regs))) {
 		/* Decoded for the other mode: not executable here. */
 		pr_warn_ratelimited("pid %d: probe at 0x%lx was analysed as %s code, hit in %s mode: removed from this process\n",
@@ -379,17 +400,18 @@ found:
 				    uprobe->is_64bit ? "64-bit" : "32-bit",
 				    uprobe->is_64bit ? "32-bit" : "64-bit");
 		uprobe_remove_from_current(uprobe, bp_vaddr, true);
-		goto out;
+		goto report;
 	}
 	if (!utask) {
 		/* No memory: the hit is skipped, or retried if need be. */
-		arch_uprobe_skip_sstep(&uprobe->arch, regs);
-		goto out;
+		if (!dbg)
+			arch_uprobe_skip_sstep(&uprobe->arch, regs);
+		goto report;
 	}
 	utask->vaddr = bp_vaddr;
 	/* The handlers of a restarted hit ran already. */
 	restart = utask->restart_vaddr == bp_vaddr;
-	utask->restart_vaddr = 0;
+	uprobe_set_restart(utask, 0, false);
 	if (arch_uprobe_ignore(&uprobe->arch, regs))
 		goto out;
 
@@ -399,6 +421,11 @@ found:
 		if (instruction_pointer(regs) != bp_vaddr)
 			goto out;
 	}
+	if (unlikely(dbg)) {
+		/* The debugger steps over its breakpoint: the same hit. */
+		uprobe_set_restart(utask, bp_vaddr, true);
+		goto report;
+	}
 	if (arch_uprobe_skip_sstep(&uprobe->arch, regs)) {
 		if (unlikely(!READ_ONCE(uprobe->no_stub)))
 			uprobe_stub_upgrade(uprobe, bp_vaddr, regs);
@@ -407,8 +434,16 @@ found:
 	if (uprobe_boost(uprobe, hit, regs))
 		goto out;
 	uprobe_step_out_of_line(utask, uprobe, regs);
+	goto out;
+report:
+	/* A debugger's breakpoint is there too: it is reported to it. */
+	if (dbg) {
+		instruction_pointer_set(regs, trap_ip);
+		ours = false;
+	}
 out:
 	uprobes_srcu_unlock(idx);
+	return ours;
 }
 
 /**
@@ -427,7 +462,7 @@ void uprobe_stub_hit(struct pt_regs *regs)
 	struct uprobe *uprobe = NULL;
 	struct uprobe_hit *hit;
 	unsigned int seq = 0;
-	bool is_trap;
+	bool is_trap, restart;
 	int idx;
 
 	idx = uprobes_srcu_lock();
@@ -442,10 +477,14 @@ void uprobe_stub_hit(struct pt_regs *regs)
 	if (!uprobe)
 		goto skip;
 	utask->vaddr = vaddr;
-	utask->restart_vaddr = 0;
-	uprobe_run_handlers(uprobe, regs);
-	if (instruction_pointer(regs) != vaddr)
-		goto out;
+	/* The handlers of a restarted hit ran already. */
+	restart = utask->restart_vaddr == vaddr;
+	uprobe_set_restart(utask, 0, false);
+	if (!restart) {
+		uprobe_run_handlers(uprobe, regs);
+		if (instruction_pointer(regs) != vaddr)
+			goto out;
+	}
 skip:
 	arch_uprobe_stub_skip(regs);
 out:
@@ -464,7 +503,7 @@ static void uprobe_finish_step(struct uprobe_task *utask,
 	if (err) {
 		/* The instruction is restarted, not the hit. */
 		instruction_pointer_set(regs, utask->vaddr);
-		utask->restart_vaddr = utask->vaddr;
+		uprobe_set_restart(utask, utask->vaddr, false);
 	}
 
 	utask->state = UTASK_RUNNING;
@@ -492,8 +531,8 @@ void uprobe_notify_resume(struct pt_regs *regs)
 	clear_thread_flag(TIF_UPROBE);
 	if (utask && uprobe_stepping(utask))
 		uprobe_finish_step(utask, regs);
-	else
-		uprobe_handle_breakpoint(regs);
+	else if (!uprobe_handle_breakpoint(regs))
+		force_sig(SIGTRAP);
 }
 
 /**
@@ -529,8 +568,9 @@ static __always_inline bool uprobe_current_mm_probed(void)
  * other user of the trap, in process context with interrupts enabled:
  * the hit is handled at once, without a second pass on the way out.
  *
- * Return: true when the trap was taken care of (a probe's hit, or the
- * SIGTRAP of a breakpoint that is not ours), false to leave it to others.
+ * Return: true when the trap was taken care of (a probe's hit), false to
+ * leave it to others: a breakpoint that is not a probe's, or a debugger's
+ * over a probe's, whose handlers ran.
  */
 bool uprobe_breakpoint_trap(struct pt_regs *regs)
 {
@@ -538,11 +578,11 @@ bool uprobe_breakpoint_trap(struct pt_regs *regs)
 
 	if (!uprobe_current_mm_probed())
 		return false;
-	if (unlikely(utask && uprobe_stepping(utask)))
+	if (unlikely(utask && uprobe_stepping(utask))) {
 		set_thread_flag(TIF_UPROBE);	/* ends the step, as it did */
-	else
-		uprobe_handle_breakpoint(regs);
-	return true;
+		return true;
+	}
+	return uprobe_handle_breakpoint(regs);
 }
 
 /**
@@ -641,8 +681,14 @@ bool uprobe_deny_signal(void)
 	if (likely(!utask))
 		return false;
 	if (!uprobe_stepping(utask)) {
-		/* A hit in the signal handler is a hit of its own. */
-		utask->restart_vaddr = 0;
+		/*
+		 * A hit in the signal handler is a hit of its own; but the
+		 * debugger's SIGTRAP is followed by the same hit.
+		 */
+		if (utask->restart_trap)
+			utask->restart_trap = false;
+		else
+			utask->restart_vaddr = 0;
 		if (!uprobe_leave_boost(utask, task_pt_regs(t)))
 			return false;
 	}

@@ -264,8 +264,10 @@ bool uprobe_x86_sstep_trap(struct pt_regs *regs, unsigned long dr6)
  * @val: DIE_* event
  * @data: &struct die_args of the trap
  *
- * int3 in user mode may be a probe hit, #DB in user mode may be the end of
- * an out-of-line single-step; both are passed to the core.
+ * #DB in user mode may be the end of an out-of-line single-step that also
+ * reports a data breakpoint. int3 in user mode is not looked at here:
+ * do_int3_user() gave it to the core already (uprobe_breakpoint_trap()),
+ * and what the core left is reported as without uprobes.
  *
  * Return: NOTIFY_STOP when the trap was consumed, NOTIFY_DONE otherwise.
  */
@@ -275,16 +277,7 @@ int arch_uprobe_exception_notify(struct notifier_block *self,
 	struct die_args *args = data;
 	struct pt_regs *regs = args->regs;
 
-	if (!regs || !user_mode(regs))
+	if (val != DIE_DEBUG || !regs || !user_mode(regs))
 		return NOTIFY_DONE;
-
-	switch (val) {
-	case DIE_INT3:
-		if (uprobe_pre_sstep_notifier(regs))
-			return NOTIFY_STOP;
-		break;
-	case DIE_DEBUG:
-		return uprobe_x86_debug(regs, (unsigned long *)args->err);
-	}
-	return NOTIFY_DONE;
+	return uprobe_x86_debug(regs, (unsigned long *)args->err);
 }

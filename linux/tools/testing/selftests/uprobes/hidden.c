@@ -15,13 +15,7 @@
  *                     leaves ours in place, and the probe keeps counting
  *   shown_when_off    with hide_breakpoints off every reader sees int3
  *
- * A probed five-byte nop becomes a jump to a stub after its first hit
- * (jump.debugger_int3): a reader sees the nop; a debugger's int3 over the
- * jump's first byte is a hit of the probe; writing back the word it read
- * puts the jump back; and a probe removed under the debugger's int3
- * leaves the int3 and the rest of the nop, which the debugger's write
- * makes the nop again (never the nop's first byte before the jump's
- * rest: a crash).
+ * A debugger's own int3 on the probed instruction: debugger.c.
  *
  * Needs our engine (debugfs uprobes/hide_breakpoints): the stock one
  * shows the breakpoints, and the cases are skipped there.
@@ -40,7 +34,6 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "sites.h"
 #include "upng.h"
 
 #define RECV_MS		30000
@@ -319,151 +312,6 @@ TEST_F_TIMEOUT(hidden, shown_when_off, 120)
 	EXPECT_EQ(0xcc, (unsigned char)word);
 	EXPECT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
 	still_hits(_metadata, &self->child, self->ev);
-}
-
-/*
- * A child calling site_nop5() ten times per byte 'c' read on CMD, with
- * its results checked, answering 'k' (or 'e') on ACK; it exits at EOF.
- */
-static void nop5_child(void *arg, int cmd, int ack)
-{
-	char c, r;
-	long i;
-
-	while (read(cmd, &r, 1) == 1) {
-		c = 'k';
-		for (i = 0; i < 10; i++)
-			if (site_nop5(i) != i * 3 + 1)
-				c = 'e';
-		if (write(ack, &c, 1) != 1)
-			break;
-	}
-	_exit(0);
-}
-
-FIXTURE(jump) {
-	pid_t pid;
-	int cmd, ack;
-	char ev[64];
-	unsigned long site;
-	unsigned char nop5[5];
-};
-
-FIXTURE_SETUP(jump)
-{
-	struct upng_sym sym;
-	int err;
-
-	upng_die_with_parent();
-	self->pid = 0;
-	upng_evname(self->ev, sizeof(self->ev), "hjump");
-	err = upng_hide_breakpoints(true);
-	if (err == -ENOENT)
-		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
-	ASSERT_EQ(0, err);
-	ASSERT_EQ(0, upng_trace_reset());
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_nop5_probe", &sym));
-	self->site = (unsigned long)site_nop5_probe;
-	memcpy(self->nop5, site_nop5_probe, sizeof(self->nop5));
-	ASSERT_EQ(0x0f, self->nop5[0]);
-	self->pid = upng_fork_piped(nop5_child, NULL, &self->cmd, &self->ack);
-	ASSERT_LT(0, self->pid);
-	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(), sym.offset,
-				    NULL));
-	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
-}
-
-FIXTURE_TEARDOWN(jump)
-{
-	int status;
-
-	if (self->pid > 0) {
-		close(self->cmd);
-		close(self->ack);
-		kill(self->pid, SIGKILL);
-		waitpid(self->pid, &status, 0);
-	}
-	upng_probe_del(self->ev);
-	upng_hide_breakpoints(false);
-}
-
-/* Ten calls of site_nop5() in the child; 0, -EIO (wrong), -ECHILD. */
-static int nop5_calls(FIXTURE_DATA(jump) * self)
-{
-	char c = 'c';
-
-	if (write(self->cmd, &c, 1) != 1 || read(self->ack, &c, 1) != 1)
-		return -ECHILD;
-	return c == 'k' ? 0 : -EIO;
-}
-
-/* The site's five bytes in the child as they are (breakpoints shown). */
-static void nop5_mem(struct __test_metadata *_metadata, pid_t pid,
-		     unsigned long site, unsigned char *mem)
-{
-	ASSERT_EQ(0, upng_hide_breakpoints(false));
-	ASSERT_EQ(0, upng_mem_read(pid, site, mem, 5));
-	ASSERT_EQ(0, upng_hide_breakpoints(true));
-}
-
-/* PTRACE_POKETEXT of WORD at ADDR of the stopped child PID. */
-static int poke(pid_t pid, unsigned long addr, long word)
-{
-	return ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)word) ?
-	       -errno : 0;
-}
-
-TEST_F_TIMEOUT(jump, debugger_int3, 120)
-{
-	unsigned char mem[5], jmp[5];
-	long word;
-
-	/* The first hit makes the nop a jump. */
-	ASSERT_EQ(0, nop5_calls(self));
-	EXPECT_EQ(10, upng_probe_hits(self->ev));
-	nop5_mem(_metadata, self->pid, self->site, jmp);
-	ASSERT_EQ(0xe9, jmp[0]) TH_LOG("no jump at the site");
-
-	/* A debugger reads the nop, plants its int3 over the jump. */
-	ASSERT_EQ(0, attach(self->pid));
-	errno = 0;
-	word = ptrace(PTRACE_PEEKTEXT, self->pid, (void *)self->site, NULL);
-	ASSERT_EQ(0, errno);
-	EXPECT_EQ(0, memcmp(&word, self->nop5, 5)) TH_LOG("read 0x%lx", word);
-	EXPECT_EQ(0, poke(self->pid, self->site, (word & ~0xffL) | 0xcc));
-	EXPECT_EQ(0, ptrace(PTRACE_DETACH, self->pid, NULL, NULL));
-	nop5_mem(_metadata, self->pid, self->site, mem);
-	EXPECT_EQ(0xcc, mem[0]);
-	EXPECT_EQ(0, memcmp(mem + 1, jmp + 1, 4)) TH_LOG("the jump's rest");
-	/* Its int3 is a hit of the probe (the engine cannot tell them). */
-	EXPECT_EQ(0, nop5_calls(self));
-	EXPECT_EQ(20, upng_probe_hits(self->ev));
-
-	/* It writes back what it read: the jump again. */
-	ASSERT_EQ(0, attach(self->pid));
-	EXPECT_EQ(0, poke(self->pid, self->site, word));
-	EXPECT_EQ(0, ptrace(PTRACE_DETACH, self->pid, NULL, NULL));
-	nop5_mem(_metadata, self->pid, self->site, mem);
-	EXPECT_EQ(0, memcmp(mem, jmp, 5)) TH_LOG("first byte 0x%02x", mem[0]);
-	EXPECT_EQ(0, nop5_calls(self));
-	EXPECT_EQ(30, upng_probe_hits(self->ev));
-
-	/* The probe goes under the debugger's int3: int3 and the nop's rest. */
-	ASSERT_EQ(0, attach(self->pid));
-	EXPECT_EQ(0, poke(self->pid, self->site, (word & ~0xffL) | 0xcc));
-	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
-	EXPECT_EQ(0, upng_wait_unstranded(20000));
-	nop5_mem(_metadata, self->pid, self->site, mem);
-	EXPECT_EQ(0xcc, mem[0]);
-	EXPECT_EQ(0, memcmp(mem + 1, self->nop5 + 1, 4)) TH_LOG("the rest");
-	/* ... which the debugger's write of what it read makes the nop. */
-	EXPECT_EQ(0, poke(self->pid, self->site, word));
-	EXPECT_EQ(0, ptrace(PTRACE_DETACH, self->pid, NULL, NULL));
-	nop5_mem(_metadata, self->pid, self->site, mem);
-	EXPECT_EQ(0, memcmp(mem, self->nop5, 5))
-		TH_LOG("first byte 0x%02x", mem[0]);
-	EXPECT_EQ(0, nop5_calls(self));
-	EXPECT_EQ(30, upng_probe_hits(self->ev));
 }
 
 TEST_HARNESS_MAIN

@@ -219,6 +219,29 @@ site_nop5_probe:
 	.size site_nop5, . - site_nop5
 
 /*
+ * long site_mov(long x), long site_nop1(long x): x * 3 + 1, their first
+ * instruction a three-byte mov and a one-byte nop (a debugger's
+ * breakpoint on a probed instruction, debugger.c).
+ */
+	.p2align 4
+	.globl site_mov
+	.type site_mov, @function
+site_mov:
+	mov	%rdi, %rax
+	lea	1(%rax,%rax,2), %rax
+	ret
+	.size site_mov, . - site_mov
+
+	.p2align 4
+	.globl site_nop1
+	.type site_nop1, @function
+site_nop1:
+	nop
+	lea	1(%rdi,%rdi,2), %rax
+	ret
+	.size site_nop1, . - site_nop1
+
+/*
  * void site_nop5_regs(struct site_regs *out): sets the flags, writes a
  * pattern to the 128 bytes below the stack pointer (the red zone) and
  * into every general register, executes the five-byte nop at

@@ -43,6 +43,8 @@ extern char site_xv_boost[], site_xv_mem[], site_xv_step[], site_xv_nop5[],
 
 long site_nop5(long x);
 extern char site_nop5_probe[], site_nop5_regs_probe[];
+long site_mov(long x);
+long site_nop1(long x);
 
 /* What site_nop5_regs() finds after the nop. */
 struct site_regs {

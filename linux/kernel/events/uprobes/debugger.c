@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uprobes engine: a debugger's breakpoints on probed instructions.
+ *
+ * A debugger that puts its breakpoint where one of ours is writes an
+ * int3 over our int3, or over the first byte of our jump to a stub: the
+ * memory cannot tell that there are two. uprobe_keep_bps() sees the write
+ * and notes it here, until the debugger writes back what it read there,
+ * the mapping goes or the probe leaves the address space.
+ *
+ * A hit of a noted breakpoint runs the probe's handlers, then is left to
+ * the architecture, which reports it to the debugger as it would without
+ * the probe. The debugger then takes its breakpoint out and steps over
+ * the instruction: that hit of ours is the same execution, and runs no
+ * handlers (see uprobe_task::restart_trap). Readers of the process's
+ * memory see the debugger's byte there, and removing the probe leaves it.
+ *
+ * The notes are few (a debugger's breakpoints on probed instructions):
+ * one list per hash bucket of address spaces, under one spinlock; the hit
+ * path reads a count first and looks no further while there are none.
+ */
+#include <linux/hash.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "internal.h"
+
+/* A debugger's breakpoint over ours at @vaddr in @mm. */
+struct uprobe_dbg_bp {
+	struct hlist_node	node;
+	struct mm_struct	*mm;
+	unsigned long		vaddr;
+};
+
+#define DBG_HASH_BITS	4
+static struct hlist_head dbg_buckets[1 << DBG_HASH_BITS];
+static DEFINE_SPINLOCK(dbg_lock);
+unsigned long uprobe_nr_dbg_bps;
+
+static struct hlist_head *uprobe_dbg_bucket(struct mm_struct *mm)
+{
+	return &dbg_buckets[hash_ptr(mm, DBG_HASH_BITS)];
+}
+
+static struct uprobe_dbg_bp *uprobe_dbg_find(struct mm_struct *mm,
+					     unsigned long vaddr)
+{
+	struct uprobe_dbg_bp *d;
+
+	lockdep_assert_held(&dbg_lock);
+	hlist_for_each_entry(d, uprobe_dbg_bucket(mm), node)
+		if (d->mm == mm && d->vaddr == vaddr)
+			return d;
+	return NULL;
+}
+
+static void uprobe_dbg_free(struct uprobe_dbg_bp *d)
+{
+	lockdep_assert_held(&dbg_lock);
+	hlist_del(&d->node);
+	WRITE_ONCE(uprobe_nr_dbg_bps, uprobe_nr_dbg_bps - 1);
+	kfree(d);
+}
+
+static void uprobe_dbg_insert(struct uprobe_dbg_bp *d)
+{
+	lockdep_assert_held(&dbg_lock);
+	hlist_add_head(&d->node, uprobe_dbg_bucket(d->mm));
+	WRITE_ONCE(uprobe_nr_dbg_bps, uprobe_nr_dbg_bps + 1);
+}
+
+/**
+ * __uprobe_dbg_bp_at() - is a debugger's breakpoint over ours here?
+ * @mm: the address space
+ * @vaddr: the probed address
+ *
+ * The slow part of uprobe_dbg_bp_at().
+ *
+ * Return: true when one was noted at @vaddr.
+ */
+bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr)
+{
+	bool found;
+
+	spin_lock(&dbg_lock);
+	found = uprobe_dbg_find(mm, vaddr);
+	spin_unlock(&dbg_lock);
+	return found;
+}
+
+/**
+ * uprobe_dbg_bp_set() - a debugger writes its breakpoint over ours
+ * @mm: the address space, mmap lock held
+ * @vaddr: the probed address
+ *
+ * Without memory the write is not noted: the debugger's breakpoint is
+ * then taken for ours, as before it was written.
+ */
+void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr)
+{
+	struct uprobe_dbg_bp *d = kmalloc(sizeof(*d), GFP_KERNEL);
+
+	if (!d)
+		return;
+	d->mm = mm;
+	d->vaddr = vaddr;
+	spin_lock(&dbg_lock);
+	if (!uprobe_dbg_find(mm, vaddr)) {
+		uprobe_dbg_insert(d);
+		d = NULL;
+	}
+	spin_unlock(&dbg_lock);
+	kfree(d);
+}
+
+/**
+ * uprobe_dbg_bps_forget() - forget a debugger's breakpoints in a range
+ * @mm: the address space: mmap lock held, or being torn down
+ * @start: first address
+ * @end: address after the range
+ *
+ * Called when the debugger writes back what it read at a breakpoint
+ * (one address), when the probe's breakpoint leaves, when the range is
+ * unmapped, and for the whole space when it is torn down.
+ */
+void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
+			   unsigned long end)
+{
+	struct uprobe_dbg_bp *d;
+	struct hlist_node *tmp;
+
+	if (!READ_ONCE(uprobe_nr_dbg_bps))
+		return;
+	spin_lock(&dbg_lock);
+	hlist_for_each_entry_safe(d, tmp, uprobe_dbg_bucket(mm), node)
+		if (d->mm == mm && d->vaddr >= start && d->vaddr < end)
+			uprobe_dbg_free(d);
+	spin_unlock(&dbg_lock);
+}
+
+/**
+ * uprobe_dbg_bps_dup() - a forked child keeps the debugger's breakpoints
+ * @oldmm: the parent's address space, mmap lock held for writing
+ * @newmm: the child's, a copy of the parent's pages to be
+ *
+ * The child's pages have the debugger's int3s as the parent's do; a
+ * debugger that follows the child keeps them, one that detaches from it
+ * writes back what it read. A note that cannot be allocated leaves the
+ * child's breakpoint taken for ours.
+ */
+void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
+{
+	struct uprobe_dbg_bp *d, **copies;
+	unsigned int n = 0, i;
+
+	if (!READ_ONCE(uprobe_nr_dbg_bps))
+		return;
+	/* The parent's notes change only under its mmap lock. */
+	spin_lock(&dbg_lock);
+	hlist_for_each_entry(d, uprobe_dbg_bucket(oldmm), node)
+		n += d->mm == oldmm;
+	spin_unlock(&dbg_lock);
+	if (!n)
+		return;
+	copies = kcalloc(n, sizeof(*copies), GFP_KERNEL);
+	if (!copies)
+		return;
+	for (i = 0; i < n; i++) {
+		copies[i] = kmalloc(sizeof(**copies), GFP_KERNEL);
+		if (!copies[i])
+			break;
+		copies[i]->mm = newmm;
+	}
+	n = i;
+	i = 0;
+	spin_lock(&dbg_lock);
+	hlist_for_each_entry(d, uprobe_dbg_bucket(oldmm), node) {
+		if (d->mm != oldmm || i == n)
+			continue;
+		copies[i]->vaddr = d->vaddr;
+		uprobe_dbg_insert(copies[i++]);
+	}
+	spin_unlock(&dbg_lock);
+	while (i < n)
+		kfree(copies[i++]);
+	kfree(copies);
+}

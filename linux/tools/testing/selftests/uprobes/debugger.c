@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A debugger's breakpoint on a probed instruction. The test is the
+ * debugger: it attaches to a child that calls a probed function N times
+ * per command, and plants its own int3 on the probed instruction with
+ * PTRACE_POKETEXT of the word it read (which shows the program's byte).
+ *
+ *   int3.stops_each_call  every call stops the child with SIGTRAP at the
+ *                         int3 (ip after it, si_code SI_KERNEL) after the
+ *                         probe counted it; the debugger's step over its
+ *                         breakpoint (written back, ip back, single-step)
+ *                         ends after the instruction and counts nothing
+ *                         more: one hit per call; the debugger's int3 is
+ *                         what a reader sees there
+ *   int3.deleted_at_stop  a breakpoint taken out at its stop and the child
+ *                         continued on it counts that call once
+ *   int3.stepped_elsewhere the debugger executes the instruction itself
+ *                         (gdb's displaced stepping): no second hit
+ *   int3.probe_goes       a probe removed under the debugger's int3 leaves
+ *                         the int3, which stops the child, not counted;
+ *                         the debugger's write of what it read restores
+ *                         the file's byte
+ *   int3.kept_after       once the debugger took its int3 out and left,
+ *                         the probe's breakpoint is there and counts
+ *   jump.stops_each_call  the same on a five-byte nop the probe made a
+ *                         jump to a stub: the debugger's int3 over the
+ *                         jump's first byte, a step over it through the
+ *                         jump, a probe removed under it
+ *
+ * Needs our engine (debugfs uprobes/hide_breakpoints): on the stock one
+ * the debugger's int3 is taken as the probe's and the cases are skipped.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sites.h"
+#include "upng.h"
+
+#define ACK_MS		30000
+
+/*
+ * The child: for each byte N read on CMD, calls the function ARG N
+ * times, checks the results and answers 'k' (or 'e') on ACK.
+ */
+static void calls_child(void *arg, int cmd, int ack)
+{
+	long (*fn)(long x) = arg;
+	unsigned char n;
+	char c;
+	long i;
+
+	while (read(cmd, &n, 1) == 1) {
+		c = 'k';
+		for (i = 0; i < n; i++)
+			if (fn(i) != i * 3 + 1)
+				c = 'e';
+		if (write(ack, &c, 1) != 1)
+			break;
+	}
+	_exit(0);
+}
+
+FIXTURE(int3) {
+	pid_t pid;
+	int cmd, ack;
+	char ev[64];
+	unsigned long addr;	/* the probed instruction */
+	long word;		/* the word there, as the debugger reads it */
+	unsigned char file0;	/* the file's byte there */
+};
+
+FIXTURE_VARIANT(int3) {
+	long (*fn)(long x);
+	const char *sym;
+	int len;		/* of the probed instruction */
+};
+
+FIXTURE_VARIANT_ADD(int3, mov) {
+	.fn = site_mov, .sym = "site_mov", .len = 3,
+};
+
+FIXTURE_VARIANT_ADD(int3, nop) {
+	.fn = site_nop1, .sym = "site_nop1", .len = 1,
+};
+
+/* Attaches to PID and waits for the stop; 0 or -1. */
+static int attach(pid_t pid)
+{
+	int status;
+
+	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL))
+		return -1;
+	if (waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status))
+		return -1;
+	return 0;
+}
+
+static int poke(pid_t pid, unsigned long addr, long word)
+{
+	return ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)word) ?
+	       -errno : 0;
+}
+
+static long peek(pid_t pid, unsigned long addr)
+{
+	errno = 0;
+	return ptrace(PTRACE_PEEKTEXT, pid, (void *)addr, NULL);
+}
+
+/* The byte at ADDR of PID with breakpoints shown. */
+static int shown_byte(struct __test_metadata *_metadata, pid_t pid,
+		      unsigned long addr)
+{
+	unsigned char b = 0;
+
+	EXPECT_EQ(0, upng_hide_breakpoints(false));
+	EXPECT_EQ(0, upng_mem_read(pid, addr, &b, 1));
+	EXPECT_EQ(0, upng_hide_breakpoints(true));
+	return b;
+}
+
+static unsigned long get_ip(pid_t pid)
+{
+	struct user_regs_struct regs;
+
+	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs))
+		return 0;
+	return regs.rip;
+}
+
+static int set_ip(pid_t pid, unsigned long ip)
+{
+	struct user_regs_struct regs;
+
+	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs))
+		return -errno;
+	regs.rip = ip;
+	return ptrace(PTRACE_SETREGS, pid, NULL, &regs) ? -errno : 0;
+}
+
+/*
+ * Waits for the traced PID to stop with SIGTRAP (1), or to answer on ACK
+ * (0, the answer in *C); -1 on another stop, an exit or a timeout.
+ */
+static int next_event(pid_t pid, int ack, char *c)
+{
+	struct pollfd p = { .fd = ack, .events = POLLIN };
+	long long end = upng_now_ms() + ACK_MS;
+	int status;
+	pid_t w;
+
+	while (upng_now_ms() < end) {
+		w = waitpid(pid, &status, __WALL | WNOHANG);
+		if (w == pid)
+			return WIFSTOPPED(status) &&
+			       WSTOPSIG(status) == SIGTRAP ? 1 : -1;
+		if (w < 0)
+			return -1;
+		if (poll(&p, 1, 10) == 1)
+			return read(ack, c, 1) == 1 ? 0 : -1;
+	}
+	return -1;
+}
+
+/* Waits for the SIGTRAP of a single-step of PID; 0 or -1. */
+static int wait_trap(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, __WALL) != pid)
+		return -1;
+	return WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP ? 0 : -1;
+}
+
+/*
+ * Checks that the child is stopped by the debugger's int3 at ADDR: ip
+ * after the int3, SIGTRAP from the kernel, the probe EV counted HITS.
+ */
+static void at_int3(struct __test_metadata *_metadata, pid_t pid,
+		    unsigned long addr, const char *ev, long hits)
+{
+	siginfo_t si;
+
+	EXPECT_EQ(addr + 1, get_ip(pid));
+	ASSERT_EQ(0, ptrace(PTRACE_GETSIGINFO, pid, NULL, &si));
+	EXPECT_EQ(SIGTRAP, si.si_signo);
+	EXPECT_EQ(SI_KERNEL, si.si_code);
+	EXPECT_EQ(hits, upng_probe_hits(ev));
+}
+
+FIXTURE_SETUP(int3)
+{
+	struct upng_sym sym;
+	int err;
+
+	upng_die_with_parent();
+	self->pid = 0;
+	upng_evname(self->ev, sizeof(self->ev), "dbg");
+	err = upng_hide_breakpoints(true);
+	if (err == -ENOENT)
+		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, upng_trace_reset());
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), variant->sym, &sym));
+	self->addr = (unsigned long)variant->fn;
+	self->file0 = *(unsigned char *)variant->fn;
+	self->pid = upng_fork_piped(calls_child, variant->fn, &self->cmd,
+				    &self->ack);
+	ASSERT_LT(0, self->pid);
+	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(), sym.offset,
+				    NULL));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	ASSERT_EQ(0xcc, shown_byte(_metadata, self->pid, self->addr));
+
+	/* The debugger reads the program's byte and plants its int3. */
+	ASSERT_EQ(0, attach(self->pid));
+	self->word = peek(self->pid, self->addr);
+	ASSERT_EQ(0, errno);
+	ASSERT_EQ(self->file0, (unsigned char)self->word);
+	ASSERT_EQ(0, poke(self->pid, self->addr, (self->word & ~0xffL) | 0xcc));
+	/* Its own byte is what it reads there now. */
+	EXPECT_EQ(0xcc, (unsigned char)peek(self->pid, self->addr));
+}
+
+FIXTURE_TEARDOWN(int3)
+{
+	int status;
+
+	if (self->pid > 0) {
+		close(self->cmd);
+		close(self->ack);
+		kill(self->pid, SIGKILL);
+		waitpid(self->pid, &status, __WALL);
+	}
+	upng_probe_del(self->ev);
+	upng_hide_breakpoints(false);
+}
+
+/* Asks the child for N calls; 0 or -1. */
+static int ask(FIXTURE_DATA(int3) * self, unsigned char n)
+{
+	return write(self->cmd, &n, 1) == 1 ? 0 : -1;
+}
+
+TEST_F_TIMEOUT(int3, stops_each_call, 120)
+{
+	pid_t pid = self->pid;
+	char c = 0;
+	int i;
+
+	ASSERT_EQ(0, ask(self, 3));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(1, next_event(pid, self->ack, &c)) TH_LOG("call %d", i);
+		at_int3(_metadata, pid, self->addr, self->ev, i + 1);
+		/* Its breakpoint out, ip back on it, one step. */
+		ASSERT_EQ(0, poke(pid, self->addr, self->word));
+		ASSERT_EQ(0, set_ip(pid, self->addr));
+		ASSERT_EQ(0, ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
+		ASSERT_EQ(0, wait_trap(pid));
+		EXPECT_EQ(self->addr + variant->len, get_ip(pid));
+		EXPECT_EQ(i + 1, upng_probe_hits(self->ev));
+		/* Its breakpoint back in, and on. */
+		ASSERT_EQ(0, poke(pid, self->addr,
+				  (self->word & ~0xffL) | 0xcc));
+		ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	}
+	ASSERT_EQ(0, next_event(pid, self->ack, &c));
+	EXPECT_EQ('k', c);
+	EXPECT_EQ(3, upng_probe_hits(self->ev));
+	/* Stopped to look: the debugger's int3 is what readers see. */
+	ASSERT_EQ(0, kill(pid, SIGSTOP));
+	ASSERT_EQ(0, waitpid(pid, NULL, __WALL) == pid ? 0 : -1);
+	EXPECT_EQ(0xcc, (unsigned char)peek(pid, self->addr));
+	EXPECT_EQ(0xcc, shown_byte(_metadata, pid, self->addr));
+}
+
+TEST_F_TIMEOUT(int3, deleted_at_stop, 120)
+{
+	pid_t pid = self->pid;
+	char c = 0;
+
+	ASSERT_EQ(0, ask(self, 3));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(1, next_event(pid, self->ack, &c));
+	at_int3(_metadata, pid, self->addr, self->ev, 1);
+	/* gdb's "delete" and "continue": out for good, ip back, on. */
+	ASSERT_EQ(0, poke(pid, self->addr, self->word));
+	EXPECT_EQ(self->file0, (unsigned char)peek(pid, self->addr));
+	ASSERT_EQ(0, set_ip(pid, self->addr));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(0, next_event(pid, self->ack, &c));
+	EXPECT_EQ('k', c);
+	EXPECT_EQ(3, upng_probe_hits(self->ev));
+}
+
+TEST_F_TIMEOUT(int3, stepped_elsewhere, 120)
+{
+	pid_t pid = self->pid;
+	char c = 0;
+
+	if (variant->len != 1)
+		SKIP(return, "the test executes only a nop itself");
+	ASSERT_EQ(0, ask(self, 2));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(1, next_event(pid, self->ack, &c));
+	at_int3(_metadata, pid, self->addr, self->ev, 1);
+	/* The nop executed by the debugger: ip after it, breakpoint in. */
+	ASSERT_EQ(0, set_ip(pid, self->addr + 1));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(1, next_event(pid, self->ack, &c));
+	at_int3(_metadata, pid, self->addr, self->ev, 2);
+	ASSERT_EQ(0, set_ip(pid, self->addr + 1));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(0, next_event(pid, self->ack, &c));
+	EXPECT_EQ('k', c);
+	EXPECT_EQ(2, upng_probe_hits(self->ev));
+}
+
+TEST_F_TIMEOUT(int3, probe_goes, 120)
+{
+	pid_t pid = self->pid;
+	char c = 0;
+
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	EXPECT_EQ(0, upng_wait_unstranded(20000));
+	EXPECT_EQ(0xcc, shown_byte(_metadata, pid, self->addr));
+	EXPECT_EQ(0xcc, (unsigned char)peek(pid, self->addr));
+	ASSERT_EQ(0, ask(self, 2));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(1, next_event(pid, self->ack, &c));
+	at_int3(_metadata, pid, self->addr, self->ev, 0);
+	ASSERT_EQ(0, poke(pid, self->addr, self->word));
+	EXPECT_EQ(self->file0, shown_byte(_metadata, pid, self->addr));
+	ASSERT_EQ(0, set_ip(pid, self->addr));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(0, next_event(pid, self->ack, &c));
+	EXPECT_EQ('k', c);
+	EXPECT_EQ(0, upng_probe_hits(self->ev));
+}
+
+TEST_F_TIMEOUT(int3, kept_after, 120)
+{
+	pid_t pid = self->pid;
+	char c = 0;
+
+	ASSERT_EQ(0, poke(pid, self->addr, self->word));
+	ASSERT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
+	EXPECT_EQ(0xcc, shown_byte(_metadata, pid, self->addr));
+	ASSERT_EQ(0, ask(self, 10));
+	ASSERT_EQ(0, next_event(pid, self->ack, &c));
+	EXPECT_EQ('k', c);
+	EXPECT_EQ(10, upng_probe_hits(self->ev));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	EXPECT_EQ(0, upng_wait_unstranded(20000));
+	EXPECT_EQ(self->file0, shown_byte(_metadata, pid, self->addr));
+}
+
+FIXTURE(jump) {
+	pid_t pid;
+	int cmd, ack;
+	char ev[64];
+	unsigned long site;
+	unsigned char nop5[5], jmp[5];
+	long word;
+};
+
+/* The site's five bytes in the child as they are (breakpoints shown). */
+static void nop5_mem(struct __test_metadata *_metadata, pid_t pid,
+		     unsigned long site, unsigned char *mem)
+{
+	ASSERT_EQ(0, upng_hide_breakpoints(false));
+	ASSERT_EQ(0, upng_mem_read(pid, site, mem, 5));
+	ASSERT_EQ(0, upng_hide_breakpoints(true));
+}
+
+FIXTURE_SETUP(jump)
+{
+	struct upng_sym sym;
+	char c = 0;
+	int err;
+
+	upng_die_with_parent();
+	self->pid = 0;
+	upng_evname(self->ev, sizeof(self->ev), "dbgj");
+	err = upng_hide_breakpoints(true);
+	if (err == -ENOENT)
+		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, upng_trace_reset());
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_nop5_probe", &sym));
+	self->site = (unsigned long)site_nop5_probe;
+	memcpy(self->nop5, site_nop5_probe, sizeof(self->nop5));
+	ASSERT_EQ(0x0f, self->nop5[0]);
+	self->pid = upng_fork_piped(calls_child, site_nop5, &self->cmd,
+				    &self->ack);
+	ASSERT_LT(0, self->pid);
+	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(), sym.offset,
+				    NULL));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	/* The first hit makes the nop a jump. */
+	c = 1;
+	ASSERT_EQ(1, write(self->cmd, &c, 1));
+	ASSERT_EQ(0, next_event(self->pid, self->ack, &c));
+	ASSERT_EQ('k', c);
+	nop5_mem(_metadata, self->pid, self->site, self->jmp);
+	ASSERT_EQ(0xe9, self->jmp[0]) TH_LOG("no jump at the site");
+
+	/* A debugger reads the nop and plants its int3 over the jump. */
+	ASSERT_EQ(0, attach(self->pid));
+	self->word = peek(self->pid, self->site);
+	ASSERT_EQ(0, errno);
+	ASSERT_EQ(0, memcmp(&self->word, self->nop5, 5));
+	ASSERT_EQ(0, poke(self->pid, self->site, (self->word & ~0xffL) | 0xcc));
+}
+
+FIXTURE_TEARDOWN(jump)
+{
+	int status;
+
+	if (self->pid > 0) {
+		close(self->cmd);
+		close(self->ack);
+		kill(self->pid, SIGKILL);
+		waitpid(self->pid, &status, __WALL);
+	}
+	upng_probe_del(self->ev);
+	upng_hide_breakpoints(false);
+}
+
+TEST_F_TIMEOUT(jump, stops_each_call, 120)
+{
+	unsigned char mem[5], n = 2;
+	pid_t pid = self->pid;
+	char c = 0;
+	int i;
+
+	nop5_mem(_metadata, pid, self->site, mem);
+	EXPECT_EQ(0xcc, mem[0]);
+	EXPECT_EQ(0, memcmp(mem + 1, self->jmp + 1, 4)) TH_LOG("the jump's rest");
+	EXPECT_EQ(0xcc, (unsigned char)peek(pid, self->site));
+
+	ASSERT_EQ(1, write(self->cmd, &n, 1));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(1, next_event(pid, self->ack, &c)) TH_LOG("call %d", i);
+		at_int3(_metadata, pid, self->site, self->ev, 2 + i);
+		/* Written back: the jump again; stepped through it. */
+		ASSERT_EQ(0, poke(pid, self->site, self->word));
+		nop5_mem(_metadata, pid, self->site, mem);
+		EXPECT_EQ(0, memcmp(mem, self->jmp, 5))
+			TH_LOG("first byte 0x%02x", mem[0]);
+		ASSERT_EQ(0, set_ip(pid, self->site));
+		ASSERT_EQ(0, ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
+		ASSERT_EQ(0, wait_trap(pid));
+		EXPECT_EQ(self->site + 5, get_ip(pid));
+		EXPECT_EQ(2 + i, upng_probe_hits(self->ev));
+		ASSERT_EQ(0, poke(pid, self->site,
+				  (self->word & ~0xffL) | 0xcc));
+		ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	}
+	ASSERT_EQ(0, next_event(pid, self->ack, &c));
+	EXPECT_EQ('k', c);
+	EXPECT_EQ(1 + n, upng_probe_hits(self->ev));
+}
+
+TEST_F_TIMEOUT(jump, probe_goes, 120)
+{
+	unsigned char mem[5], n = 1;
+	pid_t pid = self->pid;
+	char c = 0;
+
+	/* Under the debugger's int3: the int3 and the nop's rest stay. */
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	EXPECT_EQ(0, upng_wait_unstranded(20000));
+	nop5_mem(_metadata, pid, self->site, mem);
+	EXPECT_EQ(0xcc, mem[0]);
+	EXPECT_EQ(0, memcmp(mem + 1, self->nop5 + 1, 4)) TH_LOG("the rest");
+	ASSERT_EQ(1, write(self->cmd, &n, 1));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(1, next_event(pid, self->ack, &c));
+	at_int3(_metadata, pid, self->site, self->ev, 1);
+	/* The debugger's write of what it read makes it the nop again. */
+	ASSERT_EQ(0, poke(pid, self->site, self->word));
+	nop5_mem(_metadata, pid, self->site, mem);
+	EXPECT_EQ(0, memcmp(mem, self->nop5, 5))
+		TH_LOG("first byte 0x%02x", mem[0]);
+	ASSERT_EQ(0, set_ip(pid, self->site));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(0, next_event(pid, self->ack, &c));
+	EXPECT_EQ('k', c);
+	EXPECT_EQ(1, upng_probe_hits(self->ev));
+}
+
+TEST_HARNESS_MAIN
