@@ -287,9 +287,9 @@ static bool uprobe_hit_valid(struct uprobe_hit *hit, unsigned long vaddr,
 
 /*
  * The hit at @vaddr ran its handlers: the thread's next hit there, its
- * instruction restarted, does not run them again. With @trap, that waits
- * for the delivery of the SIGTRAP reporting a debugger's breakpoint (see
- * uprobe_deny_signal()).
+ * instruction restarted, does not run them again. With @trap, only if
+ * the thread is back there after the SIGTRAP that reports a debugger's
+ * breakpoint (see uprobe_restart_check()).
  */
 static void uprobe_set_restart(struct uprobe_task *utask, unsigned long vaddr,
 			       bool trap)
@@ -518,11 +518,27 @@ static void uprobe_finish_step(struct uprobe_task *utask,
 	}
 }
 
+/*
+ * Back to user mode after the SIGTRAP that reported a debugger's
+ * breakpoint over a probe's: a thread that goes back on the probed
+ * instruction (the debugger steps over its breakpoint there) executes it
+ * for the hit whose handlers ran; anywhere else (the debugger moved it, a
+ * signal handler runs) its next hit there is a hit of its own.
+ */
+static void uprobe_restart_check(struct uprobe_task *utask,
+				 struct pt_regs *regs)
+{
+	utask->restart_trap = false;
+	if (instruction_pointer(regs) != utask->restart_vaddr)
+		utask->restart_vaddr = 0;
+}
+
 /**
  * uprobe_notify_resume() - handle a breakpoint hit or the end of a step
  * @regs: the user registers
  *
- * Called on the way back to user mode when TIF_UPROBE is set.
+ * Called on the way back to user mode when TIF_UPROBE is set; also after
+ * the delivery of the SIGTRAP of a debugger's breakpoint over a probe's.
  */
 void uprobe_notify_resume(struct pt_regs *regs)
 {
@@ -531,6 +547,8 @@ void uprobe_notify_resume(struct pt_regs *regs)
 	clear_thread_flag(TIF_UPROBE);
 	if (utask && uprobe_stepping(utask))
 		uprobe_finish_step(utask, regs);
+	else if (utask && utask->restart_trap)
+		uprobe_restart_check(utask, regs);
 	else if (!uprobe_handle_breakpoint(regs))
 		force_sig(SIGTRAP);
 }
@@ -682,11 +700,12 @@ bool uprobe_deny_signal(void)
 		return false;
 	if (!uprobe_stepping(utask)) {
 		/*
-		 * A hit in the signal handler is a hit of its own; but the
-		 * debugger's SIGTRAP is followed by the same hit.
+		 * A hit in the signal handler is a hit of its own. After
+		 * the debugger's SIGTRAP, where the thread goes back to
+		 * user mode tells (uprobe_restart_check()).
 		 */
 		if (utask->restart_trap)
-			utask->restart_trap = false;
+			set_tsk_thread_flag(t, TIF_UPROBE);
 		else
 			utask->restart_vaddr = 0;
 		if (!uprobe_leave_boost(utask, task_pt_regs(t)))
