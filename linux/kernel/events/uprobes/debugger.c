@@ -185,3 +185,7 @@ void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 		kfree(copies[i++]);
 	kfree(copies);
 }
+
+#ifdef CONFIG_UPROBES_KUNIT_TEST
+#include "tests/debugger-kunit.h"
+#endif
