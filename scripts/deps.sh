@@ -13,6 +13,7 @@ pkgs=(
 	busybox-static		# the guest userland
 	qemu-system-x86
 	gdb			# make hit-profile (QEMU's gdb stub), make bench (struct sizes)
+	python3-sphinx		# the htmldocs host test (Sphinx on Documentation/trace)
 )
 missing=()
 for p in "${pkgs[@]}"; do
