@@ -820,10 +820,16 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 	/* Most often the original instruction is there: one write. */
 	err = uprobe_write_locked(mm, vma, vaddr, uprobe->arch.insn, &bp,
 				  sizeof(bp), false);
-	if (!err)
+	if (!err) {
+		/* No int3 was there: a debugger's noted there is gone. */
+		uprobe_dbg_bps_forget(mm, vaddr, vaddr + 1);
 		return 0;
+	}
 	if (err == -ESRCH) {
-		/* Also a breakpoint that came with its pages is counted. */
+		/*
+		 * Also a breakpoint that came with its pages is counted,
+		 * and one under a debugger's int3 (see debugger.c).
+		 */
 		if (!uprobe_peek(mm, vaddr, &cur, sizeof(cur), &anon) &&
 		    uprobe_bp_at(mm, vaddr, cur))
 			return 0;
@@ -881,7 +887,6 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 	}
 	if (err && err != -ESRCH)	/* -ESRCH: somebody else removed it */
 		return err;
-	uprobe_dbg_bps_forget(mm, vaddr, vaddr + 1);
 uncount:
 	/*
 	 * Also a count an earlier, interrupted removal left behind; an int3

@@ -4,20 +4,23 @@
  *
  * A debugger that puts its breakpoint where one of ours is writes an
  * int3 over our int3, or over the first byte of our jump to a stub: the
- * memory cannot tell that there are two. uprobe_keep_bps() sees the write
- * and notes it here, until the debugger writes back what it read there,
- * the mapping goes or the probe leaves the address space.
+ * memory cannot tell that there are two. So every int3 a debugger writes
+ * into the code of a process (uprobe_keep_bps() sees the writes of
+ * ptrace, /proc/PID/mem and access_process_vm()) is noted here, until it
+ * writes something else there, one of our breakpoints goes in where no
+ * int3 is, or the address space goes: an int3 noted is the debugger's,
+ * whether a probe was there before it or comes after it.
  *
- * A hit of a noted breakpoint runs the probe's handlers, then is left to
- * the architecture, which reports it to the debugger as it would without
- * the probe. The debugger then takes its breakpoint out and steps over
- * the instruction: that hit of ours is the same execution, and runs no
- * handlers (see uprobe_task::restart_trap). Readers of the process's
- * memory see the debugger's byte there, and removing the probe leaves it.
+ * A hit of a probe under a noted int3 runs the probe's handlers, then is
+ * left to the architecture, which reports it to the debugger as it would
+ * without the probe. The debugger then takes its breakpoint out and steps
+ * over the instruction: that hit of ours is the same execution, and runs
+ * no handlers (see uprobe_task::restart_trap). Readers of the process's
+ * memory see the debugger's int3 there, and removing the probe leaves it.
  *
- * The notes are few (a debugger's breakpoints on probed instructions):
- * one list per hash bucket of address spaces, under one spinlock; the hit
- * path reads a count first and looks no further while there are none.
+ * The notes are few (a debugger's breakpoints): one list per hash bucket
+ * of address spaces, under one spinlock; the hit path reads a count first
+ * and looks no further while there are none.
  */
 #include <linux/hash.h>
 #include <linux/slab.h>
@@ -89,12 +92,12 @@ bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr)
 }
 
 /**
- * uprobe_dbg_bp_set() - a debugger writes its breakpoint over ours
+ * uprobe_dbg_bp_set() - a debugger writes its breakpoint
  * @mm: the address space, mmap lock held
- * @vaddr: the probed address
+ * @vaddr: where, in code
  *
  * Without memory the write is not noted: the debugger's breakpoint is
- * then taken for ours, as before it was written.
+ * then taken for a probe's, should one be there.
  */
 void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr)
 {
@@ -114,14 +117,42 @@ void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr)
 }
 
 /**
+ * uprobe_dbg_bps_written() - a debugger writes to a process's memory
+ * @mm: the address space, mmap lock held
+ * @addr: where
+ * @buf: the bytes written (after uprobe_keep_bps() kept our breakpoints)
+ * @cur: the bytes there before
+ * @len: how many, not crossing a page
+ *
+ * An int3 written into code where there was none is the debugger's
+ * breakpoint; any other byte written where one was noted ends it.
+ */
+void uprobe_dbg_bps_written(struct mm_struct *mm, unsigned long addr,
+			    const u8 *buf, const u8 *cur, size_t len)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, addr);
+	u8 swbp = UPROBE_SWBP_INSN;
+	size_t i;
+
+	if (!vma || !uprobe_vma_probeable(vma))
+		return;
+	for (i = 0; i < len; i++) {
+		if (buf[i] == swbp && cur[i] != swbp)
+			uprobe_dbg_bp_set(mm, addr + i);
+		else if (buf[i] != swbp && uprobe_dbg_bp_at(mm, addr + i))
+			uprobe_dbg_bps_forget(mm, addr + i, addr + i + 1);
+	}
+}
+
+/**
  * uprobe_dbg_bps_forget() - forget a debugger's breakpoints in a range
  * @mm: the address space: mmap lock held, or being torn down
  * @start: first address
  * @end: address after the range
  *
- * Called when the debugger writes back what it read at a breakpoint
- * (one address), when the probe's breakpoint leaves, when the range is
- * unmapped, and for the whole space when it is torn down.
+ * Called when the debugger writes something else at a breakpoint, when
+ * one of ours goes in where there was no int3 (one address each), and
+ * for the whole space when it is torn down.
  */
 void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
 			   unsigned long end)

@@ -207,9 +207,9 @@ void uprobe_hide_bps(struct mm_struct *mm, unsigned long addr, void *buf,
  * the probed instruction uprobe_hide_bps() showed in place of a
  * breakpoint still in memory, @buf gets the breakpoint's byte again (the
  * first byte of a jump to a stub also where the debugger's int3 is on
- * it). Other bytes are written as they are. A debugger's int3 written
- * over the first byte of a breakpoint is noted as the debugger's (see
- * debugger.c) until it writes back what it read there.
+ * it). Other bytes are written as they are. An int3 the debugger writes
+ * into code, over one of ours or not, is noted as its own (see
+ * debugger.c) until it writes something else there.
  */
 void uprobe_keep_bps(struct mm_struct *mm, unsigned long addr, void *buf,
 		     const void *cur, size_t len)
@@ -218,5 +218,8 @@ void uprobe_keep_bps(struct mm_struct *mm, unsigned long addr, void *buf,
 		.addr = addr, .len = len, .buf = buf, .cur = cur,
 	};
 
+	if (!len || !READ_ONCE(uprobe_hide_breakpoints))
+		return;
 	uprobe_bps_fix_copy(mm, &c);
+	uprobe_dbg_bps_written(mm, addr, buf, cur, len);
 }

@@ -236,6 +236,8 @@ extern bool uprobe_hide_breakpoints;
 extern unsigned long uprobe_nr_dbg_bps;
 bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr);
 void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_dbg_bps_written(struct mm_struct *mm, unsigned long addr,
+			    const u8 *buf, const u8 *cur, size_t len);
 void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
 			   unsigned long end);
 void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm);

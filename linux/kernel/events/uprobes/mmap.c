@@ -54,16 +54,16 @@ void uprobe_end_dup_mmap(void)
  *
  * The breakpoints come with the copied pages, and the semaphores with
  * their counts; the child is marked as having some, and its semaphores
- * as counting them, and a debugger's int3s over them as the debugger's.
+ * as counting them. A debugger's int3s, copied too, stay the debugger's.
  * The XOL area is not copied (VM_DONTCOPY).
  */
 void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
+	uprobe_dbg_bps_dup(oldmm, newmm);
 	if (!test_bit(MMF_HAS_UPROBES, &oldmm->flags))
 		return;
 	set_bit(MMF_HAS_UPROBES, &newmm->flags);
 	uprobe_dup_ctrs(oldmm, newmm);
-	uprobe_dbg_bps_dup(oldmm, newmm);
 }
 
 #define UPROBE_MMAP_BATCH	16
@@ -123,8 +123,10 @@ int uprobe_mmap(struct vm_area_struct *vma)
  * @end: address after the range
  *
  * Breakpoints leave with the pages; a semaphore stops counting a probe
- * whose last breakpoint in the address space leaves, and a debugger's
- * int3s over them are forgotten. MMF_HAS_UPROBES
+ * whose last breakpoint in the address space leaves. (A debugger's int3
+ * noted in the range stays noted: the hook also runs when a mapping is
+ * only split or merged. A probe inserted there later, where there is no
+ * int3, drops the note.) MMF_HAS_UPROBES
  * stays set, which at worst makes a foreign int3 take the slower path in
  * uprobe_notify_resume(). Nothing to do for an address space torn down.
  */
@@ -135,7 +137,6 @@ void uprobe_munmap(struct vm_area_struct *vma, unsigned long start,
 	    !atomic_read(&vma->vm_mm->mm_users))
 		return;
 	uprobe_munmap_ctrs(vma, start, end);
-	uprobe_dbg_bps_forget(vma->vm_mm, start, end);
 }
 
 /**

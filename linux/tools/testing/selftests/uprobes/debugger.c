@@ -24,6 +24,12 @@
  *                         the file's byte
  *   int3.kept_after       once the debugger took its int3 out and left,
  *                         the probe's breakpoint is there and counts
+ *   int3.probe_toggled    the probe disabled and enabled over and over
+ *                         while the debugger stops and steps: every call
+ *                         stops on the debugger's int3 (a probe enabled
+ *                         over it leaves it the debugger's), the child's
+ *                         results are right, it runs on once the
+ *                         debugger left; never more hits than calls
  *   jump.stops_each_call  the same on a five-byte nop the probe made a
  *                         jump to a stub: the debugger's int3 over the
  *                         jump's first byte, a step over it through the
@@ -34,6 +40,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,6 +383,74 @@ TEST_F_TIMEOUT(int3, kept_after, 120)
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
 	EXPECT_EQ(self->file0, shown_byte(_metadata, pid, self->addr));
+}
+
+struct toggler {
+	const char *ev;
+	int stop;
+	long rounds;
+};
+
+/* Disables and enables the probe until told to stop. */
+static void *toggle_probe(void *arg)
+{
+	struct toggler *t = arg;
+
+	while (!__atomic_load_n(&t->stop, __ATOMIC_RELAXED)) {
+		if (upng_probe_enable(t->ev, false) ||
+		    upng_probe_enable(t->ev, true))
+			break;
+		t->rounds++;
+		usleep(1000);
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(int3, probe_toggled, 300)
+{
+	struct toggler t = { .ev = self->ev };
+	int rounds = 20, stops = 0, i, ev;
+	pid_t pid = self->pid;
+	pthread_t thread;
+	char c = 0;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, toggle_probe, &t));
+	for (i = 0; i < rounds; i++) {
+		ASSERT_EQ(0, ask(self, 50));
+		ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+		while ((ev = next_event(pid, self->ack, &c)) == 1) {
+			/* Only ever the debugger's own breakpoint. */
+			ASSERT_EQ(self->addr + 1, get_ip(pid));
+			stops++;
+			ASSERT_EQ(0, poke(pid, self->addr, self->word));
+			ASSERT_EQ(0, set_ip(pid, self->addr));
+			ASSERT_EQ(0, ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
+			ASSERT_EQ(0, wait_trap(pid));
+			ASSERT_EQ(self->addr + variant->len, get_ip(pid));
+			ASSERT_EQ(0, poke(pid, self->addr,
+					  (self->word & ~0xffL) | 0xcc));
+			ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+		}
+		ASSERT_EQ(0, ev) TH_LOG("round %d", i);
+		ASSERT_EQ('k', c);
+		/* Stopped between rounds, its breakpoint kept. */
+		ASSERT_EQ(0, kill(pid, SIGSTOP));
+		ASSERT_EQ(pid, waitpid(pid, NULL, __WALL));
+	}
+	__atomic_store_n(&t.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(thread, NULL);
+	TH_LOG("%d stops in %d calls, %ld toggles", stops, 50 * rounds,
+	       t.rounds);
+	EXPECT_LT(0, t.rounds);
+	/* Probe or not, each call stopped on the debugger's int3. */
+	EXPECT_EQ(50 * rounds, stops);
+	EXPECT_GE(50 * rounds, upng_probe_hits(self->ev));
+	/* Out, detached: the child runs on, its results right. */
+	ASSERT_EQ(0, poke(pid, self->addr, self->word));
+	ASSERT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
+	ASSERT_EQ(0, ask(self, 50));
+	ASSERT_EQ(0, next_event(pid, self->ack, &c));
+	EXPECT_EQ('k', c);
 }
 
 FIXTURE(jump) {
