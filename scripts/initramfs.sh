@@ -32,6 +32,9 @@ for a in $(/bin/busybox --list-full); do
 done
 rm -f "$stage/bin/sh"
 cp /bin/busybox "$stage/bin/sh"
+# The kselftest runner calls /usr/bin/timeout --foreground: coreutils'.
+rm -f "$stage/usr/bin/timeout"
+cp /usr/bin/timeout "$stage/usr/bin/timeout"
 echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
 echo 'root:x:0:' > "$stage/etc/group"
 
@@ -58,32 +61,29 @@ echo "$off" > "$lib/demo/demo_add.offset"
 mkdir -p "$lib/bench"
 gcc -O2 -g0 -static -o "$lib/bench/uprobe_bench" "$ROOT/bench/uprobe_bench.c"
 
-# The test suites, per the guest/test contract.
-for suite in uprobes uprobe_events; do
-	dir=$ROOT/linux/tools/testing/selftests/$suite
-	if [ ! -f "$dir/Makefile" ]; then
-		log "suite $suite: no $dir/Makefile yet, skipped"
-		continue
-	fi
-	sout=$OUT/suites/$suite
-	mkdir -p "$sout"
-	if ! make -s -C "$dir" KSRC="$SRC" OUTPUT="$sout" >"$sout.log" 2>&1; then
-		cat "$sout.log" >&2
-		log "suite $suite: build FAILED (log: $sout.log)"
+# The test suites, built by their lib.mk Makefiles and installed with
+# the kselftest runner (run_kselftest.sh, kselftest-list.txt), as
+# `make -C tools/testing/selftests TARGETS=... install` does.
+ks=$OUT/kselftest
+suites="uprobes uprobe_events"
+for suite in $suites; do
+	if make -s -C "$SRC/tools/testing/selftests/$suite" OUTPUT="$ks/kselftest/$suite" \
+		>"$ks.$suite.log" 2>&1; then
+		echo "UPROBES-NG-RESULT: PASS build/$suite:make" >> "$results"
+	else
+		cat "$ks.$suite.log" >&2
+		log "suite $suite: build FAILED (log: $ks.$suite.log)"
 		echo "UPROBES-NG-RESULT: FAIL build/$suite:make" >> "$results"
-		continue
 	fi
-	echo "UPROBES-NG-RESULT: PASS build/$suite:make" >> "$results"
-	# A program whose source is gone must not linger in the build output.
-	for t in "$sout"/tests/*; do
-		n=$(basename "$t")
-		ls "$dir/$n".* >/dev/null 2>&1 || rm -f "$t"
-	done
-	mkdir -p "$lib/$suite"
-	for d in tests bin lib data; do
-		[ -d "$sout/$d" ] && cp -a "$sout/$d" "$lib/$suite/"
-	done
 done
+rm -rf "$lib/kselftest"
+if make -s -C "$SRC/tools/testing/selftests" TARGETS="$suites" O="$ks" \
+	KSFT_INSTALL_PATH="$lib/kselftest" install >"$ks.install.log" 2>&1; then
+	echo "UPROBES-NG-RESULT: PASS build/kselftest:install" >> "$results"
+else
+	cat "$ks.install.log" >&2
+	echo "UPROBES-NG-RESULT: FAIL build/kselftest:install" >> "$results"
+fi
 
 # The kernel's ftrace selftests (ftracetest and its test.d).
 mkdir -p "$lib/ftrace"
@@ -98,10 +98,7 @@ done | sort -u | while read -r so; do
 	cp -L "$so" "$stage$so"
 done
 # Each test program expected to report, for the host's missing-result check.
-for suite in uprobes uprobe_events; do
-	[ -d "$lib/$suite/tests" ] || continue
-	find "$lib/$suite/tests" -type f -perm -u+x -printf "$suite/%f\n"
-done | sort > "$OUT/expected-programs"
+sed 's|:|/|' "$lib/kselftest/kselftest-list.txt" 2>/dev/null | sort > "$OUT/expected-programs"
 
 new=$( (cd "$stage" && find . -print0 | LC_ALL=C sort -z |
 	xargs -0 stat -c '%n %a %s %N' && find . -type f -print0 | LC_ALL=C sort -z |

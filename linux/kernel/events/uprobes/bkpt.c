@@ -827,12 +827,15 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 	}
 	if (err == -ESRCH) {
 		/*
-		 * Also a breakpoint that came with its pages is counted,
-		 * and one under a debugger's int3 (see debugger.c).
+		 * Also a breakpoint that came with its pages is counted;
+		 * under a debugger's int3, ours is there too from now on.
 		 */
 		if (!uprobe_peek(mm, vaddr, &cur, sizeof(cur), &anon) &&
-		    uprobe_bp_at(mm, vaddr, cur))
+		    uprobe_bp_at(mm, vaddr, cur)) {
+			if (uprobe_dbg_bp_at(mm, vaddr))
+				uprobe_dbg_bp_set(mm, vaddr, true);
 			return 0;
+		}
 		/* The process changed the instruction: not ours to probe. */
 		err = 0;
 	}
@@ -856,7 +859,7 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 {
 	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
 	uprobe_opcode_t cur, bp = UPROBE_SWBP_INSN;
-	bool anon;
+	bool anon, dbg;
 	int err, len;
 
 	mmap_assert_write_locked(mm);
@@ -867,6 +870,7 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		goto uncount;
 	if (is_swbp_insn(&cur)) {
 		len = uprobe_stub_jump(mm, vaddr, jump, orig);
+		dbg = uprobe_dbg_bp_at(mm, vaddr);
 		if (uprobe_jump_tail_at(mm, vaddr, jump, len))
 			/*
 			 * A debugger's int3 over the first byte of our jump:
@@ -874,11 +878,13 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 			 */
 			err = uprobe_write_locked(mm, vma, vaddr + 1, jump + 1,
 						  orig + 1, len - 1, true);
-		else if (!uprobe_dbg_bp_at(mm, vaddr))
+		else if (!dbg)
 			err = uprobe_write_locked(mm, vma, vaddr, &bp,
 						  uprobe->arch.insn, sizeof(bp),
 						  true);
-		/* Else the int3 is a debugger's over ours: it stays. */
+		/* The debugger's int3 stays, nothing of ours under it. */
+		if (dbg && (!err || err == -ESRCH))
+			uprobe_dbg_bp_set(mm, vaddr, false);
 	} else {
 		len = uprobe_jump_at(mm, vaddr, jump, orig);
 		if (!len)

@@ -28,11 +28,15 @@
 
 #include "internal.h"
 
-/* A debugger's breakpoint over ours at @vaddr in @mm. */
+/*
+ * A debugger's int3 at @vaddr in @mm; @over: one of our breakpoints is
+ * under it (it goes back in when the debugger takes its int3 out).
+ */
 struct uprobe_dbg_bp {
 	struct hlist_node	node;
 	struct mm_struct	*mm;
 	unsigned long		vaddr;
+	bool			over;
 };
 
 #define DBG_HASH_BITS	4
@@ -92,23 +96,46 @@ bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr)
 }
 
 /**
- * uprobe_dbg_bp_set() - a debugger writes its breakpoint
+ * uprobe_dbg_bp_over() - is one of our breakpoints under a debugger's?
+ * @mm: the address space
+ * @vaddr: the probed address
+ *
+ * Return: true when a debugger's int3 is noted at @vaddr over one of ours.
+ */
+bool uprobe_dbg_bp_over(struct mm_struct *mm, unsigned long vaddr)
+{
+	struct uprobe_dbg_bp *d;
+	bool over;
+
+	spin_lock(&dbg_lock);
+	d = uprobe_dbg_find(mm, vaddr);
+	over = d && d->over;
+	spin_unlock(&dbg_lock);
+	return over;
+}
+
+/**
+ * uprobe_dbg_bp_set() - note a debugger's breakpoint
  * @mm: the address space, mmap lock held
  * @vaddr: where, in code
+ * @over: one of our breakpoints is under it
  *
- * Without memory the write is not noted: the debugger's breakpoint is
- * then taken for a probe's, should one be there.
+ * A debugger wrote its int3 (@over: onto ours), or one of ours went in
+ * under it (@over) or out from under it (!@over). Without memory a new
+ * int3 is not noted: it is then taken for a probe's, should one be there.
  */
-void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr)
+void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr, bool over)
 {
-	struct uprobe_dbg_bp *d = kmalloc(sizeof(*d), GFP_KERNEL);
+	struct uprobe_dbg_bp *d = kmalloc(sizeof(*d), GFP_KERNEL), *old;
 
-	if (!d)
-		return;
-	d->mm = mm;
-	d->vaddr = vaddr;
 	spin_lock(&dbg_lock);
-	if (!uprobe_dbg_find(mm, vaddr)) {
+	old = uprobe_dbg_find(mm, vaddr);
+	if (old) {
+		old->over = over;
+	} else if (d) {
+		d->mm = mm;
+		d->vaddr = vaddr;
+		d->over = over;
 		uprobe_dbg_insert(d);
 		d = NULL;
 	}
@@ -137,8 +164,9 @@ void uprobe_dbg_bps_written(struct mm_struct *mm, unsigned long addr,
 	if (!vma || !uprobe_vma_probeable(vma))
 		return;
 	for (i = 0; i < len; i++) {
-		if (buf[i] == swbp && cur[i] != swbp)
-			uprobe_dbg_bp_set(mm, addr + i);
+		if (buf[i] == swbp && cur[i] != swbp &&
+		    !uprobe_dbg_bp_at(mm, addr + i))
+			uprobe_dbg_bp_set(mm, addr + i, false);
 		else if (buf[i] != swbp && uprobe_dbg_bp_at(mm, addr + i))
 			uprobe_dbg_bps_forget(mm, addr + i, addr + i + 1);
 	}
@@ -209,6 +237,7 @@ void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 		if (d->mm != oldmm || i == n)
 			continue;
 		copies[i]->vaddr = d->vaddr;
+		copies[i]->over = d->over;
 		uprobe_dbg_insert(copies[i++]);
 	}
 	spin_unlock(&dbg_lock);

@@ -93,10 +93,12 @@ static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
 		return;
 	if (*b == swbp) {
 		if (!dbg)
-			uprobe_dbg_bp_set(mm, vaddr);
+			uprobe_dbg_bp_set(mm, vaddr, true);
 		return;
 	}
-	if (*b == orig && orig != ours[0])
+	/* Ours again, unless the int3 was the debugger's alone. */
+	if (*b == orig && orig != ours[0] &&
+	    (!dbg || uprobe_dbg_bp_over(mm, vaddr)))
 		*b = ours[0];
 	/* Any other byte replaces the breakpoint, the debugger's too. */
 	if (dbg)

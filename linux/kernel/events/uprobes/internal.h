@@ -235,7 +235,8 @@ extern bool uprobe_hide_breakpoints;
 /* debugger.c: a debugger's breakpoints over ours */
 extern unsigned long uprobe_nr_dbg_bps;
 bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr);
-void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr);
+bool uprobe_dbg_bp_over(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr, bool over);
 void uprobe_dbg_bps_written(struct mm_struct *mm, unsigned long addr,
 			    const u8 *buf, const u8 *cur, size_t len);
 void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
@@ -243,13 +244,14 @@ void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
 void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm);
 
 /**
- * uprobe_dbg_bp_at() - has a debugger put its breakpoint over ours?
+ * uprobe_dbg_bp_at() - is a debugger's breakpoint noted here?
  * @mm: the address space
  * @vaddr: the probed address
  *
  * The hit path's test: one load while no debugger has done so anywhere.
  *
- * Return: true when a debugger's breakpoint is noted at @vaddr.
+ * Return: true when a debugger's int3 is noted at @vaddr (over one of
+ * our breakpoints or not).
  */
 static __always_inline bool uprobe_dbg_bp_at(struct mm_struct *mm,
 					     unsigned long vaddr)

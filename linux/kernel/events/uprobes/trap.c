@@ -387,8 +387,14 @@ static bool uprobe_handle_breakpoint(struct pt_regs *regs)
 			instruction_pointer_set(regs, bp_vaddr);
 		goto out;
 	}
-	/* From here on, @hit is this hit's entry or NULL. */
-	if (hit && !uprobe_hit_remember(hit, bp_vaddr, uprobe, seq))
+	/*
+	 * From here on, @hit is this hit's entry or NULL. A debugger's int3
+	 * stays when the probe's breakpoint goes (debugger.c), so it does
+	 * not keep the probe alive: a probe found under one is not
+	 * remembered.
+	 */
+	if (hit && (uprobe_dbg_bp_at(current->mm, bp_vaddr) ||
+		    !uprobe_hit_remember(hit, bp_vaddr, uprobe, seq)))
 		hit = NULL;
 found:
 	instruction_pointer_set(regs, bp_vaddr);

@@ -25,11 +25,14 @@ static void uprobe_dbg_test_set_forget(struct kunit *test)
 	struct mm_struct *a = DBG_TEST_MM(1), *b = DBG_TEST_MM(2);
 	unsigned long base = READ_ONCE(uprobe_nr_dbg_bps);
 
-	uprobe_dbg_bp_set(a, 0x1000);
-	uprobe_dbg_bp_set(a, 0x1000);	/* noted once */
-	uprobe_dbg_bp_set(a, 0x1010);
-	uprobe_dbg_bp_set(b, 0x1000);
+	uprobe_dbg_bp_set(a, 0x1000, true);
+	uprobe_dbg_bp_set(a, 0x1000, false);	/* noted once, updated */
+	uprobe_dbg_bp_set(a, 0x1010, true);
+	uprobe_dbg_bp_set(b, 0x1000, false);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(uprobe_nr_dbg_bps), base + 3);
+	KUNIT_EXPECT_FALSE(test, uprobe_dbg_bp_over(a, 0x1000));
+	KUNIT_EXPECT_TRUE(test, uprobe_dbg_bp_over(a, 0x1010));
+	KUNIT_EXPECT_FALSE(test, uprobe_dbg_bp_over(a, 0x1020));
 	KUNIT_EXPECT_TRUE(test, uprobe_dbg_bp_at(a, 0x1000));
 	KUNIT_EXPECT_FALSE(test, uprobe_dbg_bp_at(a, 0x1001));
 	KUNIT_EXPECT_TRUE(test, uprobe_dbg_bp_at(b, 0x1000));
@@ -54,7 +57,7 @@ static void uprobe_dbg_test_dup(struct kunit *test)
 	unsigned long i;
 
 	for (i = 0; i < 5; i++)
-		uprobe_dbg_bp_set(parent, 0x2000 + 16 * i);
+		uprobe_dbg_bp_set(parent, 0x2000 + 16 * i, i & 1);
 	/* A child in the parent's bucket, then one in another. */
 	for (i = 4; i < 4 + 4 * (1 << DBG_HASH_BITS) && !child; i++)
 		if (uprobe_dbg_bucket(DBG_TEST_MM(i)) == uprobe_dbg_bucket(parent))
@@ -70,6 +73,9 @@ static void uprobe_dbg_test_dup(struct kunit *test)
 	uprobe_dbg_bps_dup(parent, child);
 	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_count(child, 0x2000, 0x2050), 5U);
 	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_count(parent, 0x2000, 0x2050), 5U);
+	/* The copies say what the originals say. */
+	KUNIT_EXPECT_FALSE(test, uprobe_dbg_bp_over(child, 0x2000));
+	KUNIT_EXPECT_TRUE(test, uprobe_dbg_bp_over(child, 0x2010));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(uprobe_nr_dbg_bps), base + 10);
 	uprobe_dbg_bps_forget(child, 0, ULONG_MAX);
 	uprobe_dbg_bps_forget(parent, 0, ULONG_MAX);

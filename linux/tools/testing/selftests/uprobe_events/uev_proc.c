@@ -18,11 +18,10 @@
 
 /**
  * uev_path() - path of a program of the suite
- * @dir: "bin" or "tests"
+ * @dir: "bin"
  * @name: file name
  *
- * The suite lives in $UPROBES_NG_DIR; without it, next to the directory of
- * the running test program.
+ * The probe targets are in bin/, next to the running test program.
  *
  * Return: a static buffer, overwritten by the next call.
  */
@@ -30,18 +29,13 @@ const char *uev_path(const char *dir, const char *name)
 {
 	static char path[PATH_MAX];
 	char self[PATH_MAX];
-	const char *top = getenv("UPROBES_NG_DIR");
 	ssize_t n;
 
-	if (top && *top) {
-		snprintf(path, sizeof(path), "%s/%s/%s", top, dir, name);
-		return path;
-	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n < 0)
 		n = 0;
 	self[n] = '\0';
-	snprintf(path, sizeof(path), "%s/../%s/%s", dirname(self), dir, name);
+	snprintf(path, sizeof(path), "%s/%s/%s", dirname(self), dir, name);
 	return path;
 }
 

@@ -72,8 +72,8 @@ struct upng_child {
 };
 
 /*
- * Full path of helper NAME ("bin/target"): under UPROBES_NG_DIR, else
- * (or if it is not there) under the OUTPUT directory holding this test.
+ * Full path of helper NAME ("bin/target"), in the directory holding this
+ * test program.
  */
 const char *upng_path(const char *name);
 /*

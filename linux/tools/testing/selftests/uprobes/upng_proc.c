@@ -22,22 +22,11 @@ const char *upng_path(const char *name)
 {
 	static char buf[8][PATH_MAX];
 	static int next;
-	const char *dir = getenv("UPROBES_NG_DIR");
 	char *p, self[PATH_MAX];
 	char *out = buf[next++ % 8];
 
-	if (dir && *dir) {
-		snprintf(out, PATH_MAX, "%s/%s", dir, name);
-		if (!access(out, F_OK))
-			return out;
-		fprintf(stderr, "# UPROBES_NG_DIR=%s has no %s, using OUTPUT\n",
-			dir, name);
-	}
-	/* The tests live in OUTPUT/tests, the helpers beside them. */
+	/* The helpers are next to the test programs (kselftest layout). */
 	snprintf(self, sizeof(self), "%s", upng_self_path());
-	p = strrchr(self, '/');
-	if (p)
-		*p = '\0';
 	p = strrchr(self, '/');
 	if (p)
 		*p = '\0';
