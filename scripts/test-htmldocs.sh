@@ -25,6 +25,8 @@ if [ ! -f "$cache/$sum.results" ]; then
 	log "htmldocs: sphinx-build of Documentation/trace"
 	rc=0
 	make -s -C "$SRC" O="$out" SPHINXDIRS=trace htmldocs > "$cache/$sum.log" 2>&1 || rc=$?
+	# The netlink specs' pages are generated into the source tree.
+	make -s -C "$SRC" O="$out" cleandocs >> "$cache/$sum.log" 2>&1 || true
 	{
 		pat=$(printf '%s\|' "${ours[@]}" $srcs)
 		bad=$(grep -i 'warning\|error' "$cache/$sum.log" | grep "${pat%\\|}" || true)
