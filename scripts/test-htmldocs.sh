@@ -25,8 +25,6 @@ if [ ! -f "$cache/$sum.results" ]; then
 	log "htmldocs: sphinx-build of Documentation/trace"
 	rc=0
 	make -s -C "$SRC" O="$out" SPHINXDIRS=trace htmldocs > "$cache/$sum.log" 2>&1 || rc=$?
-	# The netlink specs' pages are generated into the source tree.
-	make -s -C "$SRC" O="$out" cleandocs >> "$cache/$sum.log" 2>&1 || true
 	{
 		pat=$(printf '%s\|' "${ours[@]}" $srcs)
 		bad=$(grep -i 'warning\|error' "$cache/$sum.log" | grep "${pat%\\|}" || true)
@@ -51,6 +49,8 @@ if [ ! -f "$cache/$sum.results" ]; then
 		done
 	} > "$cache/$sum.results"
 	[ -z "$bad" ] || echo "$bad" | head -n 10 >> "$cache/$sum.log"
+	# The netlink specs' pages are generated into the source tree.
+	make -s -C "$SRC" O="$out" cleandocs >> "$cache/$sum.log" 2>&1 || true
 	rm -rf "$out"
 fi
 if grep -q FAIL "$cache/$sum.results"; then
