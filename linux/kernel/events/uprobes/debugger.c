@@ -18,9 +18,12 @@
  * no handlers (see uprobe_task::restart_trap). Readers of the process's
  * memory see the debugger's int3 there, and removing the probe leaves it.
  *
- * The notes are few (a debugger's breakpoints): one list per hash bucket
- * of address spaces, under one spinlock; the hit path reads a count first
- * and looks no further while there are none.
+ * The notes are few (a debugger's breakpoints): a hash table of (address
+ * space, address) under one spinlock; the hit path reads a count first
+ * and looks no further while there are none. A process can write int3s
+ * into its own code through /proc/self/mem: the notes are charged to its
+ * memory cgroup and their number is bounded; past the bound an int3 is
+ * not noted (a debugger's over a probe's is then taken for the probe's).
  */
 #include <linux/hash.h>
 #include <linux/slab.h>
@@ -39,14 +42,17 @@ struct uprobe_dbg_bp {
 	bool			over;
 };
 
-#define DBG_HASH_BITS	4
+#define DBG_HASH_BITS	8
+#define DBG_MAX_BPS	(64 << DBG_HASH_BITS)
 static struct hlist_head dbg_buckets[1 << DBG_HASH_BITS];
 static DEFINE_SPINLOCK(dbg_lock);
 unsigned long uprobe_nr_dbg_bps;
 
-static struct hlist_head *uprobe_dbg_bucket(struct mm_struct *mm)
+static struct hlist_head *uprobe_dbg_bucket(struct mm_struct *mm,
+					    unsigned long vaddr)
 {
-	return &dbg_buckets[hash_ptr(mm, DBG_HASH_BITS)];
+	return &dbg_buckets[hash_long((unsigned long)mm ^ vaddr,
+				      DBG_HASH_BITS)];
 }
 
 static struct uprobe_dbg_bp *uprobe_dbg_find(struct mm_struct *mm,
@@ -55,7 +61,7 @@ static struct uprobe_dbg_bp *uprobe_dbg_find(struct mm_struct *mm,
 	struct uprobe_dbg_bp *d;
 
 	lockdep_assert_held(&dbg_lock);
-	hlist_for_each_entry(d, uprobe_dbg_bucket(mm), node)
+	hlist_for_each_entry(d, uprobe_dbg_bucket(mm, vaddr), node)
 		if (d->mm == mm && d->vaddr == vaddr)
 			return d;
 	return NULL;
@@ -72,7 +78,7 @@ static void uprobe_dbg_free(struct uprobe_dbg_bp *d)
 static void uprobe_dbg_insert(struct uprobe_dbg_bp *d)
 {
 	lockdep_assert_held(&dbg_lock);
-	hlist_add_head(&d->node, uprobe_dbg_bucket(d->mm));
+	hlist_add_head(&d->node, uprobe_dbg_bucket(d->mm, d->vaddr));
 	WRITE_ONCE(uprobe_nr_dbg_bps, uprobe_nr_dbg_bps + 1);
 }
 
@@ -126,13 +132,13 @@ bool uprobe_dbg_bp_over(struct mm_struct *mm, unsigned long vaddr)
  */
 void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr, bool over)
 {
-	struct uprobe_dbg_bp *d = kmalloc(sizeof(*d), GFP_KERNEL), *old;
+	struct uprobe_dbg_bp *d = kmalloc(sizeof(*d), GFP_KERNEL_ACCOUNT), *old;
 
 	spin_lock(&dbg_lock);
 	old = uprobe_dbg_find(mm, vaddr);
 	if (old) {
 		old->over = over;
-	} else if (d) {
+	} else if (d && uprobe_nr_dbg_bps < DBG_MAX_BPS) {
 		d->mm = mm;
 		d->vaddr = vaddr;
 		d->over = over;
@@ -187,13 +193,22 @@ void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
 {
 	struct uprobe_dbg_bp *d;
 	struct hlist_node *tmp;
+	unsigned int i;
 
 	if (!READ_ONCE(uprobe_nr_dbg_bps))
 		return;
 	spin_lock(&dbg_lock);
-	hlist_for_each_entry_safe(d, tmp, uprobe_dbg_bucket(mm), node)
-		if (d->mm == mm && d->vaddr >= start && d->vaddr < end)
+	if (end - start == 1) {
+		d = uprobe_dbg_find(mm, start);
+		if (d)
 			uprobe_dbg_free(d);
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(dbg_buckets); i++)
+		hlist_for_each_entry_safe(d, tmp, &dbg_buckets[i], node)
+			if (d->mm == mm && d->vaddr >= start && d->vaddr < end)
+				uprobe_dbg_free(d);
+out:
 	spin_unlock(&dbg_lock);
 }
 
@@ -210,14 +225,15 @@ void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
 void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
 	struct uprobe_dbg_bp *d, **copies;
-	unsigned int n = 0, i;
+	unsigned int n = 0, i, b;
 
 	if (!READ_ONCE(uprobe_nr_dbg_bps))
 		return;
 	/* The parent's notes change only under its mmap lock. */
 	spin_lock(&dbg_lock);
-	hlist_for_each_entry(d, uprobe_dbg_bucket(oldmm), node)
-		n += d->mm == oldmm;
+	for (b = 0; b < ARRAY_SIZE(dbg_buckets); b++)
+		hlist_for_each_entry(d, &dbg_buckets[b], node)
+			n += d->mm == oldmm;
 	spin_unlock(&dbg_lock);
 	if (!n)
 		return;
@@ -225,7 +241,7 @@ void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 	if (!copies)
 		return;
 	for (i = 0; i < n; i++) {
-		copies[i] = kmalloc(sizeof(**copies), GFP_KERNEL);
+		copies[i] = kmalloc(sizeof(**copies), GFP_KERNEL_ACCOUNT);
 		if (!copies[i])
 			break;
 		copies[i]->mm = newmm;
@@ -233,12 +249,15 @@ void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 	n = i;
 	i = 0;
 	spin_lock(&dbg_lock);
-	hlist_for_each_entry(d, uprobe_dbg_bucket(oldmm), node) {
-		if (d->mm != oldmm || i == n)
-			continue;
-		copies[i]->vaddr = d->vaddr;
-		copies[i]->over = d->over;
-		uprobe_dbg_insert(copies[i++]);
+	for (b = 0; b < ARRAY_SIZE(dbg_buckets) && i < n; b++) {
+		hlist_for_each_entry(d, &dbg_buckets[b], node) {
+			if (d->mm != oldmm || i == n ||
+			    uprobe_nr_dbg_bps >= DBG_MAX_BPS)
+				continue;
+			copies[i]->vaddr = d->vaddr;
+			copies[i]->over = d->over;
+			uprobe_dbg_insert(copies[i++]);
+		}
 	}
 	spin_unlock(&dbg_lock);
 	while (i < n)
