@@ -363,7 +363,7 @@ static bool uprobe_handle_breakpoint(struct pt_regs *regs)
 	unsigned long trap_ip = instruction_pointer(regs);
 	unsigned long bp_vaddr = uprobe_get_swbp_addr(regs);
 	struct uprobe_task *utask = uprobe_utask();
-	bool is_trap = false, restart, dbg, ours = true;
+	bool is_trap = false, restart, ours = true;
 	struct uprobe_hit *hit;
 	struct uprobe *uprobe;
 	unsigned int seq = 0;
@@ -398,7 +398,6 @@ static bool uprobe_handle_breakpoint(struct pt_regs *regs)
 		hit = NULL;
 found:
 	instruction_pointer_set(regs, bp_vaddr);
-	dbg = uprobe_dbg_bp_at(current->mm, bp_vaddr);
 	if (unlikely(uprobe->is_64bit != arch_uprobe_hit_is_64bit(regs))) {
 		/* Decoded for the other mode: not executable here. */
 		pr_warn_ratelimited("pid %d: probe at 0x%lx was analysed as %s code, hit in %s mode: removed from this process\n",
@@ -410,14 +409,14 @@ found:
 	}
 	if (!utask) {
 		/* No memory: the hit is skipped, or retried if need be. */
-		if (!dbg)
+		if (!uprobe_dbg_bp_at(current->mm, bp_vaddr))
 			arch_uprobe_skip_sstep(&uprobe->arch, regs);
 		goto report;
 	}
 	utask->vaddr = bp_vaddr;
 	/* The handlers of a restarted hit ran already. */
 	restart = utask->restart_vaddr == bp_vaddr;
-	uprobe_set_restart(utask, 0, false);
+	utask->restart_vaddr = 0;
 	if (arch_uprobe_ignore(&uprobe->arch, regs))
 		goto out;
 
@@ -427,7 +426,8 @@ found:
 		if (instruction_pointer(regs) != bp_vaddr)
 			goto out;
 	}
-	if (unlikely(dbg)) {
+	/* A debugger's int3 noted here outlives handler-requested removal. */
+	if (uprobe_dbg_bp_at(current->mm, bp_vaddr)) {
 		/* The debugger steps over its breakpoint: the same hit. */
 		uprobe_set_restart(utask, bp_vaddr, true);
 		goto report;
@@ -443,7 +443,7 @@ found:
 	goto out;
 report:
 	/* A debugger's breakpoint is there too: it is reported to it. */
-	if (dbg) {
+	if (uprobe_dbg_bp_at(current->mm, bp_vaddr)) {
 		instruction_pointer_set(regs, trap_ip);
 		ours = false;
 	}
@@ -485,7 +485,7 @@ void uprobe_stub_hit(struct pt_regs *regs)
 	utask->vaddr = vaddr;
 	/* The handlers of a restarted hit ran already. */
 	restart = utask->restart_vaddr == vaddr;
-	uprobe_set_restart(utask, 0, false);
+	utask->restart_vaddr = 0;
 	if (!restart) {
 		uprobe_run_handlers(uprobe, regs);
 		if (instruction_pointer(regs) != vaddr)
