@@ -17,7 +17,9 @@ mkdir -p "$OUT"
 exec 9>"$OUT/initramfs.lock"
 flock 9
 : > "$results"
-[ -d "$SRC/tools/testing/selftests" ] || "$ROOT/scripts/tree.sh"
+# The test suites are built from the tree the series gives (also for a
+# stock kernel's run): brought up to date first (only changed files).
+"$ROOT/scripts/tree.sh" >&2
 
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,mnt,etc}
