@@ -582,6 +582,22 @@ bool uprobe_is_trap_at(struct mm_struct *mm, unsigned long vaddr)
 	       is_trap_insn(&opcode);
 }
 
+/**
+ * uprobe_breakpoint_at() - is a breakpoint at an address?
+ * @mm: the address space, mmap lock held
+ * @vaddr: the address
+ *
+ * Return: true when an int3 (ours or not) or our jump to a stub is there.
+ */
+bool uprobe_breakpoint_at(struct mm_struct *mm, unsigned long vaddr)
+{
+	uprobe_opcode_t opcode;
+	bool anon;
+
+	return !uprobe_peek(mm, vaddr, &opcode, sizeof(opcode), &anon) &&
+	       uprobe_bp_at(mm, vaddr, opcode);
+}
+
 /*
  * May the private copy @folio, mapped at @vaddr and now identical to the
  * file again, be dropped in favour of the page cache page? Not when

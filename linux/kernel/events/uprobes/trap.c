@@ -527,16 +527,25 @@ static void uprobe_finish_step(struct uprobe_task *utask,
 /*
  * Back to user mode after the SIGTRAP that reported a debugger's
  * breakpoint over a probe's: a thread that goes back on the probed
- * instruction (the debugger steps over its breakpoint there) executes it
- * for the hit whose handlers ran; anywhere else (the debugger moved it, a
- * signal handler runs) its next hit there is a hit of its own.
+ * instruction with a breakpoint still there (the debugger steps over its
+ * own, ours is under it) executes it for the hit whose handlers ran;
+ * anywhere else (the debugger moved it, a signal handler runs), or with
+ * no breakpoint left to hit, its next hit there is a hit of its own.
  */
 static void uprobe_restart_check(struct uprobe_task *utask,
 				 struct pt_regs *regs)
 {
+	struct mm_struct *mm = current->mm;
+
 	utask->restart_trap = false;
-	if (instruction_pointer(regs) != utask->restart_vaddr)
+	if (instruction_pointer(regs) != utask->restart_vaddr) {
 		utask->restart_vaddr = 0;
+		return;
+	}
+	mmap_read_lock(mm);
+	if (!uprobe_breakpoint_at(mm, utask->restart_vaddr))
+		utask->restart_vaddr = 0;
+	mmap_read_unlock(mm);
 }
 
 /**

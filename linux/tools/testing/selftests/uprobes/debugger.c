@@ -22,6 +22,10 @@
  *                         the int3, which stops the child, not counted;
  *                         the debugger's write of what it read restores
  *                         the file's byte
+ *   int3.gone_at_stop     the probe and then the debugger's int3 gone
+ *                         at the stop, the child continued on the
+ *                         instruction: the probe enabled again counts
+ *                         the next call
  *   int3.kept_after       once the debugger took its int3 out and left,
  *                         the probe's breakpoint is there and counts
  *   int3.probe_toggled    the probe disabled and enabled over and over
@@ -366,6 +370,31 @@ TEST_F_TIMEOUT(int3, probe_goes, 120)
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));
 	EXPECT_EQ('k', c);
 	EXPECT_EQ(0, upng_probe_hits(self->ev));
+}
+
+TEST_F_TIMEOUT(int3, gone_at_stop, 120)
+{
+	pid_t pid = self->pid;
+	char c = 0;
+
+	ASSERT_EQ(0, ask(self, 1));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(1, next_event(pid, self->ack, &c));
+	at_int3(_metadata, pid, self->addr, self->ev, 1);
+	/* At the stop the probe goes, then the debugger's breakpoint. */
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	ASSERT_EQ(0, poke(pid, self->addr, self->word));
+	EXPECT_EQ(self->file0, shown_byte(_metadata, pid, self->addr));
+	ASSERT_EQ(0, set_ip(pid, self->addr));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(0, next_event(pid, self->ack, &c));
+	EXPECT_EQ('k', c);
+	/* The probe back: the next call is a hit of its own. */
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	ASSERT_EQ(0, ask(self, 1));
+	ASSERT_EQ(0, next_event(pid, self->ack, &c));
+	EXPECT_EQ('k', c);
+	EXPECT_EQ(2, upng_probe_hits(self->ev));
 }
 
 TEST_F_TIMEOUT(int3, kept_after, 120)
