@@ -105,18 +105,6 @@ FIXTURE_VARIANT_ADD(int3, nop) {
 	.fn = site_nop1, .sym = "site_nop1", .len = 1,
 };
 
-/* Attaches to PID and waits for the stop; 0 or -1. */
-static int attach(pid_t pid)
-{
-	int status;
-
-	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL))
-		return -1;
-	if (waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status))
-		return -1;
-	return 0;
-}
-
 static int poke(pid_t pid, unsigned long addr, long word)
 {
 	return ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)word) ?
@@ -129,16 +117,23 @@ static long peek(pid_t pid, unsigned long addr)
 	return ptrace(PTRACE_PEEKTEXT, pid, (void *)addr, NULL);
 }
 
-/* The byte at ADDR of PID with breakpoints shown. */
-static int shown_byte(struct __test_metadata *_metadata, pid_t pid,
-		      unsigned long addr)
+/* A word read at a breakpoint's address, with the debugger's int3. */
+static long with_int3(long word)
 {
-	unsigned char b = 0;
+	return (word & ~0xffL) | 0xcc;
+}
 
-	EXPECT_EQ(0, upng_hide_breakpoints(false));
-	EXPECT_EQ(0, upng_mem_read(pid, addr, &b, 1));
-	EXPECT_EQ(0, upng_hide_breakpoints(true));
-	return b;
+/* Kills and reaps the child PID (if any) and closes its pipes. */
+static void end_child(pid_t pid, int cmd, int ack)
+{
+	int status;
+
+	if (pid <= 0)
+		return;
+	close(cmd);
+	close(ack);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, __WALL);
 }
 
 static unsigned long get_ip(pid_t pid)
@@ -184,14 +179,19 @@ static int next_event(pid_t pid, int ack, char *c)
 	return -1;
 }
 
-/* Waits for the SIGTRAP of a single-step of PID; 0 or -1. */
-static int wait_trap(pid_t pid)
+/*
+ * Single-steps the stopped PID from ADDR (its ip set there); the ip after
+ * the step's SIGTRAP, or 0.
+ */
+static unsigned long step_from(pid_t pid, unsigned long addr)
 {
 	int status;
 
-	if (waitpid(pid, &status, __WALL) != pid)
-		return -1;
-	return WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP ? 0 : -1;
+	if (set_ip(pid, addr) || ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL) ||
+	    waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status) ||
+	    WSTOPSIG(status) != SIGTRAP)
+		return 0;
+	return get_ip(pid);
 }
 
 /*
@@ -232,28 +232,21 @@ FIXTURE_SETUP(int3)
 	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(), sym.offset,
 				    NULL));
 	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
-	ASSERT_EQ(0xcc, shown_byte(_metadata, self->pid, self->addr));
+	ASSERT_EQ(0xcc, upng_shown_byte(self->pid, self->addr));
 
 	/* The debugger reads the program's byte and plants its int3. */
-	ASSERT_EQ(0, attach(self->pid));
+	ASSERT_EQ(0, upng_ptrace_attach(self->pid));
 	self->word = peek(self->pid, self->addr);
 	ASSERT_EQ(0, errno);
 	ASSERT_EQ(self->file0, (unsigned char)self->word);
-	ASSERT_EQ(0, poke(self->pid, self->addr, (self->word & ~0xffL) | 0xcc));
+	ASSERT_EQ(0, poke(self->pid, self->addr, with_int3(self->word)));
 	/* Its own byte is what it reads there now. */
 	EXPECT_EQ(0xcc, (unsigned char)peek(self->pid, self->addr));
 }
 
 FIXTURE_TEARDOWN(int3)
 {
-	int status;
-
-	if (self->pid > 0) {
-		close(self->cmd);
-		close(self->ack);
-		kill(self->pid, SIGKILL);
-		waitpid(self->pid, &status, __WALL);
-	}
+	end_child(self->pid, self->cmd, self->ack);
 	upng_probe_del(self->ev);
 	upng_hide_breakpoints(false);
 }
@@ -277,14 +270,10 @@ TEST_F_TIMEOUT(int3, stops_each_call, 120)
 		at_int3(_metadata, pid, self->addr, self->ev, i + 1);
 		/* Its breakpoint out, ip back on it, one step. */
 		ASSERT_EQ(0, poke(pid, self->addr, self->word));
-		ASSERT_EQ(0, set_ip(pid, self->addr));
-		ASSERT_EQ(0, ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
-		ASSERT_EQ(0, wait_trap(pid));
-		EXPECT_EQ(self->addr + variant->len, get_ip(pid));
+		ASSERT_EQ(self->addr + variant->len, step_from(pid, self->addr));
 		EXPECT_EQ(i + 1, upng_probe_hits(self->ev));
 		/* Its breakpoint back in, and on. */
-		ASSERT_EQ(0, poke(pid, self->addr,
-				  (self->word & ~0xffL) | 0xcc));
+		ASSERT_EQ(0, poke(pid, self->addr, with_int3(self->word)));
 		ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	}
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));
@@ -294,7 +283,7 @@ TEST_F_TIMEOUT(int3, stops_each_call, 120)
 	ASSERT_EQ(0, kill(pid, SIGSTOP));
 	ASSERT_EQ(0, waitpid(pid, NULL, __WALL) == pid ? 0 : -1);
 	EXPECT_EQ(0xcc, (unsigned char)peek(pid, self->addr));
-	EXPECT_EQ(0xcc, shown_byte(_metadata, pid, self->addr));
+	EXPECT_EQ(0xcc, upng_shown_byte(pid, self->addr));
 }
 
 TEST_F_TIMEOUT(int3, deleted_at_stop, 120)
@@ -357,14 +346,14 @@ TEST_F_TIMEOUT(int3, probe_goes, 120)
 
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
-	EXPECT_EQ(0xcc, shown_byte(_metadata, pid, self->addr));
+	EXPECT_EQ(0xcc, upng_shown_byte(pid, self->addr));
 	EXPECT_EQ(0xcc, (unsigned char)peek(pid, self->addr));
 	ASSERT_EQ(0, ask(self, 2));
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	ASSERT_EQ(1, next_event(pid, self->ack, &c));
 	at_int3(_metadata, pid, self->addr, self->ev, 0);
 	ASSERT_EQ(0, poke(pid, self->addr, self->word));
-	EXPECT_EQ(self->file0, shown_byte(_metadata, pid, self->addr));
+	EXPECT_EQ(self->file0, upng_shown_byte(pid, self->addr));
 	ASSERT_EQ(0, set_ip(pid, self->addr));
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));
@@ -384,7 +373,7 @@ TEST_F_TIMEOUT(int3, gone_at_stop, 120)
 	/* At the stop the probe goes, then the debugger's breakpoint. */
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	ASSERT_EQ(0, poke(pid, self->addr, self->word));
-	EXPECT_EQ(self->file0, shown_byte(_metadata, pid, self->addr));
+	EXPECT_EQ(self->file0, upng_shown_byte(pid, self->addr));
 	ASSERT_EQ(0, set_ip(pid, self->addr));
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));
@@ -404,14 +393,14 @@ TEST_F_TIMEOUT(int3, kept_after, 120)
 
 	ASSERT_EQ(0, poke(pid, self->addr, self->word));
 	ASSERT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
-	EXPECT_EQ(0xcc, shown_byte(_metadata, pid, self->addr));
+	EXPECT_EQ(0xcc, upng_shown_byte(pid, self->addr));
 	ASSERT_EQ(0, ask(self, 10));
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));
 	EXPECT_EQ('k', c);
 	EXPECT_EQ(10, upng_probe_hits(self->ev));
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
-	EXPECT_EQ(self->file0, shown_byte(_metadata, pid, self->addr));
+	EXPECT_EQ(self->file0, upng_shown_byte(pid, self->addr));
 }
 
 struct toggler {
@@ -452,12 +441,9 @@ TEST_F_TIMEOUT(int3, probe_toggled, 300)
 			ASSERT_EQ(self->addr + 1, get_ip(pid));
 			stops++;
 			ASSERT_EQ(0, poke(pid, self->addr, self->word));
-			ASSERT_EQ(0, set_ip(pid, self->addr));
-			ASSERT_EQ(0, ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
-			ASSERT_EQ(0, wait_trap(pid));
-			ASSERT_EQ(self->addr + variant->len, get_ip(pid));
-			ASSERT_EQ(0, poke(pid, self->addr,
-					  (self->word & ~0xffL) | 0xcc));
+			ASSERT_EQ(self->addr + variant->len,
+				  step_from(pid, self->addr));
+			ASSERT_EQ(0, poke(pid, self->addr, with_int3(self->word)));
 			ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 		}
 		ASSERT_EQ(0, ev) TH_LOG("round %d", i);
@@ -533,23 +519,16 @@ FIXTURE_SETUP(jump)
 	ASSERT_EQ(0xe9, self->jmp[0]) TH_LOG("no jump at the site");
 
 	/* A debugger reads the nop and plants its int3 over the jump. */
-	ASSERT_EQ(0, attach(self->pid));
+	ASSERT_EQ(0, upng_ptrace_attach(self->pid));
 	self->word = peek(self->pid, self->site);
 	ASSERT_EQ(0, errno);
 	ASSERT_EQ(0, memcmp(&self->word, self->nop5, 5));
-	ASSERT_EQ(0, poke(self->pid, self->site, (self->word & ~0xffL) | 0xcc));
+	ASSERT_EQ(0, poke(self->pid, self->site, with_int3(self->word)));
 }
 
 FIXTURE_TEARDOWN(jump)
 {
-	int status;
-
-	if (self->pid > 0) {
-		close(self->cmd);
-		close(self->ack);
-		kill(self->pid, SIGKILL);
-		waitpid(self->pid, &status, __WALL);
-	}
+	end_child(self->pid, self->cmd, self->ack);
 	upng_probe_del(self->ev);
 	upng_hide_breakpoints(false);
 }
@@ -576,13 +555,9 @@ TEST_F_TIMEOUT(jump, stops_each_call, 120)
 		nop5_mem(_metadata, pid, self->site, mem);
 		EXPECT_EQ(0, memcmp(mem, self->jmp, 5))
 			TH_LOG("first byte 0x%02x", mem[0]);
-		ASSERT_EQ(0, set_ip(pid, self->site));
-		ASSERT_EQ(0, ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
-		ASSERT_EQ(0, wait_trap(pid));
-		EXPECT_EQ(self->site + 5, get_ip(pid));
+		ASSERT_EQ(self->site + 5, step_from(pid, self->site));
 		EXPECT_EQ(2 + i, upng_probe_hits(self->ev));
-		ASSERT_EQ(0, poke(pid, self->site,
-				  (self->word & ~0xffL) | 0xcc));
+		ASSERT_EQ(0, poke(pid, self->site, with_int3(self->word)));
 		ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	}
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));

@@ -72,18 +72,6 @@ static void calls(struct __test_metadata *_metadata, struct upng_child *c,
 	EXPECT_EQ(7LL * n * (n - 1) / 2 + 3LL * n, sum);
 }
 
-/* The byte at ADDR of PID with breakpoints shown. */
-static int shown_byte(struct __test_metadata *_metadata, pid_t pid,
-		      unsigned long addr)
-{
-	unsigned char b = 0;
-
-	EXPECT_EQ(0, upng_hide_breakpoints(false));
-	EXPECT_EQ(0, upng_mem_read(pid, addr, &b, 1));
-	EXPECT_EQ(0, upng_hide_breakpoints(true));
-	return b;
-}
-
 FIXTURE_SETUP(hidden)
 {
 	unsigned long main_addr;
@@ -111,7 +99,7 @@ FIXTURE_SETUP(hidden)
 	ASSERT_EQ(0, upng_probe_add(self->ev, self->bin, self->sym.offset,
 				    NULL));
 	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
-	ASSERT_EQ(0xcc, shown_byte(_metadata, self->child.pid, self->func));
+	ASSERT_EQ(0xcc, upng_shown_byte(self->child.pid, self->func));
 }
 
 FIXTURE_TEARDOWN(hidden)
@@ -149,24 +137,12 @@ TEST_F_TIMEOUT(hidden, proc_mem, 120)
 	still_hits(_metadata, &self->child, self->ev);
 }
 
-/* Attach, wait for the stop; 0 or -1. */
-static int attach(pid_t pid)
-{
-	int status;
-
-	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL))
-		return -1;
-	if (waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status))
-		return -1;
-	return 0;
-}
-
 TEST_F_TIMEOUT(hidden, ptrace_peek, 120)
 {
 	pid_t pid = self->child.pid;
 	long word;
 
-	ASSERT_EQ(0, attach(pid));
+	ASSERT_EQ(0, upng_ptrace_attach(pid));
 	errno = 0;
 	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)self->func, NULL);
 	EXPECT_EQ(0, errno);
@@ -271,7 +247,7 @@ TEST_F_TIMEOUT(hidden, poke_keeps, 120)
 	unsigned long at = self->func - 1;
 	long word, planted;
 
-	ASSERT_EQ(0, attach(pid));
+	ASSERT_EQ(0, upng_ptrace_attach(pid));
 	/* The word before: our breakpoint is its second byte. */
 	errno = 0;
 	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)at, NULL);
@@ -288,11 +264,11 @@ TEST_F_TIMEOUT(hidden, poke_keeps, 120)
 	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, pid, (void *)self->func,
 			    (void *)word));
 	EXPECT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
-	EXPECT_EQ(0xcc, shown_byte(_metadata, pid, self->func));
+	EXPECT_EQ(0xcc, upng_shown_byte(pid, self->func));
 	still_hits(_metadata, &self->child, self->ev);
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
-	EXPECT_EQ(self->file[0], shown_byte(_metadata, pid, self->func));
+	EXPECT_EQ(self->file[0], upng_shown_byte(pid, self->func));
 }
 
 TEST_F_TIMEOUT(hidden, shown_when_off, 120)
@@ -305,7 +281,7 @@ TEST_F_TIMEOUT(hidden, shown_when_off, 120)
 	ASSERT_EQ(0, upng_mem_read(pid, self->func, mem, sizeof(mem)));
 	EXPECT_EQ(0xcc, mem[0]);
 	EXPECT_EQ(0, memcmp(self->file + 1, mem + 1, sizeof(mem) - 1));
-	ASSERT_EQ(0, attach(pid));
+	ASSERT_EQ(0, upng_ptrace_attach(pid));
 	errno = 0;
 	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)self->func, NULL);
 	EXPECT_EQ(0, errno);

@@ -108,6 +108,8 @@ int upng_recv(struct upng_child *c, char *buf, size_t len, int timeout_ms);
 int upng_finish(struct upng_child *c, int timeout_ms);
 /* Read LEN bytes at ADDR of process PID via /proc/PID/mem; 0 or -errno. */
 int upng_mem_read(pid_t pid, unsigned long addr, void *buf, size_t len);
+/* PTRACE_ATTACH to PID and wait for its stop; 0 or -1. */
+int upng_ptrace_attach(pid_t pid);
 /* pread() LEN bytes at OFF of PATH; 0 or -errno. */
 int upng_file_read(const char *path, unsigned long off, void *buf, size_t len);
 /* FNV-1a 64 hash of the whole content of PATH (read through the page cache). */
@@ -196,6 +198,11 @@ int upng_wait_unstranded(int timeout_ms);
  * through those readers.
  */
 int upng_hide_breakpoints(bool on);
+/*
+ * The byte at ADDR of PID with breakpoints shown (hide_breakpoints off
+ * for the read, on again after); the byte, or -errno.
+ */
+int upng_shown_byte(pid_t pid, unsigned long addr);
 /*
  * Write LEN bytes at ADDR of process PID through /proc/PID/mem, the way
  * a debugger's PTRACE_POKETEXT does (forced, so also into read-only text,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -196,6 +197,17 @@ int upng_finish(struct upng_child *c, int timeout_ms)
 	}
 	c->pid = 0;
 	return status;
+}
+
+int upng_ptrace_attach(pid_t pid)
+{
+	int status;
+
+	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL))
+		return -1;
+	if (waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status))
+		return -1;
+	return 0;
 }
 
 int upng_mem_read(pid_t pid, unsigned long addr, void *buf, size_t len)

@@ -47,6 +47,18 @@ int upng_hide_breakpoints(bool on)
 	return err;
 }
 
+int upng_shown_byte(pid_t pid, unsigned long addr)
+{
+	unsigned char b;
+	int err = upng_hide_breakpoints(false);
+
+	if (!err)
+		err = upng_mem_read(pid, addr, &b, 1);
+	if (upng_hide_breakpoints(true) && !err)
+		err = -EIO;
+	return err ? err : b;
+}
+
 /* Test programs see breakpoints (see upng.h); targets do not link this. */
 static void __attribute__((constructor)) upng_show_breakpoints(void)
 {
