@@ -5,8 +5,9 @@
  * Describes the record (format file), prints it, and turns enabling and
  * disabling the event (by ftrace instances or by perf) into registering
  * and unregistering our consumer with the uprobes engine. For perf events
- * bound to a task the consumer's filter limits the breakpoints to the
- * address spaces some perf event actually watches.
+ * bound to a task, and for definitions with a task filter, the consumer's
+ * filter limits the breakpoints to the address spaces that have a task
+ * to trace.
  */
 #define pr_fmt(fmt)	"trace_uprobe: " fmt
 
@@ -65,16 +66,35 @@ static int uprobe_event_define_fields(struct trace_event_call *event_call)
 					    trace_uprobe_head_size(tu), &tu->tp);
 }
 
+/* Consumer filter of a definition with a task filter, used by ftrace. */
+static bool task_filter_wants_mm(struct uprobe_consumer *uc,
+				 struct mm_struct *mm)
+{
+	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe,
+					       consumer);
+
+	return uprobe_task_filter_match_mm(&tu->task_filter, mm);
+}
+
+/* The consumer filter of @tu, with perf (@perf) or ftrace using it. */
+static void set_consumer_filter(struct trace_uprobe *tu, bool perf)
+{
+	if (perf)
+		tu->consumer.filter = trace_uprobe_perf_filter;
+	else if (tu->has_task_filter)
+		tu->consumer.filter = task_filter_wants_mm;
+	else
+		tu->consumer.filter = NULL;
+}
+
 /* Register every location of the event with the engine. */
-static int arm_probes(struct trace_probe *tp,
-		      bool (*filter)(struct uprobe_consumer *,
-				     struct mm_struct *))
+static int arm_probes(struct trace_probe *tp, bool perf)
 {
 	struct trace_uprobe *tu;
 	struct uprobe *uprobe;
 
 	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list) {
-		tu->consumer.filter = filter;
+		set_consumer_filter(tu, perf);
 		uprobe = uprobe_register_file(d_real_inode(tu->path.dentry),
 					      tu->file, tu->offset,
 					      tu->ref_ctr_offset,
@@ -142,7 +162,7 @@ int trace_uprobe_arm_appended(struct trace_uprobe *tu)
 		return 0;
 
 	perf = trace_probe_test_flag(&tu->tp, TP_FLAG_PROFILE);
-	tu->consumer.filter = perf ? trace_uprobe_perf_filter : NULL;
+	set_consumer_filter(tu, perf);
 	uprobe = uprobe_register_file(d_real_inode(tu->path.dentry), tu->file,
 				      tu->offset, tu->ref_ctr_offset,
 				      &tu->consumer);
@@ -191,7 +211,7 @@ static int uprobe_event_enable(struct trace_event_call *call,
 	 */
 	if (!file)
 		return 0;
-	ret = arm_probes(tp, NULL);
+	ret = arm_probes(tp, false);
 	if (ret) {
 		disarm_probes(tp);
 		trace_uprobe_scratch_put();
@@ -244,7 +264,8 @@ static bool perf_watches_mm(struct trace_uprobe_filter *filter,
  * @mm: an address space the engine considers installing breakpoints in
  *
  * Return: true if a system-wide perf event uses the event or a perf event
- * bound to a task of @mm does.
+ * bound to a task of @mm does, and the definition's task filter, if any,
+ * matches a task of @mm.
  */
 bool trace_uprobe_perf_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
 {
@@ -252,6 +273,9 @@ bool trace_uprobe_perf_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
 	struct trace_uprobe_filter *filter = tu->tp.event->filter;
 	bool ret;
 
+	if (tu->has_task_filter &&
+	    !uprobe_task_filter_match_mm(&tu->task_filter, mm))
+		return false;
 	if (READ_ONCE(filter->nr_systemwide))
 		return true;
 
@@ -355,7 +379,7 @@ static int uprobe_perf_open(struct trace_event_call *call,
 		return 0;
 	/* The first perf event arms the probes: see uprobe_event_enable(). */
 	ret = armed ? reapply_filter(tp, true) :
-		      arm_probes(tp, trace_uprobe_perf_filter);
+		      arm_probes(tp, true);
 	if (ret)
 		uprobe_perf_close(call, event);
 	return ret;

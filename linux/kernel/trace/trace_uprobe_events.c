@@ -3,9 +3,9 @@
  * uprobe events: definitions.
  *
  * Parses "p|r[:[GRP/][EVENT]] PATH:OFFSET[%return][(REF_CTR_OFFSET)]
- * [FETCHARGS]" and "-:[GRP/]EVENT" commands (from uprobe_events and
- * dynamic_events), creates and deletes the events, and shows them back in
- * canonical form. Also provides the anonymous events perf's uprobe PMU
+ * [FETCHARGS] [if pid|tid|ppid|sid==ID]" and "-:[GRP/]EVENT" commands (from
+ * uprobe_events and dynamic_events), creates and deletes the events, and
+ * shows them back in canonical form. Also provides the anonymous events perf's uprobe PMU
  * creates, and what BPF asks about an event.
  */
 #define pr_fmt(fmt)	"trace_uprobe: " fmt
@@ -390,6 +390,72 @@ static void default_event_name(char *buf, const char *filename,
 			*p = '_';
 }
 
+static const char * const task_filter_kinds[] = {
+	[UPROBE_FILTER_PID]	= "pid",
+	[UPROBE_FILTER_TID]	= "tid",
+	[UPROBE_FILTER_PPID]	= "ppid",
+	[UPROBE_FILTER_SID]	= "sid",
+};
+
+/*
+ * Parse the "KIND==ID" word of an "if" clause into @f. Ids are those of
+ * the initial pid namespace, the ones the trace shows.
+ */
+static int parse_task_filter(const char *word, struct uprobe_task_filter *f)
+{
+	const char *eq = strstr(word, "==");
+	size_t len;
+	int kind, nr;
+
+	if (!eq) {
+		trace_probe_log_err(0, BAD_TASK_FILTER);
+		return -EINVAL;
+	}
+	len = eq - word;
+	for (kind = 0; kind < ARRAY_SIZE(task_filter_kinds); kind++)
+		if (strlen(task_filter_kinds[kind]) == len &&
+		    !strncmp(word, task_filter_kinds[kind], len))
+			break;
+	if (kind == ARRAY_SIZE(task_filter_kinds)) {
+		trace_probe_log_err(0, BAD_TASK_FILTER);
+		return -EINVAL;
+	}
+	if (kstrtoint(eq + 2, 10, &nr) || nr <= 0) {
+		trace_probe_log_err(len + 2, BAD_TASK_FILTER);
+		return -EINVAL;
+	}
+	f->kind = kind;
+	f->nr = nr;
+	return 0;
+}
+
+/*
+ * Take a trailing "if KIND==ID" off @argc into @f. Return: 1 if there was
+ * one, 0 if not, -EINVAL for a misplaced or malformed clause.
+ */
+static int parse_if_clause(int *argc, const char *const *argv,
+			   struct uprobe_task_filter *f)
+{
+	int i, ret;
+
+	for (i = 2; i < *argc; i++)
+		if (!strcmp(argv[i], "if"))
+			break;
+	if (i == *argc)
+		return 0;
+	if (i != *argc - 2) {
+		trace_probe_log_set_index(i);
+		trace_probe_log_err(0, BAD_TASK_FILTER);
+		return -EINVAL;
+	}
+	trace_probe_log_set_index(i + 1);
+	ret = parse_task_filter(argv[i + 1], f);
+	if (ret)
+		return ret;
+	*argc = i;
+	return 1;
+}
+
 static int parse_fetch_args(struct trace_uprobe *tu, int argc,
 			    const char **argv)
 {
@@ -418,8 +484,10 @@ static int parse_and_register(int argc, const char **argv)
 	const char *event = NULL, *group = UPROBE_EVENT_SYSTEM;
 	char namebuf[MAX_EVENT_NAME_LEN], groupbuf[MAX_EVENT_NAME_LEN];
 	struct uprobe_location loc = {};
+	struct uprobe_task_filter filter;
 	struct trace_uprobe *tu;
 	const char *colon;
+	bool has_filter;
 	int ret;
 
 	if ((argv[0][0] != 'p' && argv[0][0] != 'r') ||
@@ -429,11 +497,17 @@ static int parse_and_register(int argc, const char **argv)
 	colon = strrchr(argv[1], ':');
 	if (!strchr(argv[1], '/') || !colon || !isdigit(colon[1]))
 		return -ECANCELED;
-	if (argc - 2 > MAX_TRACE_ARGS)
-		return -E2BIG;
 
 	trace_probe_log_init("trace_uprobe", argc, argv);
 
+	ret = parse_if_clause(&argc, argv, &filter);
+	if (ret < 0)
+		goto out;
+	has_filter = ret;
+	if (argc - 2 > MAX_TRACE_ARGS) {
+		ret = -E2BIG;
+		goto out;
+	}
 	ret = parse_location(argv[1], &loc);
 	if (ret)
 		goto out;
@@ -463,6 +537,8 @@ static int parse_and_register(int argc, const char **argv)
 	tu->offset = loc.offset;
 	tu->ref_ctr_offset = loc.ref_ctr_offset;
 
+	tu->task_filter = filter;
+	tu->has_task_filter = has_filter;
 	ret = parse_fetch_args(tu, argc - 2, argv + 2);
 	if (!ret)
 		ret = register_trace_uprobe(tu);
@@ -552,6 +628,10 @@ static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev)
 	for (i = 0; i < tu->tp.nr_args; i++)
 		seq_printf(m, " %s=%s", tu->tp.args[i].name,
 			   tu->tp.args[i].comm);
+	if (tu->has_task_filter)
+		seq_printf(m, " if %s==%d",
+			   task_filter_kinds[tu->task_filter.kind],
+			   tu->task_filter.nr);
 	seq_putc(m, '\n');
 	kfree(where);
 	return 0;
@@ -572,6 +652,19 @@ static bool trace_uprobe_match(const char *system, const char *event,
 	if (!argc)
 		return true;
 
+	/* a trailing "if KIND==ID" must be the definition's task filter */
+	if (argc > 2 && !strcmp(argv[argc - 2], "if")) {
+		char clause[24];
+
+		if (!tu->has_task_filter)
+			return false;
+		snprintf(clause, sizeof(clause), "%s==%d",
+			 task_filter_kinds[tu->task_filter.kind],
+			 tu->task_filter.nr);
+		if (strcmp(clause, argv[argc - 1]))
+			return false;
+		argc -= 2;
+	}
 	where = location_string(tu);
 	same = where && !strcmp(where, argv[0]);
 	kfree(where);

@@ -33,10 +33,14 @@
  * @nhits: per-CPU count of breakpoint hits, shown in uprobe_profile
  * @reap: entry in the list of perf-local events freed once their handlers
  *        in flight have returned, see destroy_local_trace_uprobe()
+ * @task_filter: the definition's "if KIND==ID" clause, valid when
+ *               @has_task_filter: only the tasks it matches are traced,
+ *               and the breakpoint goes only into their address spaces
  * @is_return: this is a return probe (records on function return)
  * @args_in_regs: no argument reads memory, see trace_uprobe_args_in_regs()
  * @local: made by create_local_trace_uprobe() for one perf event of perf's
  *         uprobe PMU, never listed in uprobe_events nor armed twice
+ * @has_task_filter: the definition has a task filter
  * @tp: the generic probe: event call, arguments (must be last)
  *
  * Several trace_uprobes may share one event (same GRP/EVENT defined on
@@ -53,9 +57,11 @@ struct trace_uprobe {
 	unsigned long			ref_ctr_offset;
 	unsigned long __percpu		*nhits;
 	struct llist_node		reap;
+	struct uprobe_task_filter	task_filter;
 	bool				is_return;
 	bool				args_in_regs;
 	bool				local;
+	bool				has_task_filter;
 	struct trace_probe		tp;
 };
 
@@ -131,6 +137,20 @@ static inline struct trace_uprobe *to_trace_uprobe(struct dyn_event *ev)
 void trace_uprobe_init_call(struct trace_uprobe *tu);
 int trace_uprobe_arm_appended(struct trace_uprobe *tu);
 bool trace_uprobe_perf_filter(struct uprobe_consumer *uc, struct mm_struct *mm);
+
+/**
+ * trace_uprobe_traces_task - does a definition trace a task?
+ * @tu: the definition
+ * @t: the task that hit its probe
+ *
+ * Return: false when the definition's task filter does not match @t.
+ */
+static inline bool trace_uprobe_traces_task(const struct trace_uprobe *tu,
+					    struct task_struct *t)
+{
+	return !tu->has_task_filter ||
+	       uprobe_task_filter_match(&tu->task_filter, t);
+}
 
 /* trace_uprobe_record.c: what runs when a probe is hit */
 int trace_uprobe_scratch_get(void);

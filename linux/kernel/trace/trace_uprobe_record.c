@@ -578,15 +578,21 @@ static __always_inline bool record_wanted(struct trace_uprobe *tu)
  * @uc: the consumer embedded in a &struct trace_uprobe
  * @regs: user registers of the current task at the breakpoint
  *
- * Counts the hit and, for entry probes, records the event.
+ * Counts the hit and, for entry probes, records the event; hits of tasks
+ * the definition's task filter does not match are neither.
  *
  * Return: UPROBE_HANDLER_REMOVE when only perf uses the event and none of
- * its perf events wants the current process, else 0.
+ * its perf events wants the current process, or when no task of the
+ * current process matches the task filter, else 0.
  */
 int trace_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, consumer);
 
+	if (!trace_uprobe_traces_task(tu, current))
+		return uprobe_task_filter_match_mm(&tu->task_filter,
+						   current->mm) ?
+		       0 : UPROBE_HANDLER_REMOVE;
 	this_cpu_inc(*tu->nhits);
 
 	if (trace_probe_load_flag(&tu->tp) == TP_FLAG_PROFILE &&
@@ -611,7 +617,7 @@ int trace_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
 {
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, consumer);
 
-	if (record_wanted(tu))
+	if (trace_uprobe_traces_task(tu, current) && record_wanted(tu))
 		record_hit(tu, func, regs);
 	return 0;
 }

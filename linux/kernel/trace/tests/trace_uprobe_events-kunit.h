@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * KUnit tests for the default names of uprobe events.
+ * KUnit tests for the default names of uprobe events and their task
+ * filter clauses (the refusals are tested from user space: they write
+ * error_log, which needs the dynamic events' lock).
  */
 #include <kunit/test.h>
 
@@ -35,8 +37,45 @@ static void default_name_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, is_good_name(buf));
 }
 
+static void if_clause_test(struct kunit *test)
+{
+	static const char * const plain[] = { "p", "/bin/x:0x10", "a=%ax" };
+	static const char * const clause[] = { "p", "/bin/x:0x10", "a=%ax", "if", "tid==42" };
+	static const char * const only[] = { "r", "/bin/x:0x10", "if", "sid==1" };
+	static const char * const words[] = {
+		"pid==7", "tid==7", "ppid==7", "sid==7",
+	};
+	struct uprobe_task_filter f = { .nr = -1 };
+	int argc, kind;
+
+	argc = ARRAY_SIZE(plain);
+	KUNIT_EXPECT_EQ(test, parse_if_clause(&argc, plain, &f), 0);
+	KUNIT_EXPECT_EQ(test, argc, 3);
+	KUNIT_EXPECT_EQ(test, f.nr, -1);
+
+	argc = ARRAY_SIZE(clause);
+	KUNIT_EXPECT_EQ(test, parse_if_clause(&argc, clause, &f), 1);
+	KUNIT_EXPECT_EQ(test, argc, 3);
+	KUNIT_EXPECT_EQ(test, f.kind, UPROBE_FILTER_TID);
+	KUNIT_EXPECT_EQ(test, f.nr, 42);
+
+	argc = ARRAY_SIZE(only);
+	KUNIT_EXPECT_EQ(test, parse_if_clause(&argc, only, &f), 1);
+	KUNIT_EXPECT_EQ(test, argc, 2);
+	KUNIT_EXPECT_EQ(test, f.kind, UPROBE_FILTER_SID);
+	KUNIT_EXPECT_EQ(test, f.nr, 1);
+
+	/* each kind by its name */
+	for (kind = 0; kind < ARRAY_SIZE(words); kind++) {
+		KUNIT_EXPECT_EQ(test, parse_task_filter(words[kind], &f), 0);
+		KUNIT_EXPECT_EQ(test, f.kind, kind);
+		KUNIT_EXPECT_EQ(test, f.nr, 7);
+	}
+}
+
 static struct kunit_case trace_uprobe_events_cases[] = {
 	KUNIT_CASE(default_name_test),
+	KUNIT_CASE(if_clause_test),
 	{}
 };
 

@@ -397,6 +397,54 @@ FIXTURE_VARIANT_ADD(bad, no_arg_body) {
 	.msg = "No argument expression",
 };
 
+FIXTURE_VARIANT_ADD(bad, filter_kind) {
+	.def = "p {T}:{O} if ^uid==1",
+	.err = EINVAL,
+	.msg = "Task filter must be pid|tid|ppid|sid==ID",
+};
+
+FIXTURE_VARIANT_ADD(bad, filter_single_eq) {
+	.def = "p {T}:{O} a=%ax if ^pid=1",
+	.err = EINVAL,
+	.msg = "Task filter must be pid|tid|ppid|sid==ID",
+};
+
+FIXTURE_VARIANT_ADD(bad, filter_id) {
+	.def = "p {T}:{O} if pid==^abc",
+	.err = EINVAL,
+	.msg = "Task filter must be pid|tid|ppid|sid==ID",
+};
+
+FIXTURE_VARIANT_ADD(bad, filter_zero) {
+	.def = "p {T}:{O} if ppid==^0",
+	.err = EINVAL,
+	.msg = "Task filter must be pid|tid|ppid|sid==ID",
+};
+
+FIXTURE_VARIANT_ADD(bad, filter_negative) {
+	.def = "r {T}:{O} if tid==^-5",
+	.err = EINVAL,
+	.msg = "Task filter must be pid|tid|ppid|sid==ID",
+};
+
+FIXTURE_VARIANT_ADD(bad, filter_trailing) {
+	.def = "p {T}:{O} if sid==^1x",
+	.err = EINVAL,
+	.msg = "Task filter must be pid|tid|ppid|sid==ID",
+};
+
+FIXTURE_VARIANT_ADD(bad, filter_missing) {
+	.def = "p {T}:{O} a=%ax ^if",
+	.err = EINVAL,
+	.msg = "Task filter must be pid|tid|ppid|sid==ID",
+};
+
+FIXTURE_VARIANT_ADD(bad, filter_not_last) {
+	.def = "p {T}:{O} ^if pid==1 a=%ax",
+	.err = EINVAL,
+	.msg = "Task filter must be pid|tid|ppid|sid==ID",
+};
+
 FIXTURE_SETUP(bad)
 {
 	if (geteuid())

@@ -332,6 +332,68 @@ TEST_F(ev, filter_on_pid)
 	ASSERT_NE(NULL, strstr(self->s.buf, filter));
 }
 
+/*
+ * "if KIND==ID" clauses: each definition traces only the tasks it matches;
+ * the clause is shown back and must match for a deletion naming it. p's
+ * forked child has p's breakpoints (other definitions want p) and is the
+ * only task whose parent is p.
+ */
+TEST_F(ev, task_filter_clause)
+{
+	static const int q_ns[] = { 0, 1, 2 }, child_ns[] = { 1000 };
+	unsigned long foff = self->s.count.foff;
+	const char *path = self->s.path;
+	char expect[4096];
+	struct uev_proc p, q;
+
+	ASSERT_EQ(0, uev_spawn(&p, path));
+	ASSERT_EQ(0, uev_spawn(&q, path));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/tq %s:0x%lx n=%%di:s64 if pid==%d",
+				path, foff, q.pid));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/tt %s:0x%lx if tid==%d",
+				path, foff, p.pid));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ts %s:0x%lx if sid==%d",
+				path, foff, getsid(0)));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/tp %s:0x%lx n=%%di:s64 if ppid==%d",
+				path, foff, p.pid));
+	snprintf(expect, sizeof(expect),
+		 "p:uprobes/tq %s:0x%016lx n=%%di:s64 if pid==%d\n"
+		 "p:uprobes/tt %s:0x%016lx if tid==%d\n"
+		 "p:uprobes/ts %s:0x%016lx if sid==%d\n"
+		 "p:uprobes/tp %s:0x%016lx n=%%di:s64 if ppid==%d\n",
+		 path, foff, q.pid, path, foff, p.pid, path, foff, getsid(0),
+		 path, foff, p.pid);
+	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
+		TH_LOG("uprobe_events:\n%s\nexpected:\n%s", self->s.buf, expect);
+	}
+
+	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
+	ASSERT_EQ(0, uev_cmd(&p, 'c', 4));
+	ASSERT_EQ(0, uev_cmd(&q, 'c', 3));
+	ASSERT_EQ(0, uev_cmd(&p, 'f', 1));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, uev_finish(&q));
+	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
+
+	ASSERT_TRUE(trace_ns(&self->s, "tq", q_ns, 3));
+	ASSERT_TRUE(trace_ns(&self->s, "tp", child_ns, 1));
+	ASSERT_EQ(4, uev_trace_get("tt", &self->s.t));
+	ASSERT_EQ(8, uev_trace_get("ts", &self->s.t));
+	/* The profile counts the hits of the tasks traced. */
+	ASSERT_EQ(3, uev_profile_hits(path, "tq"));
+	ASSERT_EQ(4, uev_profile_hits(path, "tt"));
+	ASSERT_EQ(8, uev_profile_hits(path, "ts"));
+	ASSERT_EQ(1, uev_profile_hits(path, "tp"));
+
+	ASSERT_EQ(-ENOENT, uev_writef("uprobe_events", "-:uprobes/tt %s:0x%016lx if tid==%d",
+				      path, foff, p.pid + 1));
+	ASSERT_EQ(-ENOENT, uev_writef("uprobe_events", "-:uprobes/ts %s:0x%016lx",
+				      path, foff + 1));
+	ASSERT_EQ(0, uev_writef("uprobe_events", "-:uprobes/tt %s:0x%016lx if tid==%d",
+				path, foff, p.pid));
+	ASSERT_FALSE(uev_has_event("uprobes", "tt"));
+}
+
 /* Filters on a string argument (a __data_loc field) and on a bitfield. */
 TEST_F(ev, filter_on_string)
 {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Prefiltering: a probe whose only consumer is a perf event bound to one
- * process gets its breakpoint in that process only. Two copies of the
- * target run; a counting uprobe perf event is opened on the first one.
- * Checked: the breakpoint bytes in each process (/proc/PID/mem), the count
- * (exactly the first process's calls), and that closing the event puts
- * the original instruction back.
+ * process, or a uprobe event with an "if pid==ID" clause, gets its
+ * breakpoint in that process only. Two copies of the target run; a
+ * counting uprobe perf event is opened on the first one. Checked: the
+ * breakpoint bytes in each process (/proc/PID/mem), the count (exactly the
+ * first process's calls), and that closing the event puts the original
+ * instruction back.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -104,6 +105,8 @@ FIXTURE_TEARDOWN(prefilter)
 	upng_send(&self->b, "quit");
 	upng_finish(&self->a, 10000);
 	upng_finish(&self->b, 10000);
+	upng_probe_del("pf_pid");
+	upng_probe_del("pf_all");
 }
 
 TEST_F_TIMEOUT(prefilter, perf_event_on_one_process, 300)
@@ -157,6 +160,43 @@ TEST_F_TIMEOUT(prefilter, two_events_two_processes, 300)
 	EXPECT_EQ(0xcc, byte_at(_metadata, self->b.pid, self->func));
 	close(fb);
 	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+}
+
+/*
+ * A uprobe event whose definition ends in "if pid==A": only A gets the
+ * breakpoint. Another event on the same instruction without a clause puts
+ * it into B as well; B's hits still do not count for the first.
+ */
+TEST_F_TIMEOUT(prefilter, event_task_filter, 300)
+{
+	const char *path = upng_path("bin/target");
+	char clause[32];
+
+	snprintf(clause, sizeof(clause), "if pid==%d", self->a.pid);
+	ASSERT_EQ(0, upng_probe_add("pf_pid", path, self->sym.offset, clause));
+	ASSERT_EQ(0, upng_probe_add("pf_all", path, self->sym.offset, ""));
+	ASSERT_EQ(0, upng_probe_enable("pf_pid", true));
+	EXPECT_EQ(0xcc, byte_at(_metadata, self->a.pid, self->func));
+	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+
+	run_calls(_metadata, &self->a, 25);
+	run_calls(_metadata, &self->b, 40);
+	EXPECT_EQ(25, upng_probe_hits("pf_pid"));
+	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+
+	ASSERT_EQ(0, upng_probe_enable("pf_all", true));
+	EXPECT_EQ(0xcc, byte_at(_metadata, self->b.pid, self->func));
+	run_calls(_metadata, &self->b, 10);
+	run_calls(_metadata, &self->a, 5);
+	EXPECT_EQ(30, upng_probe_hits("pf_pid"));
+	EXPECT_EQ(15, upng_probe_hits("pf_all"));
+
+	/* Without the unfiltered event, B goes back to its instruction. */
+	ASSERT_EQ(0, upng_probe_enable("pf_all", false));
+	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+	EXPECT_EQ(0xcc, byte_at(_metadata, self->a.pid, self->func));
+	ASSERT_EQ(0, upng_probe_enable("pf_pid", false));
+	EXPECT_EQ(self->orig, byte_at(_metadata, self->a.pid, self->func));
 }
 
 TEST_HARNESS_MAIN
