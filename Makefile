@@ -28,6 +28,7 @@ series:
 
 test-series:
 	$(S)/test-series.sh
+	$(S)/test-bisect.sh
 
 shell:
 	KERNEL="$$($(S)/build.sh)" INITRD="$$($(S)/initramfs.sh)" $(S)/qemu.sh shell

@@ -7,8 +7,9 @@ src=$1 build=$2 flavor=$3
 mkdir -p "$build"
 frags=("$ROOT/config/base.config")
 [ "$flavor" = debug ] && frags+=("$ROOT/config/debug.config")
-# Options of our engine exist only in our tree, not in the stock one.
-[ "$(cd "$src" && pwd)" != "$(cd "$PRISTINE" && pwd)" ] && frags+=("$ROOT/config/engine.config")
+# Options of our engine exist only in a tree that has it: not in the
+# stock one, nor in a commit of the series before the switch to it.
+[ -f "$src/kernel/events/uprobes.c" ] || frags+=("$ROOT/config/engine.config")
 stamp=$build/.uprobes-config-inputs
 want=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1)
 if [ -f "$build/.config" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
