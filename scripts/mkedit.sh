@@ -1,18 +1,46 @@
 #!/bin/bash
 # Usage: mkedit.sh NN-commit-dir [kernel/path ...]
-# (Re)generates series/NN-commit-dir/edit.patch from the build tree: the
-# diff, against pristine, of every file the patch already touched plus the
-# paths given. Edit existing kernel files in $SRC, then run this.
-# An existing kernel file is edited by one commit of the series only.
+# (Re)generates series/NN-commit-dir/edit.patch from the build tree: for
+# every file the patch already touched plus the paths given, the diff from
+# the file as the earlier commits of the series leave it (pristine with
+# their edit.patches applied) to the file in $SRC. Edit existing kernel
+# files in $SRC, then run this for the LAST commit that edits them: an
+# earlier commit's changes to a file a later one edits again cannot be
+# told apart in $SRC, so the script refuses (write such a patch by hand,
+# against the previous commits' result, as for a file the series removes).
 . "$(dirname "$0")/lib.sh"
 c=$ROOT/series/$1
 shift
 [ -d "$c" ] || die "no such commit directory: $c"
+this=$(basename "$c")
 paths=$( { [ -f "$c/edit.patch" ] && sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$c/edit.patch"; printf '%s\n' "$@"; } | sed '/^$/d' | sort -u)
-tmp=$(mktemp)
+
+# The section of patch $1 that edits path $2.
+section() { awk -v p="$2" '/^--- a\//{on = ($0 == "--- a/" p)} on' "$1"; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+: > "$tmp/patch"
 for p in $paths; do
 	[ -f "$PRISTINE/$p" ] || die "$p is not a pristine kernel file (new files go in linux/ and files)"
-	diff -u --label "a/$p" --label "b/$p" "$PRISTINE/$p" "$SRC/$p" >> "$tmp" || true
+	mkdir -p "$tmp/base/$(dirname "$p")"
+	cp "$PRISTINE/$p" "$tmp/base/$p"
+	later=0
+	for o in "$ROOT"/series/[0-9]*/; do
+		o=$(basename "$o")
+		[ -f "$ROOT/series/$o/edit.patch" ] || continue
+		section "$ROOT/series/$o/edit.patch" "$p" > "$tmp/one"
+		[ -s "$tmp/one" ] || continue
+		if [[ "$o" < "$this" ]]; then
+			patch -s -p1 -f -d "$tmp/base" < "$tmp/one" ||
+				die "$o/edit.patch does not apply to $p"
+		elif [[ "$o" > "$this" ]]; then
+			later=1
+		fi
+	done
+	[ $later = 0 ] || die "$p is edited again by a later commit: regenerate that one"
+	[ -f "$SRC/$p" ] || die "$p is not in $SRC (removed by a later commit?)"
+	diff -u --label "a/$p" --label "b/$p" "$tmp/base/$p" "$SRC/$p" >> "$tmp/patch" || true
 done
-if [ -s "$tmp" ]; then mv "$tmp" "$c/edit.patch"; else rm -f "$tmp" "$c/edit.patch"; fi
-log "$(basename "$c")/edit.patch: $(echo "$paths" | wc -w) file(s)"
+if [ -s "$tmp/patch" ]; then cp "$tmp/patch" "$c/edit.patch"; else rm -f "$c/edit.patch"; fi
+log "$this/edit.patch: $(echo "$paths" | wc -w) file(s)"

@@ -420,7 +420,9 @@ static int parse_task_filter(const char *word, struct uprobe_task_filter *f)
 		trace_probe_log_err(0, BAD_TASK_FILTER);
 		return -EINVAL;
 	}
-	if (kstrtoint(eq + 2, 10, &nr) || nr <= 0) {
+	/* a session or parent may be the kernel's (0), a task may not */
+	if (kstrtoint(eq + 2, 10, &nr) || nr < 0 ||
+	    (!nr && (kind == UPROBE_FILTER_PID || kind == UPROBE_FILTER_TID))) {
 		trace_probe_log_err(len + 2, BAD_TASK_FILTER);
 		return -EINVAL;
 	}
