@@ -1,7 +1,8 @@
 #!/bin/bash
 # Install (only when missing) the Debian packages the build, the guest image
 # and the tests need, then print the kernel source package version in use.
-# Works as root or through sudo.
+# ARCH=arm64: also the cross compiler, qemu-system-aarch64 and an arm64
+# busybox for the guest. Works as root or through sudo.
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(
@@ -9,12 +10,26 @@ pkgs=(
 	build-essential bc bison flex cpio kmod rsync xz-utils
 	libelf-dev libssl-dev dwarves python3 perl
 	ccache git patch
-	gcc-multilib		# 32-bit test programs (-m32 -static)
+	# 32-bit test programs (-m32 -static; <asm/*.h> from the kernel's
+	# UAPI headers: gcc-multilib, which links /usr/include/asm, conflicts
+	# with Debian's cross compilers)
+	gcc-12-multilib
 	busybox-static		# the guest userland
 	qemu-system-x86
 	gdb			# make hit-profile (QEMU's gdb stub), make bench (struct sizes)
 	python3-sphinx		# the htmldocs host test (Sphinx on Documentation/trace)
 )
+if [ "$KARCH" = arm64 ]; then
+	pkgs+=(
+		gcc-aarch64-linux-gnu	# the kernel and the guest's programs
+		libc6-dev-arm64-cross	# static arm64 programs (the demo)
+		qemu-system-arm		# qemu-system-aarch64
+	)
+fi
+sudo=
+if [ "$(id -u)" != 0 ]; then
+	sudo=sudo
+fi
 missing=()
 for p in "${pkgs[@]}"; do
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] ||
@@ -22,14 +37,47 @@ for p in "${pkgs[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	log "installing: ${missing[*]}"
-	sudo=
-	if [ "$(id -u)" != 0 ]; then
-		command -v sudo >/dev/null || die "not root and no sudo: install ${missing[*]}"
-		sudo=sudo
-	fi
+	[ -z "$sudo" ] || command -v sudo >/dev/null || die "not root and no sudo: install ${missing[*]}"
 	$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 		"${missing[@]}" >/dev/null
 fi
 [ -f "$KTARBALL" ] || die "$KTARBALL missing after installing $KPKG"
+
+# The arm64 guest's busybox: Debian's busybox-static for arm64, unpacked
+# under the cache (installing it would replace the host's /bin/busybox).
+# apt fetches it once dpkg knows the arm64 architecture; fetched again when
+# the archive has another version.
+if [ "$KARCH" = arm64 ]; then
+	bb=$CACHE/busybox-arm64
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		[ -z "$sudo" ] || command -v sudo >/dev/null ||
+			die "not root and no sudo: run dpkg --add-architecture arm64 && apt-get update"
+		log "adding the arm64 architecture to dpkg (for busybox-static:arm64)"
+		$sudo dpkg --add-architecture arm64
+	fi
+	if ! apt-cache show busybox-static:arm64 >/dev/null 2>&1; then
+		log "apt-get update (arm64 package lists)"
+		$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	fi
+	want=$(apt-cache show --no-all-versions busybox-static:arm64 | sed -n 's/^Version: //p')
+	[ -n "$want" ] || die "no busybox-static:arm64 in the package lists"
+	if [ "$(cat "$bb/.version" 2>/dev/null)" != "$want" ] || [ ! -x "$bb/bin/busybox" ]; then
+		log "fetching busybox-static:arm64 $want into $bb"
+		dl=$(mktemp -d)
+		# apt drops its privileges to _apt for downloads: let it write here.
+		chmod 777 "$dl"
+		(cd "$dl" && apt-get download -q "busybox-static:arm64=$want") > "$dl/log" 2>&1 ||
+			{ cat "$dl/log" >&2; rm -rf "$dl"; die "apt-get download busybox-static:arm64 failed"; }
+		rm -rf "$bb.tmp"
+		dpkg-deb -x "$dl"/busybox-static_*_arm64.deb "$bb.tmp"
+		rm -rf "$dl"
+		elf=$(readelf -hlW "$bb.tmp/bin/busybox")
+		grep -q 'Machine:.*AArch64' <<< "$elf" || die "$bb.tmp/bin/busybox is not an arm64 program"
+		! grep -q INTERP <<< "$elf" || die "$bb.tmp/bin/busybox is not static"
+		echo "$want" > "$bb.tmp/.version"
+		rm -rf "$bb"
+		mv "$bb.tmp" "$bb"
+	fi
+fi
 log "kernel source: $KPKG $(kpkg_version)"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../uprobes/upng.h"
 #include "uev_lib.h"
 
 #ifndef ENOTSUPP
@@ -28,7 +29,7 @@
 
 FIXTURE(bad) {
 	char path[256];
-	struct uev_sym regs;
+	struct upng_sym regs;
 	char buf[16384];
 };
 
@@ -416,7 +417,7 @@ FIXTURE_VARIANT_ADD(bad, filter_id) {
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_zero) {
-	.def = "p {T}:{O} if ppid==^0",
+	.def = "p {T}:{O} if pid==^0",
 	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
@@ -449,17 +450,17 @@ FIXTURE_SETUP(bad)
 {
 	if (geteuid())
 		SKIP(return, "must be run as root");
-	if (access(UEV_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UEV_TRACEFS "/uprobe_events");
+	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
+		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
 	snprintf(self->path, sizeof(self->path), "%s",
-		 uev_path("bin", UEV_TARGET));
-	ASSERT_EQ(0, uev_target_sym("uev_regs_probe", &self->regs));
-	ASSERT_EQ(0, uev_reset());
+		 upng_path("bin/" UEV_TARGET));
+	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_regs_probe", &self->regs));
+	ASSERT_EQ(0, upng_tracefs_reset());
 }
 
 FIXTURE_TEARDOWN(bad)
 {
-	uev_reset();
+	upng_tracefs_reset();
 }
 
 /* Expand {T} and {O} and cut out the caret; returns its position or -1. */
@@ -492,15 +493,15 @@ TEST_F(bad, refused)
 	char def[1024], msg[256], cmd[1024];
 	int caret, pos;
 
-	caret = expand(self->path, self->regs.foff, variant->def, def,
+	caret = expand(self->path, self->regs.offset, variant->def, def,
 		       sizeof(def));
-	ASSERT_EQ(-variant->err, uev_write("uprobe_events", def)) {
+	ASSERT_EQ(-variant->err, upng_tracefs_write("uprobe_events", def)) {
 		TH_LOG("'%s'", def);
 	}
 	/* Nothing was created. */
-	ASSERT_LE(0, uev_read("uprobe_events", self->buf, sizeof(self->buf)));
+	ASSERT_LE(0, upng_tracefs_read_len("uprobe_events", self->buf, sizeof(self->buf)));
 	ASSERT_STREQ("", self->buf);
-	pos = uev_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd));
+	pos = upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd));
 	if (!variant->msg) {
 		ASSERT_EQ(-ENOENT, pos) {
 			TH_LOG("unexpected error_log entry: %s", msg);
@@ -516,18 +517,18 @@ TEST_F(bad, refused)
 		TH_LOG("'%s': caret at %d, expected %d", def, pos, caret);
 	}
 	/* The same through dynamic_events. */
-	ASSERT_EQ(0, uev_write_trunc("error_log", ""));
-	ASSERT_EQ(-variant->err, uev_write("dynamic_events", def));
-	pos = uev_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("error_log", ""));
+	ASSERT_EQ(-variant->err, upng_tracefs_write("dynamic_events", def));
+	pos = upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd));
 	ASSERT_EQ(caret, pos);
 	ASSERT_STREQ(variant->msg, msg);
-	ASSERT_LE(0, uev_read("dynamic_events", self->buf, sizeof(self->buf)));
+	ASSERT_LE(0, upng_tracefs_read_len("dynamic_events", self->buf, sizeof(self->buf)));
 	ASSERT_STREQ("", self->buf);
 }
 
 FIXTURE(misc) {
 	char path[256];
-	struct uev_sym regs, count, int3, iret;
+	struct upng_sym regs, count, int3, iret;
 	char buf[16384];
 	char msg[256];
 };
@@ -536,22 +537,22 @@ FIXTURE_SETUP(misc)
 {
 	if (geteuid())
 		SKIP(return, "must be run as root");
-	if (access(UEV_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UEV_TRACEFS "/uprobe_events");
+	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
+		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
 	snprintf(self->path, sizeof(self->path), "%s",
-		 uev_path("bin", UEV_TARGET));
-	ASSERT_EQ(0, uev_target_sym("uev_regs_probe", &self->regs));
-	ASSERT_EQ(0, uev_target_sym("uev_count_func", &self->count));
-	ASSERT_EQ(0, uev_target_sym("uev_bad_int3", &self->int3));
-	ASSERT_EQ(0, uev_target_sym("uev_bad_iret", &self->iret));
-	ASSERT_EQ(0, uev_reset());
+		 upng_path("bin/" UEV_TARGET));
+	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_regs_probe", &self->regs));
+	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_count_func", &self->count));
+	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_bad_int3", &self->int3));
+	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_bad_iret", &self->iret));
+	ASSERT_EQ(0, upng_tracefs_reset());
 }
 
 FIXTURE_TEARDOWN(misc)
 {
-	if (!access(UEV_TRACEFS "/kprobe_events", W_OK))
-		uev_write("kprobe_events", "-:uevtest/kp");
-	uev_reset();
+	if (!access(UPNG_TRACEFS "/kprobe_events", W_OK))
+		upng_tracefs_write("kprobe_events", "-:uevtest/kp");
+	upng_tracefs_reset();
 }
 
 /*
@@ -563,23 +564,23 @@ FIXTURE_TEARDOWN(misc)
 static int define_and_enable(const char *path, unsigned long off,
 			     struct uev_proc *p, bool *created)
 {
-	static struct uev_trace t;
+	static struct upng_trace t;
 	char state[8];
 	int err;
 
 	*created = false;
-	err = uev_writef("uprobe_events", "p:uprobes/np %s:0x%lx", path, off);
+	err = upng_tracefs_writef("uprobe_events", "p:uprobes/np %s:0x%lx", path, off);
 	if (err)
 		return err;
 	*created = true;
-	err = uev_write("events/uprobes/np/enable", "1");
+	err = upng_tracefs_write("events/uprobes/np/enable", "1");
 	if (!err)
 		return 0;
-	if (uev_read("events/uprobes/np/enable", state, sizeof(state)) < 0 ||
+	if (upng_tracefs_read_len("events/uprobes/np/enable", state, sizeof(state)) < 0 ||
 	    strcmp(state, "0\n"))
 		return -EBADE;
 	/* The target still runs its probed code without a hit. */
-	if (uev_cmd(p, 'a', 1) || uev_trace_get("np", &t) != 0)
+	if (uev_cmd(p, 'a', 1) || upng_trace_get("trace", "np", &t) != 0)
 		return -EBADE;
 	return err;
 }
@@ -601,7 +602,7 @@ TEST_F(misc, offset_past_eof)
 		return;
 	/* Refused when defined: logged, with the caret on the offset. */
 	caret = strlen("p:uprobes/np ") + strlen(self->path) + 1;
-	ASSERT_EQ(caret, uev_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd)));
+	ASSERT_EQ(caret, upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd)));
 }
 
 /*
@@ -623,7 +624,7 @@ static void unprobeable(struct __test_metadata *_metadata, const char *path,
 	ASSERT_EQ(0, uev_finish(&p));
 	if (!created) {
 		ASSERT_EQ(-EOPNOTSUPP, err);
-		ASSERT_LE(0, uev_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd)));
+		ASSERT_LE(0, upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd)));
 		TH_LOG("refused: %s", msg);
 		return;
 	}
@@ -632,17 +633,17 @@ static void unprobeable(struct __test_metadata *_metadata, const char *path,
 	}
 	snprintf(where, sizeof(where), ":0x%lx: cannot probe: ", off);
 	if (err == -EOPNOTSUPP)
-		ASSERT_LT(0, uev_kmsg_count(where, NULL));
+		ASSERT_LT(0, upng_kmsg_count(where));
 }
 
 TEST_F(misc, unprobeable_int3)
 {
-	unprobeable(_metadata, self->path, self->int3.foff);
+	unprobeable(_metadata, self->path, self->int3.offset);
 }
 
 TEST_F(misc, unprobeable_iret)
 {
-	unprobeable(_metadata, self->path, self->iret.foff);
+	unprobeable(_metadata, self->path, self->iret.offset);
 }
 
 /*
@@ -656,11 +657,11 @@ static int dup_refused(const char *def, const char *want, int caret,
 	int pos;
 
 	got[0] = '\0';
-	if (uev_write_trunc("error_log", ""))
+	if (upng_tracefs_write_trunc("error_log", ""))
 		return -EIO;
-	if (uev_write("uprobe_events", def) != -EEXIST)
+	if (upng_tracefs_write("uprobe_events", def) != -EEXIST)
 		return -EBADE;
-	pos = uev_errlog_last(got, size, cmd, sizeof(cmd));
+	pos = upng_errlog_last(got, size, cmd, sizeof(cmd));
 	if (pos != caret || strcmp(got, want) || strcmp(cmd, def))
 		return -EBADMSG;
 	return 0;
@@ -673,8 +674,8 @@ TEST_F(misc, duplicate_name)
 	int caret;
 
 	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx a=%%ax", self->path,
-		 self->regs.foff);
-	ASSERT_EQ(0, uev_write("uprobe_events", def));
+		 self->regs.offset);
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
 	/* The very same probe again. */
 	want = "There is already the exact same probe event";
 	ASSERT_EQ(0, dup_refused(def, want, 0, self->msg, sizeof(self->msg))) {
@@ -682,7 +683,7 @@ TEST_F(misc, duplicate_name)
 	}
 	/* Same name, other arguments: the caret is on the differing one. */
 	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx b=%%ax", self->path,
-		 self->count.foff);
+		 self->count.offset);
 	caret = strchr(def, ' ') - def + 1;
 	caret = strchr(def + caret, ' ') - def + 1;
 	want = "Argument type or name is different from existing probe";
@@ -691,15 +692,15 @@ TEST_F(misc, duplicate_name)
 	}
 	/* Same name, a return probe. */
 	snprintf(def, sizeof(def), "r:uprobes/dup %s:0x%lx a=%%ax", self->path,
-		 self->count.foff);
+		 self->count.offset);
 	want = "Probe type is different from existing probe";
 	ASSERT_EQ(0, dup_refused(def, want, 0, self->msg, sizeof(self->msg))) {
 		TH_LOG("got '%s' for '%s'", self->msg, def);
 	}
 	/* Nothing but the first definition is left. */
 	snprintf(expect, sizeof(expect), "p:uprobes/dup %s:0x%016lx a=%%ax\n",
-		 self->path, self->regs.foff);
-	ASSERT_LT(0, uev_read("uprobe_events", self->buf, sizeof(self->buf)));
+		 self->path, self->regs.offset);
+	ASSERT_LT(0, upng_tracefs_read_len("uprobe_events", self->buf, sizeof(self->buf)));
 	ASSERT_STREQ(expect, self->buf);
 }
 
@@ -709,17 +710,17 @@ TEST_F(misc, name_of_other_event)
 	char def[1024];
 	const char *want;
 
-	if (access(UEV_TRACEFS "/kprobe_events", W_OK))
+	if (access(UPNG_TRACEFS "/kprobe_events", W_OK))
 		SKIP(return, "no kprobe_events");
-	ASSERT_EQ(0, uev_write("kprobe_events", "p:uevtest/kp vfs_read"));
+	ASSERT_EQ(0, upng_tracefs_write("kprobe_events", "p:uevtest/kp vfs_read"));
 	snprintf(def, sizeof(def), "p:uevtest/kp %s:0x%lx", self->path,
-		 self->regs.foff);
+		 self->regs.offset);
 	want = "Given group/event name is already used by another event";
 	ASSERT_EQ(0, dup_refused(def, want, 0, self->msg, sizeof(self->msg))) {
 		TH_LOG("got '%s' for '%s'", self->msg, def);
 	}
-	ASSERT_EQ(0, uev_write_trunc("kprobe_events", ""));
-	ASSERT_LE(0, uev_read("uprobe_events", self->buf, sizeof(self->buf)));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("kprobe_events", ""));
+	ASSERT_LE(0, upng_tracefs_read_len("uprobe_events", self->buf, sizeof(self->buf)));
 	ASSERT_STREQ("", self->buf);
 }
 
@@ -727,50 +728,50 @@ TEST_F(misc, delete_enabled_is_busy)
 {
 	struct uev_proc p;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/busy %s:0x%lx",
-				self->path, self->count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/busy/enable", "1"));
-	ASSERT_EQ(-EBUSY, uev_write("uprobe_events", "-:busy"));
-	ASSERT_EQ(-EBUSY, uev_write("dynamic_events", "-:uprobes/busy"));
-	ASSERT_EQ(-EBUSY, uev_write_trunc("uprobe_events", ""));
-	ASSERT_EQ(-EBUSY, uev_write_trunc("dynamic_events", ""));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/busy %s:0x%lx",
+					 self->path, self->count.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/busy/enable", "1"));
+	ASSERT_EQ(-EBUSY, upng_tracefs_write("uprobe_events", "-:busy"));
+	ASSERT_EQ(-EBUSY, upng_tracefs_write("dynamic_events", "-:uprobes/busy"));
+	ASSERT_EQ(-EBUSY, upng_tracefs_write_trunc("uprobe_events", ""));
+	ASSERT_EQ(-EBUSY, upng_tracefs_write_trunc("dynamic_events", ""));
 	/* Still there and still working. */
-	ASSERT_TRUE(uev_has_event("uprobes", "busy"));
+	ASSERT_TRUE(upng_event_exists("uprobes", "busy"));
 	ASSERT_EQ(0, uev_spawn(&p, self->path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(2, uev_trace_get("busy", &(struct uev_trace){ 0 }));
-	ASSERT_EQ(0, uev_write("events/uprobes/busy/enable", "0"));
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:busy"));
-	ASSERT_FALSE(uev_has_event("uprobes", "busy"));
+	ASSERT_EQ(2, upng_trace_get("trace", "busy", &(struct upng_trace){ 0 }));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/busy/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:busy"));
+	ASSERT_FALSE(upng_event_exists("uprobes", "busy"));
 }
 
 /* Any of several events still enabled makes truncation fail as a whole. */
 TEST_F(misc, truncate_with_one_enabled)
 {
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/e1 %s:0x%lx",
-				self->path, self->count.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/e2 %s:0x%lx",
-				self->path, self->regs.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/e2/enable", "1"));
-	ASSERT_EQ(-EBUSY, uev_write_trunc("uprobe_events", ""));
-	ASSERT_TRUE(uev_has_event("uprobes", "e2"));
-	ASSERT_EQ(0, uev_write("events/uprobes/e2/enable", "0"));
-	ASSERT_EQ(0, uev_write_trunc("uprobe_events", ""));
-	ASSERT_FALSE(uev_has_event("uprobes", "e1"));
-	ASSERT_FALSE(uev_has_event("uprobes", "e2"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/e1 %s:0x%lx",
+					 self->path, self->count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/e2 %s:0x%lx",
+					 self->path, self->regs.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/e2/enable", "1"));
+	ASSERT_EQ(-EBUSY, upng_tracefs_write_trunc("uprobe_events", ""));
+	ASSERT_TRUE(upng_event_exists("uprobes", "e2"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/e2/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("uprobe_events", ""));
+	ASSERT_FALSE(upng_event_exists("uprobes", "e1"));
+	ASSERT_FALSE(upng_event_exists("uprobes", "e2"));
 }
 
 TEST_F(misc, ref_ctr_mismatch)
 {
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/rc1 %s:0x%lx(0x10)",
-				self->path, self->count.foff));
-	ASSERT_EQ(-EINVAL, uev_writef("uprobe_events", "p:uprobes/rc2 %s:0x%lx(0x20)",
-				      self->path, self->count.foff));
-	ASSERT_FALSE(uev_has_event("uprobes", "rc2"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rc1 %s:0x%lx(0x10)",
+					 self->path, self->count.offset));
+	ASSERT_EQ(-EINVAL, upng_tracefs_writef("uprobe_events", "p:uprobes/rc2 %s:0x%lx(0x20)",
+					       self->path, self->count.offset));
+	ASSERT_FALSE(upng_event_exists("uprobes", "rc2"));
 	/* The same reference counter is fine. */
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/rc3 %s:0x%lx(0x10)",
-				self->path, self->count.foff));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rc3 %s:0x%lx(0x10)",
+					 self->path, self->count.offset));
 }
 
 TEST_F(misc, too_many_args)
@@ -779,14 +780,14 @@ TEST_F(misc, too_many_args)
 	int len, i;
 
 	len = snprintf(def, sizeof(def), "p:uprobes/many %s:0x%lx", self->path,
-		       self->count.foff);
+		       self->count.offset);
 	for (i = 0; i < 128; i++)
 		len += snprintf(def + len, sizeof(def) - len, " %%di");
-	ASSERT_EQ(0, uev_write("uprobe_events", def));
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:many"));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:many"));
 	snprintf(def + len, sizeof(def) - len, " %%si");
-	ASSERT_EQ(-E2BIG, uev_write("uprobe_events", def));
-	ASSERT_FALSE(uev_has_event("uprobes", "many"));
+	ASSERT_EQ(-E2BIG, upng_tracefs_write("uprobe_events", def));
+	ASSERT_FALSE(upng_event_exists("uprobes", "many"));
 }
 
 /* Only root may define probes. */
@@ -803,12 +804,12 @@ TEST_F(misc, nonroot_refused)
 		    setresuid(65534, 65534, 65534))
 			_exit(10);
 		for (i = 0; i < 2; i++) {
-			int err = uev_writef(files[i], "p:uprobes/nobody %s:0x%lx",
-					     self->path, self->count.foff);
+			int err = upng_tracefs_writef(files[i], "p:uprobes/nobody %s:0x%lx",
+						      self->path, self->count.offset);
 
 			if (err != -EACCES && err != -EPERM)
 				_exit(20 + i);
-			err = uev_write_trunc(files[i], "");
+			err = upng_tracefs_write_trunc(files[i], "");
 			if (err != -EACCES && err != -EPERM)
 				_exit(30 + i);
 		}
@@ -817,7 +818,7 @@ TEST_F(misc, nonroot_refused)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
-	ASSERT_FALSE(uev_has_event("uprobes", "nobody"));
+	ASSERT_FALSE(upng_event_exists("uprobes", "nobody"));
 }
 
 TEST_HARNESS_MAIN

@@ -14,13 +14,14 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../uprobes/upng.h"
 #include "uev_lib.h"
 
 /* The target, its symbols and buffers for what the tests read back. */
 struct ev_state {
 	char path[256];
-	struct uev_sym regs, count, ret, retsite;
-	struct uev_trace t;
+	struct upng_sym regs, count, ret, retsite;
+	struct upng_trace t;
 	char buf[65536];
 };
 
@@ -32,28 +33,28 @@ FIXTURE_SETUP(ev)
 {
 	if (geteuid())
 		SKIP(return, "must be run as root");
-	if (access(UEV_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UEV_TRACEFS "/uprobe_events");
+	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
+		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
 	snprintf(self->s.path, sizeof(self->s.path), "%s",
-		 uev_path("bin", UEV_TARGET));
-	ASSERT_EQ(0, uev_target_sym("uev_regs_probe", &self->s.regs));
-	ASSERT_EQ(0, uev_target_sym("uev_count_func", &self->s.count));
-	ASSERT_EQ(0, uev_target_sym("uev_ret_func", &self->s.ret));
-	ASSERT_EQ(0, uev_target_sym("uev_ret_site", &self->s.retsite));
-	ASSERT_EQ(0, uev_reset());
+		 upng_path("bin/" UEV_TARGET));
+	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_regs_probe", &self->s.regs));
+	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_count_func", &self->s.count));
+	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_ret_func", &self->s.ret));
+	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_ret_site", &self->s.retsite));
+	ASSERT_EQ(0, upng_tracefs_reset());
 }
 
 FIXTURE_TEARDOWN(ev)
 {
-	uev_reset();
-	rmdir(UEV_TRACEFS "/instances/uevtest");
+	upng_tracefs_reset();
+	rmdir(UPNG_TRACEFS "/instances/uevtest");
 }
 
 /* The content of a tracefs file must be exactly @expect. */
 static bool file_is(struct ev_state *s, const char *file,
 		    const char *expect)
 {
-	if (uev_read(file, s->buf, sizeof(s->buf)) < 0)
+	if (upng_tracefs_read_len(file, s->buf, sizeof(s->buf)) < 0)
 		return false;
 	return !strcmp(s->buf, expect);
 }
@@ -62,7 +63,7 @@ static bool file_is(struct ev_state *s, const char *file,
 static bool trace_ns(struct ev_state *s, const char *event, const int *ns,
 		     int nr)
 {
-	return uev_trace_ns(&s->t, "trace", event, s->count.vaddr, ns, nr);
+	return upng_trace_ns(&s->t, "trace", event, s->count.value, ns, nr);
 }
 
 TEST_F(ev, readback_canonical)
@@ -70,26 +71,26 @@ TEST_F(ev, readback_canonical)
 	char expect[16384];
 
 	/* Decimal offset, extra blanks, named and unnamed arguments. */
-	ASSERT_EQ(0, uev_writef("uprobe_events",
-				"p:uprobes/rb   %s:%lu  a=%%ax  +8(%%bx):x32\n",
-				self->s.path, self->s.regs.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:mygrp/ev2 %s:0x%lx",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/rr %s:0x%lx rv=$retval",
-				self->s.path, self->s.ret.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/rs %s:0x%lx%%return %%ax:s8",
-				self->s.path, self->s.ret.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p %s:0x%lx",
-				self->s.path, self->s.regs.foff));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "p:uprobes/rb   %s:%lu  a=%%ax  +8(%%bx):x32\n",
+					 self->s.path, self->s.regs.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:mygrp/ev2 %s:0x%lx",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/rr %s:0x%lx rv=$retval",
+					 self->s.path, self->s.ret.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rs %s:0x%lx%%return %%ax:s8",
+					 self->s.path, self->s.ret.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p %s:0x%lx",
+					 self->s.path, self->s.regs.offset));
 	snprintf(expect, sizeof(expect),
 		 "p:uprobes/rb %s:0x%016lx a=%%ax arg2=+8(%%bx):x32\n"
 		 "p:mygrp/ev2 %s:0x%016lx\n"
 		 "r:uprobes/rr %s:0x%016lx rv=$retval\n"
 		 "r:uprobes/rs %s:0x%016lx arg1=%%ax:s8\n"
 		 "p:uprobes/p_uev_0x%lx %s:0x%016lx\n",
-		 self->s.path, self->s.regs.foff, self->s.path, self->s.count.foff,
-		 self->s.path, self->s.ret.foff, self->s.path, self->s.ret.foff,
-		 self->s.regs.foff, self->s.path, self->s.regs.foff);
+		 self->s.path, self->s.regs.offset, self->s.path, self->s.count.offset,
+		 self->s.path, self->s.ret.offset, self->s.path, self->s.ret.offset,
+		 self->s.regs.offset, self->s.path, self->s.regs.offset);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
 		TH_LOG("uprobe_events:\n%s\nexpected:\n%s", self->s.buf, expect);
 	}
@@ -97,12 +98,12 @@ TEST_F(ev, readback_canonical)
 	ASSERT_TRUE(file_is(&self->s, "dynamic_events", expect)) {
 		TH_LOG("dynamic_events:\n%s", self->s.buf);
 	}
-	ASSERT_TRUE(uev_has_event("uprobes", "rb"));
-	ASSERT_TRUE(uev_has_event("mygrp", "ev2"));
-	ASSERT_TRUE(uev_has_event("uprobes", "rr"));
-	ASSERT_TRUE(uev_has_event("uprobes", "rs"));
-	snprintf(expect, sizeof(expect), "p_uev_0x%lx", self->s.regs.foff);
-	ASSERT_TRUE(uev_has_event("uprobes", expect));
+	ASSERT_TRUE(upng_event_exists("uprobes", "rb"));
+	ASSERT_TRUE(upng_event_exists("mygrp", "ev2"));
+	ASSERT_TRUE(upng_event_exists("uprobes", "rr"));
+	ASSERT_TRUE(upng_event_exists("uprobes", "rs"));
+	snprintf(expect, sizeof(expect), "p_uev_0x%lx", self->s.regs.offset);
+	ASSERT_TRUE(upng_event_exists("uprobes", expect));
 }
 
 /* Lines of the format files of the events of format_and_id ("\045" is '%'). */
@@ -128,13 +129,14 @@ TEST_F(ev, format_and_id)
 	char id[32], want[256];
 	size_t i;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events",
-				"p:uprobes/fm %s:0x%lx a=%%ax b=+8(%%bx):s32 s=+0(%%si):string",
-				self->s.path, self->s.regs.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/fr %s:0x%lx rv=$retval:u16",
-				self->s.path, self->s.ret.foff));
-	ASSERT_LT(0, uev_read("events/uprobes/fm/id", id, sizeof(id)));
-	ASSERT_LT(0, uev_read("events/uprobes/fm/format", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "p:uprobes/fm %s:0x%lx a=%%ax b=+8(%%bx):s32 s=+0(%%si):string",
+					 self->s.path, self->s.regs.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/fr %s:0x%lx rv=$retval:u16",
+					 self->s.path, self->s.ret.offset));
+	ASSERT_LT(0, upng_tracefs_read_len("events/uprobes/fm/id", id, sizeof(id)));
+	ASSERT_LT(0, upng_tracefs_read_len("events/uprobes/fm/format",
+					   self->s.buf, sizeof(self->s.buf)));
 	snprintf(want, sizeof(want), "ID: %d\n", atoi(id));
 	ASSERT_NE(NULL, strstr(self->s.buf, want));
 	for (i = 0; i < ARRAY_SIZE(fm_format); i++) {
@@ -142,60 +144,61 @@ TEST_F(ev, format_and_id)
 			TH_LOG("no '%s' in\n%s", fm_format[i], self->s.buf);
 		}
 	}
-	ASSERT_LT(0, uev_read("events/uprobes/fr/format", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_LT(0, upng_tracefs_read_len("events/uprobes/fr/format",
+					   self->s.buf, sizeof(self->s.buf)));
 	for (i = 0; i < ARRAY_SIZE(fr_format); i++) {
 		ASSERT_NE(NULL, strstr(self->s.buf, fr_format[i])) {
 			TH_LOG("no '%s' in\n%s", fr_format[i], self->s.buf);
 		}
 	}
 	/* The usual per-event files are there. */
-	ASSERT_EQ(0, access(UEV_TRACEFS "/events/uprobes/fm/enable", W_OK));
-	ASSERT_EQ(0, access(UEV_TRACEFS "/events/uprobes/fm/filter", W_OK));
-	ASSERT_EQ(0, access(UEV_TRACEFS "/events/uprobes/fm/trigger", W_OK));
+	ASSERT_EQ(0, access(UPNG_TRACEFS "/events/uprobes/fm/enable", W_OK));
+	ASSERT_EQ(0, access(UPNG_TRACEFS "/events/uprobes/fm/filter", W_OK));
+	ASSERT_EQ(0, access(UPNG_TRACEFS "/events/uprobes/fm/trigger", W_OK));
 }
 
 TEST_F(ev, delete)
 {
 	char expect[8192];
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/d1 %s:0x%lx",
-				self->s.path, self->s.regs.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/d2 %s:0x%lx",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:grp2/d3 %s:0x%lx",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:d1"));
-	ASSERT_FALSE(uev_has_event("uprobes", "d1"));
-	ASSERT_TRUE(uev_has_event("uprobes", "d2"));
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:grp2/d3"));
-	ASSERT_FALSE(uev_has_event("grp2", "d3"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/d1 %s:0x%lx",
+					 self->s.path, self->s.regs.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/d2 %s:0x%lx",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:grp2/d3 %s:0x%lx",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:d1"));
+	ASSERT_FALSE(upng_event_exists("uprobes", "d1"));
+	ASSERT_TRUE(upng_event_exists("uprobes", "d2"));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:grp2/d3"));
+	ASSERT_FALSE(upng_event_exists("grp2", "d3"));
 	snprintf(expect, sizeof(expect), "p:uprobes/d2 %s:0x%016lx\n",
-		 self->s.path, self->s.count.foff);
+		 self->s.path, self->s.count.offset);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
 		TH_LOG("uprobe_events:\n%s", self->s.buf);
 	}
 	/* Gone already, or never there. */
-	ASSERT_EQ(-ENOENT, uev_write("uprobe_events", "-:d1"));
-	ASSERT_EQ(-ENOENT, uev_write("uprobe_events", "-:nosuch/d2"));
+	ASSERT_EQ(-ENOENT, upng_tracefs_write("uprobe_events", "-:d1"));
+	ASSERT_EQ(-ENOENT, upng_tracefs_write("uprobe_events", "-:nosuch/d2"));
 	/* Through dynamic_events, with the group. */
-	ASSERT_EQ(0, uev_write("dynamic_events", "-:uprobes/d2"));
+	ASSERT_EQ(0, upng_tracefs_write("dynamic_events", "-:uprobes/d2"));
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", ""));
-	ASSERT_FALSE(uev_has_event("uprobes", "d2"));
+	ASSERT_FALSE(upng_event_exists("uprobes", "d2"));
 }
 
 TEST_F(ev, dynamic_events_create)
 {
 	char expect[8192];
 
-	ASSERT_EQ(0, uev_writef("dynamic_events", "p:uprobes/dy %s:0x%lx n=%%di:s32",
-				self->s.path, self->s.count.foff));
+	ASSERT_EQ(0, upng_tracefs_writef("dynamic_events", "p:uprobes/dy %s:0x%lx n=%%di:s32",
+					 self->s.path, self->s.count.offset));
 	snprintf(expect, sizeof(expect), "p:uprobes/dy %s:0x%016lx n=%%di:s32\n",
-		 self->s.path, self->s.count.foff);
+		 self->s.path, self->s.count.offset);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
 		TH_LOG("uprobe_events:\n%s", self->s.buf);
 	}
-	ASSERT_TRUE(uev_has_event("uprobes", "dy"));
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:dy"));
+	ASSERT_TRUE(upng_event_exists("uprobes", "dy"));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:dy"));
 	ASSERT_TRUE(file_is(&self->s, "dynamic_events", ""));
 }
 
@@ -204,22 +207,22 @@ TEST_F(ev, truncate_clears)
 	int i;
 
 	for (i = 0; i < 5; i++) {
-		ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/t%d %s:0x%lx",
-					i, self->s.path, self->s.count.foff));
+		ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/t%d %s:0x%lx",
+						 i, self->s.path, self->s.count.offset));
 	}
-	ASSERT_TRUE(uev_has_event("uprobes", "t4"));
-	ASSERT_EQ(0, uev_write_trunc("uprobe_events", ""));
+	ASSERT_TRUE(upng_event_exists("uprobes", "t4"));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("uprobe_events", ""));
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", ""));
-	ASSERT_FALSE(uev_has_event("uprobes", "t0"));
-	ASSERT_FALSE(uev_has_event("uprobes", "t4"));
+	ASSERT_FALSE(upng_event_exists("uprobes", "t0"));
+	ASSERT_FALSE(upng_event_exists("uprobes", "t4"));
 	/* Truncate and define in one go: only the new one remains. */
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/old %s:0x%lx",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_write_trunc("uprobe_events", ""));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/new %s:0x%lx",
-				self->s.path, self->s.count.foff));
-	ASSERT_FALSE(uev_has_event("uprobes", "old"));
-	ASSERT_TRUE(uev_has_event("uprobes", "new"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/old %s:0x%lx",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("uprobe_events", ""));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/new %s:0x%lx",
+					 self->s.path, self->s.count.offset));
+	ASSERT_FALSE(upng_event_exists("uprobes", "old"));
+	ASSERT_TRUE(upng_event_exists("uprobes", "new"));
 }
 
 /* Hits are recorded exactly while the event is enabled. */
@@ -228,30 +231,30 @@ TEST_F(ev, enable_disable_while_running)
 	static const int ns[] = { 3, 4, 5, 6, 7, 10, 13, 14 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 5));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	/* The group's enable file, then set_event. */
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
-	ASSERT_EQ(0, uev_write("set_event", "uprobes:cnt"));
+	ASSERT_EQ(0, upng_tracefs_write("set_event", "uprobes:cnt"));
 	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/enable", "1\n"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
-	ASSERT_EQ(0, uev_write("set_event", "!uprobes:cnt"));
+	ASSERT_EQ(0, upng_tracefs_write("set_event", "!uprobes:cnt"));
 	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/enable", "0\n"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, ARRAY_SIZE(ns))) {
 		int i;
 
-		for (i = 0; i < self->s.t.nr && i < UEV_MAX_LINES; i++)
+		for (i = 0; i < self->s.t.nr && i < UPNG_TRACE_LINES; i++)
 			TH_LOG("trace: %s", self->s.t.line[i]);
 	}
 }
@@ -262,16 +265,16 @@ TEST_F(ev, enabled_before_exec)
 	static const int ns[] = { 0, 1, 0, 1 };
 	struct uev_proc p, q;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_spawn(&q, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&q, 'c', 2));
 	ASSERT_EQ(0, uev_finish(&q));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
 	/* Two processes, each counting from 0. */
 	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 4));
 }
@@ -281,24 +284,24 @@ TEST_F(ev, filter_on_argument)
 	static const int ns[] = { 3, 4, 5, 8 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_write_trunc("events/uprobes/cnt/filter", "n >= 3 && n < 6"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("events/uprobes/cnt/filter", "n >= 3 && n < 6"));
 	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/filter", "n >= 3 && n < 6\n"));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 8));
 	/* "0" clears the filter. */
-	ASSERT_EQ(0, uev_write_trunc("events/uprobes/cnt/filter", "0"));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("events/uprobes/cnt/filter", "0"));
 	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/filter", "none\n"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
 	/* n = 8 ran with the filter still set: only 3, 4, 5 and then 8. */
 	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 4)) {
 		int i;
 
-		for (i = 0; i < self->s.t.nr && i < UEV_MAX_LINES; i++)
+		for (i = 0; i < self->s.t.nr && i < UPNG_TRACE_LINES; i++)
 			TH_LOG("trace: %s", self->s.t.line[i]);
 	}
 }
@@ -310,22 +313,22 @@ TEST_F(ev, filter_on_pid)
 	struct uev_proc p, q;
 	char filter[64];
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_spawn(&q, self->s.path));
 	snprintf(filter, sizeof(filter), "common_pid == %d", q.pid);
-	ASSERT_EQ(0, uev_write_trunc("events/uprobes/cnt/filter", filter));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("events/uprobes/cnt/filter", filter));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 4));
 	ASSERT_EQ(0, uev_cmd(&q, 'c', 3));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 4));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_finish(&q));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
 	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 3));
 	/* And the pid on the lines is q's. */
-	ASSERT_LT(0, uev_read("trace", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_LT(0, upng_tracefs_read_len("trace", self->s.buf, sizeof(self->s.buf)));
 	snprintf(filter, sizeof(filter), "-%d ", p.pid);
 	ASSERT_EQ(NULL, strstr(self->s.buf, filter));
 	snprintf(filter, sizeof(filter), "-%d ", q.pid);
@@ -341,21 +344,23 @@ TEST_F(ev, filter_on_pid)
 TEST_F(ev, task_filter_clause)
 {
 	static const int q_ns[] = { 0, 1, 2 }, child_ns[] = { 1000 };
-	unsigned long foff = self->s.count.foff;
+	unsigned long foff = self->s.count.offset;
 	const char *path = self->s.path;
 	char expect[4096];
 	struct uev_proc p, q;
 
 	ASSERT_EQ(0, uev_spawn(&p, path));
 	ASSERT_EQ(0, uev_spawn(&q, path));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/tq %s:0x%lx n=%%di:s64 if pid==%d",
-				path, foff, q.pid));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/tt %s:0x%lx if tid==%d",
-				path, foff, p.pid));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ts %s:0x%lx if sid==%d",
-				path, foff, getsid(0)));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/tp %s:0x%lx n=%%di:s64 if ppid==%d",
-				path, foff, p.pid));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "p:uprobes/tq %s:0x%lx n=%%di:s64 if pid==%d",
+					 path, foff, q.pid));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/tt %s:0x%lx if tid==%d",
+					 path, foff, p.pid));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ts %s:0x%lx if sid==%d",
+					 path, foff, getsid(0)));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "p:uprobes/tp %s:0x%lx n=%%di:s64 if ppid==%d",
+					 path, foff, p.pid));
 	snprintf(expect, sizeof(expect),
 		 "p:uprobes/tq %s:0x%016lx n=%%di:s64 if pid==%d\n"
 		 "p:uprobes/tt %s:0x%016lx if tid==%d\n"
@@ -367,31 +372,32 @@ TEST_F(ev, task_filter_clause)
 		TH_LOG("uprobe_events:\n%s\nexpected:\n%s", self->s.buf, expect);
 	}
 
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 4));
 	ASSERT_EQ(0, uev_cmd(&q, 'c', 3));
 	ASSERT_EQ(0, uev_cmd(&p, 'f', 1));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_finish(&q));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
 
 	ASSERT_TRUE(trace_ns(&self->s, "tq", q_ns, 3));
 	ASSERT_TRUE(trace_ns(&self->s, "tp", child_ns, 1));
-	ASSERT_EQ(4, uev_trace_get("tt", &self->s.t));
-	ASSERT_EQ(8, uev_trace_get("ts", &self->s.t));
+	ASSERT_EQ(4, upng_trace_get("trace", "tt", &self->s.t));
+	ASSERT_EQ(8, upng_trace_get("trace", "ts", &self->s.t));
 	/* The profile counts the hits of the tasks traced. */
-	ASSERT_EQ(3, uev_profile_hits(path, "tq"));
-	ASSERT_EQ(4, uev_profile_hits(path, "tt"));
-	ASSERT_EQ(8, uev_profile_hits(path, "ts"));
-	ASSERT_EQ(1, uev_profile_hits(path, "tp"));
+	ASSERT_EQ(3, upng_probe_hits_at(path, "tq"));
+	ASSERT_EQ(4, upng_probe_hits_at(path, "tt"));
+	ASSERT_EQ(8, upng_probe_hits_at(path, "ts"));
+	ASSERT_EQ(1, upng_probe_hits_at(path, "tp"));
 
-	ASSERT_EQ(-ENOENT, uev_writef("uprobe_events", "-:uprobes/tt %s:0x%016lx if tid==%d",
-				      path, foff, p.pid + 1));
-	ASSERT_EQ(-ENOENT, uev_writef("uprobe_events", "-:uprobes/ts %s:0x%016lx",
-				      path, foff + 1));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "-:uprobes/tt %s:0x%016lx if tid==%d",
-				path, foff, p.pid));
-	ASSERT_FALSE(uev_has_event("uprobes", "tt"));
+	ASSERT_EQ(-ENOENT, upng_tracefs_writef("uprobe_events",
+					       "-:uprobes/tt %s:0x%016lx if tid==%d",
+					       path, foff, p.pid + 1));
+	ASSERT_EQ(-ENOENT, upng_tracefs_writef("uprobe_events", "-:uprobes/ts %s:0x%016lx",
+					       path, foff + 1));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "-:uprobes/tt %s:0x%016lx if tid==%d",
+					 path, foff, p.pid));
+	ASSERT_FALSE(upng_event_exists("uprobes", "tt"));
 }
 
 /* Filters on a string argument (a __data_loc field) and on a bitfield. */
@@ -399,23 +405,24 @@ TEST_F(ev, filter_on_string)
 {
 	struct uev_proc p;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events",
-				"p:uprobes/fs %s:0x%lx s=+0(%%si):string b=+15(%%bx):b4@4/8",
-				self->s.path, self->s.regs.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/fs/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "p:uprobes/fs %s:0x%lx s=+0(%%si):string b=+15(%%bx):b4@4/8",
+					 self->s.path, self->s.regs.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/fs/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
-	ASSERT_EQ(0, uev_write_trunc("events/uprobes/fs/filter", "s == \"nope\""));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("events/uprobes/fs/filter", "s == \"nope\""));
 	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
-	ASSERT_EQ(0, uev_write_trunc("events/uprobes/fs/filter", "s ~ \"hello*\" && b == 11"));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("events/uprobes/fs/filter",
+					      "s ~ \"hello*\" && b == 11"));
 	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
-	ASSERT_EQ(0, uev_write_trunc("events/uprobes/fs/filter", "b != 11"));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("events/uprobes/fs/filter", "b != 11"));
 	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/fs/enable", "0"));
-	ASSERT_EQ(1, uev_trace_get("fs", &self->s.t));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/fs/enable", "0"));
+	ASSERT_EQ(1, upng_trace_get("trace", "fs", &self->s.t));
 	ASSERT_NE(NULL, strstr(self->s.t.line[0], " s=\"hello, uprobe\" b=11"));
 	/* A filter naming no field of the event is refused. */
-	ASSERT_EQ(-EINVAL, uev_write_trunc("events/uprobes/fs/filter", "nosuch == 1"));
+	ASSERT_EQ(-EINVAL, upng_tracefs_write_trunc("events/uprobes/fs/filter", "nosuch == 1"));
 }
 
 /* An enable_event trigger turns a soft-disabled event on from another one. */
@@ -424,12 +431,12 @@ TEST_F(ev, enable_event_trigger)
 	static const int ns[] = { 2, 3 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ta %s:0x%lx",
-				self->s.path, self->s.regs.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/ta/trigger", "enable_event:uprobes:cnt"));
-	ASSERT_EQ(0, uev_write("events/uprobes/ta/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ta %s:0x%lx",
+					 self->s.path, self->s.regs.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/trigger", "enable_event:uprobes:cnt"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/enable", "1"));
 	/* Soft-disabled: armed but not recording. */
 	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/enable", "0*\n"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
@@ -438,13 +445,13 @@ TEST_F(ev, enable_event_trigger)
 	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/enable", "1*\n"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/ta/enable", "0"));
-	ASSERT_EQ(0, uev_write("events/uprobes/ta/trigger", "!enable_event:uprobes:cnt"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/trigger", "!enable_event:uprobes:cnt"));
 	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 2));
-	ASSERT_EQ(1, uev_trace_get("ta", &self->s.t));
+	ASSERT_EQ(1, upng_trace_get("trace", "ta", &self->s.t));
 	/* The fired trigger left it enabled; once disabled it can go. */
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:cnt"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:cnt"));
 }
 
 TEST_F(ev, profile_counts)
@@ -452,18 +459,18 @@ TEST_F(ev, profile_counts)
 	struct uev_proc p, q;
 	char line[1024];
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/pc %s:0x%lx",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/pr %s:0x%lx",
-				self->s.path, self->s.ret.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/pa %s:0x%lx",
-				self->s.path, self->s.regs.foff));
-	ASSERT_EQ(0, uev_profile_hits(self->s.path, "pc"));
-	ASSERT_EQ(0, uev_profile_hits(self->s.path, "pr"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/pc %s:0x%lx",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/pr %s:0x%lx",
+					 self->s.path, self->s.ret.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/pa %s:0x%lx",
+					 self->s.path, self->s.regs.offset));
+	ASSERT_EQ(0, upng_probe_hits_at(self->s.path, "pc"));
+	ASSERT_EQ(0, upng_probe_hits_at(self->s.path, "pr"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	/* Not counted while disabled. */
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 7));
 	ASSERT_EQ(0, uev_cmd(&p, 'r', 5));
 	ASSERT_EQ(0, uev_spawn(&q, self->s.path));
@@ -471,10 +478,10 @@ TEST_F(ev, profile_counts)
 	ASSERT_EQ(0, uev_cmd(&q, 'r', 1));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_finish(&q));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
-	ASSERT_EQ(11, uev_profile_hits(self->s.path, "pc"));
-	ASSERT_EQ(6, uev_profile_hits(self->s.path, "pr"));
-	ASSERT_EQ(0, uev_profile_hits(self->s.path, "pa"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(11, upng_probe_hits_at(self->s.path, "pc"));
+	ASSERT_EQ(6, upng_probe_hits_at(self->s.path, "pr"));
+	ASSERT_EQ(0, upng_probe_hits_at(self->s.path, "pa"));
 	/* The layout of 6.12: "  FILE EVENT(left, 44) HITS(right, 15)". */
 	snprintf(line, sizeof(line), "  %s %-44s %15lu\n  %s %-44s %15lu\n  %s %-44s %15lu\n",
 		 self->s.path, "pc", 11UL, self->s.path, "pr", 6UL,
@@ -482,11 +489,11 @@ TEST_F(ev, profile_counts)
 	ASSERT_TRUE(file_is(&self->s, "uprobe_profile", line)) {
 		TH_LOG("uprobe_profile:\n%s", self->s.buf);
 	}
-	ASSERT_EQ(11, uev_trace_get("pc", &self->s.t));
-	ASSERT_EQ(6, uev_trace_get("pr", &self->s.t));
+	ASSERT_EQ(11, upng_trace_get("trace", "pc", &self->s.t));
+	ASSERT_EQ(6, upng_trace_get("trace", "pr", &self->s.t));
 	/* Deleted events leave the profile. */
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:pc"));
-	ASSERT_EQ(-1, uev_profile_hits(self->s.path, "pc"));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:pc"));
+	ASSERT_EQ(-1, upng_probe_hits_at(self->s.path, "pc"));
 }
 
 /* @buf holds @pairs times @first followed by @second, and nothing else. */
@@ -510,24 +517,26 @@ static bool alternate(const char *buf, const char *first, const char *second,
 /* Entry and return probes on one function fire in pairs, in order. */
 TEST_F(ev, entry_and_return)
 {
-	char entry[UEV_LINE_LEN], ret[UEV_LINE_LEN];
+	char entry[UPNG_TRACE_LINE_LEN], ret[UPNG_TRACE_LINE_LEN];
 	struct uev_proc p;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/fn %s:0x%lx",
-				self->s.path, self->s.ret.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/fn_ret %s:0x%lx rv=$retval:s32",
-				self->s.path, self->s.ret.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/fn %s:0x%lx",
+					 self->s.path, self->s.ret.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "r:uprobes/fn_ret %s:0x%lx rv=$retval:s32",
+					 self->s.path, self->s.ret.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'r', 3));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
-	snprintf(entry, sizeof(entry), "fn: (0x%lx)", self->s.ret.vaddr);
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
+	snprintf(entry, sizeof(entry), "fn: (0x%lx)", self->s.ret.value);
 	snprintf(ret, sizeof(ret), "fn_ret: (0x%lx <- 0x%lx) rv=-2",
-		 self->s.retsite.vaddr, self->s.ret.vaddr);
+		 self->s.retsite.value, self->s.ret.value);
 	/* Both events in one list, in trace order: "EVENT: payload". */
-	ASSERT_EQ(6, uev_trace_get("fn", &self->s.t) + uev_trace_get("fn_ret", &self->s.t));
-	ASSERT_LT(0, uev_read("trace", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_EQ(6, upng_trace_get("trace", "fn", &self->s.t) +
+		     upng_trace_get("trace", "fn_ret", &self->s.t));
+	ASSERT_LT(0, upng_tracefs_read_len("trace", self->s.buf, sizeof(self->s.buf)));
 	ASSERT_TRUE(alternate(self->s.buf, entry, ret, 3)) {
 		TH_LOG("trace:\n%s", self->s.buf);
 	}
@@ -539,32 +548,32 @@ TEST_F(ev, multi_probe_event)
 	char expect[8192];
 	struct uev_proc p;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%%di",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%%di",
-				self->s.path, self->s.regs.foff));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%%di",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%%di",
+					 self->s.path, self->s.regs.offset));
 	snprintf(expect, sizeof(expect),
 		 "p:uprobes/multi %s:0x%016lx x=%%di\n"
 		 "p:uprobes/multi %s:0x%016lx x=%%di\n",
-		 self->s.path, self->s.count.foff, self->s.path, self->s.regs.foff);
+		 self->s.path, self->s.count.offset, self->s.path, self->s.regs.offset);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
 		TH_LOG("uprobe_events:\n%s", self->s.buf);
 	}
-	ASSERT_EQ(0, uev_write("events/uprobes/multi/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/multi/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/multi/enable", "0"));
-	ASSERT_EQ(3, uev_trace_get("multi", &self->s.t));
-	snprintf(expect, sizeof(expect), "(0x%lx) x=0x0", self->s.count.vaddr);
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/multi/enable", "0"));
+	ASSERT_EQ(3, upng_trace_get("trace", "multi", &self->s.t));
+	snprintf(expect, sizeof(expect), "(0x%lx) x=0x0", self->s.count.value);
 	ASSERT_STREQ(expect, self->s.t.line[0]);
-	snprintf(expect, sizeof(expect), "(0x%lx) x=0x1", self->s.count.vaddr);
+	snprintf(expect, sizeof(expect), "(0x%lx) x=0x1", self->s.count.value);
 	ASSERT_STREQ(expect, self->s.t.line[1]);
-	snprintf(expect, sizeof(expect), "(0x%lx) x=0x2a", self->s.regs.vaddr);
+	snprintf(expect, sizeof(expect), "(0x%lx) x=0x2a", self->s.regs.value);
 	ASSERT_STREQ(expect, self->s.t.line[2]);
 	/* Deleting the event removes both probes. */
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:multi"));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:multi"));
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", ""));
 }
 
@@ -574,17 +583,17 @@ TEST_F(ev, two_events_one_address)
 	static const int a[] = { 0, 1, 2, 3, 4 }, b[] = { 0, 1, 2 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ea %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/eb %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/ea/enable", "1"));
-	ASSERT_EQ(0, uev_write("events/uprobes/eb/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ea %s:0x%lx n=%%di:s64",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/eb %s:0x%lx n=%%di:s64",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ea/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/eb/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
-	ASSERT_EQ(0, uev_write("events/uprobes/eb/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/eb/enable", "0"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
-	ASSERT_EQ(0, uev_write("events/uprobes/ea/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ea/enable", "0"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_TRUE(trace_ns(&self->s, "ea", a, 5));
@@ -595,25 +604,26 @@ TEST_F(ev, trigger_traceoff)
 {
 	struct uev_proc p;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/trigger", "traceoff:1"));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/trigger", "traceoff:1"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_TRUE(file_is(&self->s, "tracing_on", "1\n"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_TRUE(file_is(&self->s, "tracing_on", "0\n"));
-	ASSERT_EQ(0, uev_write("tracing_on", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("tracing_on", "1"));
 	/* The count is used up: the next hit leaves tracing on. */
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_TRUE(file_is(&self->s, "tracing_on", "1\n"));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
-	ASSERT_LT(0, uev_read("events/uprobes/cnt/trigger", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_LT(0, upng_tracefs_read_len("events/uprobes/cnt/trigger",
+					   self->s.buf, sizeof(self->s.buf)));
 	ASSERT_EQ(0, strncmp(self->s.buf, "traceoff:count=0", 16)) {
 		TH_LOG("trigger: %s", self->s.buf);
 	}
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/trigger", "!traceoff"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/trigger", "!traceoff"));
 }
 
 /* A histogram keyed on a fetch argument counts the hits per value. */
@@ -625,17 +635,18 @@ TEST_F(ev, hist_trigger)
 	char *line, *save;
 	int total = 0;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:u64",
-				self->s.path, self->s.count.foff));
-	if (access(UEV_TRACEFS "/events/uprobes/cnt/hist", R_OK))
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:u64",
+					 self->s.path, self->s.count.offset));
+	if (access(UPNG_TRACEFS "/events/uprobes/cnt/hist", R_OK))
 		SKIP(return, "no hist triggers (CONFIG_HIST_TRIGGERS)");
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/trigger", "hist:keys=n"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/trigger", "hist:keys=n"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 5));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
-	ASSERT_LT(0, uev_read("events/uprobes/cnt/hist", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_LT(0, upng_tracefs_read_len("events/uprobes/cnt/hist",
+					   self->s.buf, sizeof(self->s.buf)));
 	for (line = strtok_r(self->s.buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (sscanf(line, "{ n: %lu } hitcount: %lu", &key, &hits) != 2)
@@ -646,7 +657,7 @@ TEST_F(ev, hist_trigger)
 	}
 	ASSERT_EQ(5, total);
 	ASSERT_EQ(0, memcmp(want, seen, sizeof(want)));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/trigger", "!hist:keys=n"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/trigger", "!hist:keys=n"));
 }
 
 /* An event enabled in a tracing instance records there only. */
@@ -655,24 +666,24 @@ TEST_F(ev, instance)
 	static const int ns[] = { 1, 2 };
 	struct uev_proc p;
 
-	rmdir(UEV_TRACEFS "/instances/uevtest");
-	ASSERT_EQ(0, mkdir(UEV_TRACEFS "/instances/uevtest", 0755));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
+	rmdir(UPNG_TRACEFS "/instances/uevtest");
+	ASSERT_EQ(0, mkdir(UPNG_TRACEFS "/instances/uevtest", 0755));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
-	ASSERT_EQ(0, uev_write("instances/uevtest/events/uprobes/cnt/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("instances/uevtest/events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	/* Enabled in an instance: busy too. */
-	ASSERT_EQ(-EBUSY, uev_write("uprobe_events", "-:cnt"));
-	ASSERT_EQ(0, uev_write("instances/uevtest/events/uprobes/cnt/enable", "0"));
+	ASSERT_EQ(-EBUSY, upng_tracefs_write("uprobe_events", "-:cnt"));
+	ASSERT_EQ(0, upng_tracefs_write("instances/uevtest/events/uprobes/cnt/enable", "0"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_TRUE(uev_trace_ns(&self->s.t, "instances/uevtest/trace", "cnt",
-				 self->s.count.vaddr, ns, 2));
-	ASSERT_EQ(0, uev_trace_get("cnt", &self->s.t));
-	ASSERT_EQ(0, rmdir(UEV_TRACEFS "/instances/uevtest"));
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:cnt"));
+	ASSERT_TRUE(upng_trace_ns(&self->s.t, "instances/uevtest/trace", "cnt",
+				  self->s.count.value, ns, 2));
+	ASSERT_EQ(0, upng_trace_get("trace", "cnt", &self->s.t));
+	ASSERT_EQ(0, rmdir(UPNG_TRACEFS "/instances/uevtest"));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:cnt"));
 }
 
 /* Several definitions, a comment and blank lines in one write. */
@@ -683,26 +694,26 @@ TEST_F(ev, multiline_write)
 	snprintf(def, sizeof(def),
 		 "p:uprobes/m1 %s:0x%lx\n# a comment\n\np:uprobes/m2 %s:0x%lx n=%%di # trailing\n"
 		 "-:m1\np:uprobes/m3 %s:0x%lx\n",
-		 self->s.path, self->s.count.foff, self->s.path, self->s.count.foff,
-		 self->s.path, self->s.regs.foff);
-	ASSERT_EQ(0, uev_write("uprobe_events", def));
-	ASSERT_FALSE(uev_has_event("uprobes", "m1"));
-	ASSERT_TRUE(uev_has_event("uprobes", "m2"));
-	ASSERT_TRUE(uev_has_event("uprobes", "m3"));
+		 self->s.path, self->s.count.offset, self->s.path, self->s.count.offset,
+		 self->s.path, self->s.regs.offset);
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
+	ASSERT_FALSE(upng_event_exists("uprobes", "m1"));
+	ASSERT_TRUE(upng_event_exists("uprobes", "m2"));
+	ASSERT_TRUE(upng_event_exists("uprobes", "m3"));
 	snprintf(def, sizeof(def), "p:uprobes/m2 %s:0x%016lx n=%%di\np:uprobes/m3 %s:0x%016lx\n",
-		 self->s.path, self->s.count.foff, self->s.path, self->s.regs.foff);
+		 self->s.path, self->s.count.offset, self->s.path, self->s.regs.offset);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", def)) {
 		TH_LOG("uprobe_events:\n%s", self->s.buf);
 	}
 	/* A bad line stops the write: what came before it stays. */
 	snprintf(def, sizeof(def),
 		 "p:uprobes/m4 %s:0x%lx\np:uprobes/m5 %s:0x%lx %%bad\np:uprobes/m6 %s:0x%lx\n",
-		 self->s.path, self->s.count.foff, self->s.path, self->s.count.foff,
-		 self->s.path, self->s.count.foff);
-	ASSERT_EQ(-EINVAL, uev_write("uprobe_events", def));
-	ASSERT_TRUE(uev_has_event("uprobes", "m4"));
-	ASSERT_FALSE(uev_has_event("uprobes", "m5"));
-	ASSERT_FALSE(uev_has_event("uprobes", "m6"));
+		 self->s.path, self->s.count.offset, self->s.path, self->s.count.offset,
+		 self->s.path, self->s.count.offset);
+	ASSERT_EQ(-EINVAL, upng_tracefs_write("uprobe_events", def));
+	ASSERT_TRUE(upng_event_exists("uprobes", "m4"));
+	ASSERT_FALSE(upng_event_exists("uprobes", "m5"));
+	ASSERT_FALSE(upng_event_exists("uprobes", "m6"));
 }
 
 TEST_HARNESS_MAIN

@@ -15,23 +15,24 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../uprobes/upng.h"
 #include "uev_lib.h"
 
 /* The target program and the addresses of its symbols. */
 struct addrs {
 	char path[256];
-	struct uev_sym probe, data, string, tconst, retfunc, retsite;
+	struct upng_sym probe, data, string, tconst, retfunc, retsite;
 };
 
 static int get_addrs(const char *target, struct addrs *a)
 {
-	snprintf(a->path, sizeof(a->path), "%s", uev_path("bin", target));
-	return uev_sym(a->path, "uev_regs_probe", &a->probe) ?:
-	       uev_sym(a->path, "uev_data", &a->data) ?:
-	       uev_sym(a->path, "uev_string", &a->string) ?:
-	       uev_sym(a->path, "uev_text_const", &a->tconst) ?:
-	       uev_sym(a->path, "uev_ret_func", &a->retfunc) ?:
-	       uev_sym(a->path, "uev_ret_site", &a->retsite);
+	snprintf(a->path, sizeof(a->path), "%s/%s", upng_path("bin"), target);
+	return upng_elf_sym(a->path, "uev_regs_probe", &a->probe) ?:
+	       upng_elf_sym(a->path, "uev_data", &a->data) ?:
+	       upng_elf_sym(a->path, "uev_string", &a->string) ?:
+	       upng_elf_sym(a->path, "uev_text_const", &a->tconst) ?:
+	       upng_elf_sym(a->path, "uev_ret_func", &a->retfunc) ?:
+	       upng_elf_sym(a->path, "uev_ret_site", &a->retsite);
 }
 
 /* Expand the {TOKENS} of @in into @out. */
@@ -43,12 +44,12 @@ static void expand(const struct addrs *a, const char *in, char *out,
 		"RETSITE", "DDATA",
 	};
 	/* @+OFFSET is relative to where the probed file offset is mapped. */
-	unsigned long tcfoff = a->tconst.vaddr -
-			       (a->probe.vaddr - a->probe.foff);
+	unsigned long tcfoff = a->tconst.value -
+			       (a->probe.value - a->probe.offset);
 	unsigned long vals[] = {
-		a->probe.vaddr, a->data.vaddr, a->data.vaddr + 16,
-		a->string.vaddr, tcfoff, a->retfunc.vaddr, a->retsite.vaddr,
-		a->data.vaddr,
+		a->probe.value, a->data.value, a->data.value + 16,
+		a->string.value, tcfoff, a->retfunc.value, a->retsite.value,
+		a->data.value,
 	};
 	size_t len = 0, i, n;
 
@@ -90,15 +91,15 @@ FIXTURE_SETUP(fetch)
 {
 	if (geteuid())
 		SKIP(return, "must be run as root");
-	if (access(UEV_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UEV_TRACEFS "/uprobe_events");
+	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
+		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
 	ASSERT_EQ(0, get_addrs(variant->target ?: UEV_TARGET, &self->a));
-	ASSERT_EQ(0, uev_reset());
+	ASSERT_EQ(0, upng_tracefs_reset());
 }
 
 FIXTURE_TEARDOWN(fetch)
 {
-	uev_reset();
+	upng_tracefs_reset();
 }
 
 /* Registers, by name; the default type is x64. */
@@ -369,9 +370,9 @@ static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 		     const char *kind, const char *fetchargs, char *line,
 		     size_t size)
 {
-	static struct uev_trace t;
+	static struct upng_trace t;
 	char def[1024], args[768];
-	const struct uev_sym *at;
+	const struct upng_sym *at;
 	struct uev_proc p;
 	bool ret = strcmp(kind, "p");
 	const char *suffix = "";
@@ -383,17 +384,17 @@ static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 	expand(a, fetchargs, args, sizeof(args));
 	snprintf(def, sizeof(def), "%c:uprobes/fa %s:0x%lx%s %s",
 		 suffix[0] ? 'p' : kind[0],
-		 a->path, at->foff, suffix, args);
-	err = uev_write("uprobe_events", def);
+		 a->path, at->offset, suffix, args);
+	err = upng_tracefs_write("uprobe_events", def);
 	if (err) {
 		char msg[256], cmd[1024];
-		int pos = uev_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd));
+		int pos = upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd));
 
 		TH_LOG("'%s' refused: %s; error_log: %s at %d", def,
 		       strerror(-err), pos >= 0 ? msg : "-", pos);
 		return err;
 	}
-	err = uev_write("events/uprobes/fa/enable", "1");
+	err = upng_tracefs_write("events/uprobes/fa/enable", "1");
 	if (err)
 		return err;
 	err = uev_spawn(&p, a->path);
@@ -404,10 +405,10 @@ static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 		err = -ECHILD;
 	if (err)
 		return err;
-	err = uev_write("events/uprobes/fa/enable", "0");
+	err = upng_tracefs_write("events/uprobes/fa/enable", "0");
 	if (err)
 		return err;
-	if (uev_trace_get("fa", &t) != 1) {
+	if (upng_trace_get("trace", "fa", &t) != 1) {
 		TH_LOG("%d trace lines for fa, expected 1", t.nr);
 		return -ENOENT;
 	}
@@ -444,7 +445,7 @@ static bool match(const char *expect, const char *line)
 
 TEST_F(fetch, value)
 {
-	char line[UEV_LINE_LEN], expect[UEV_LINE_LEN];
+	char line[UPNG_TRACE_LINE_LEN], expect[UPNG_TRACE_LINE_LEN];
 
 	ASSERT_EQ(0, run_probe(_metadata, &self->a, variant->kind,
 			       variant->args, line, sizeof(line)));

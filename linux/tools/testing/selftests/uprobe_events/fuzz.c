@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../uprobes/upng.h"
 #include "uev_lib.h"
 
 #define DEF_ITERS	20000
@@ -237,7 +238,7 @@ static int delete_fuzz_events(void)
 	char *line, *save, *name, *end, del[256];
 	int n = 0, err;
 
-	if (uev_read("uprobe_events", buf, sizeof(buf)) < 0)
+	if (upng_tracefs_read_len("uprobe_events", buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -250,7 +251,7 @@ static int delete_fuzz_events(void)
 			continue;
 		snprintf(del, sizeof(del), "-:%s", name + 1);
 		/* A multi-probe event goes with its first line. */
-		err = uev_write("uprobe_events", del);
+		err = upng_tracefs_write("uprobe_events", del);
 		if (err && err != -ENOENT)
 			return err;
 		n++;
@@ -266,7 +267,7 @@ static void list_groups(char *out, size_t size)
 	int n, i;
 
 	out[0] = '\0';
-	n = scandir(UEV_TRACEFS "/events", &names, NULL, alphasort);
+	n = scandir(UPNG_TRACEFS "/events", &names, NULL, alphasort);
 	for (i = 0; i < n; i++) {
 		if (names[i]->d_type == DT_DIR && names[i]->d_name[0] != '.')
 			len += snprintf(out + len, len < size ? size - len : 0,
@@ -284,11 +285,12 @@ static int kernel_complaints(void)
 		"WARNING:", "BUG:", "Oops", "general protection", "kmemleak:",
 		"UBSAN:", "KASAN:", "list_add corruption", "lockdep",
 	};
-	int n = 0, c;
+	int n = 0;
 	size_t i;
+	long c;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		c = uev_kmsg_count(bad[i], NULL);
+		c = upng_kmsg_count(bad[i]);
 		if (c > 0)
 			n += c;
 	}
@@ -352,7 +354,7 @@ static int new_leaks(bool kmemleak)
 
 FIXTURE(fuzz) {
 	struct fuzz f;
-	struct uev_sym count;
+	struct upng_sym count;
 	char groups[8192];
 	int complaints;
 	bool kmemleak;
@@ -362,17 +364,17 @@ FIXTURE_SETUP(fuzz)
 {
 	if (geteuid())
 		SKIP(return, "must be run as root");
-	if (access(UEV_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UEV_TRACEFS "/uprobe_events");
+	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
+		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
 	snprintf(self->f.path, sizeof(self->f.path), "%s",
-		 uev_path("bin", UEV_TARGET));
-	ASSERT_EQ(0, uev_target_sym("uev_count_func", &self->count));
-	self->f.off = self->count.foff;
+		 upng_path("bin/" UEV_TARGET));
+	ASSERT_EQ(0, upng_elf_sym(self->f.path, "uev_count_func", &self->count));
+	self->f.off = self->count.offset;
 	self->f.rng = getenv("UEV_FUZZ_SEED") ?
 		      strtoull(getenv("UEV_FUZZ_SEED"), NULL, 0) : 0x75657666757a7aULL;
 	if (!self->f.rng)
 		self->f.rng = 1;
-	ASSERT_EQ(0, uev_reset());
+	ASSERT_EQ(0, upng_tracefs_reset());
 	list_groups(self->groups, sizeof(self->groups));
 	self->complaints = kernel_complaints();
 	self->kmemleak = kmemleak_clear();
@@ -380,25 +382,25 @@ FIXTURE_SETUP(fuzz)
 
 FIXTURE_TEARDOWN(fuzz)
 {
-	uev_write("events/uprobes/sentinel/enable", "0");
-	uev_reset();
+	upng_tracefs_write("events/uprobes/sentinel/enable", "0");
+	upng_tracefs_reset();
 }
 
 TEST_F_TIMEOUT(fuzz, parser, 600)
 {
 	static const int ns[] = { 0, 1, 2, 3, 4 };
-	static struct uev_trace t;
+	static struct upng_trace t;
 	int iters = DEF_ITERS, i, err, accepted = 0, refused = 0;
 	struct timespec start;
-	char def[MAX_DEF], want[UEV_LINE_LEN], groups[8192];
+	char def[MAX_DEF], want[UPNG_TRACE_LINE_LEN], groups[8192];
 	struct uev_proc p;
 
 	if (getenv("UEV_FUZZ_ITERS"))
 		iters = atoi(getenv("UEV_FUZZ_ITERS"));
 	TH_LOG("seed 0x%llx, %d definitions", self->f.rng, iters);
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/sentinel %s:0x%lx n=%%di:s64",
-				self->f.path, self->count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/sentinel/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/sentinel %s:0x%lx n=%%di:s64",
+					 self->f.path, self->count.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/sentinel/enable", "1"));
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (i = 0; i < iters && elapsed(&start) < TIME_LIMIT; i++) {
@@ -406,7 +408,7 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 			mutated_def(&self->f, def);
 		else
 			random_def(&self->f, def);
-		err = uev_write(i % 5 ? "uprobe_events" : "dynamic_events", def);
+		err = upng_tracefs_write(i % 5 ? "uprobe_events" : "dynamic_events", def);
 		ASSERT_TRUE(ordinary_errno(err)) {
 			TH_LOG("'%s': %d (%s)", def, err, strerror(-err));
 		}
@@ -416,7 +418,7 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 			accepted++;
 		if (i % 200 == 199) {
 			/* Enabled, so never deleted in bulk. */
-			ASSERT_EQ(-EBUSY, uev_write_trunc("uprobe_events", ""));
+			ASSERT_EQ(-EBUSY, upng_tracefs_write_trunc("uprobe_events", ""));
 			ASSERT_LE(0, delete_fuzz_events());
 		}
 	}
@@ -429,21 +431,21 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 	ASSERT_LE(0, delete_fuzz_events());
 
 	/* The sentinel still counts exactly. */
-	ASSERT_EQ(0, uev_write_trunc("trace", ""));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("trace", ""));
 	ASSERT_EQ(0, uev_spawn(&p, self->f.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 5));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(5, uev_trace_get("sentinel", &t));
+	ASSERT_EQ(5, upng_trace_get("trace", "sentinel", &t));
 	for (i = 0; i < 5; i++) {
-		snprintf(want, sizeof(want), "(0x%lx) n=%d", self->count.vaddr, ns[i]);
+		snprintf(want, sizeof(want), "(0x%lx) n=%d", self->count.value, ns[i]);
 		ASSERT_STREQ(want, t.line[i]);
 	}
 
 	/* Nothing the fuzz created is left. */
-	ASSERT_EQ(0, uev_write("events/uprobes/sentinel/enable", "0"));
-	ASSERT_EQ(0, uev_write_trunc("uprobe_events", ""));
-	ASSERT_EQ(0, uev_read("uprobe_events", def, sizeof(def)));
-	ASSERT_EQ(0, uev_read("uprobe_profile", def, sizeof(def)));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/sentinel/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write_trunc("uprobe_events", ""));
+	ASSERT_EQ(0, upng_tracefs_read_len("uprobe_events", def, sizeof(def)));
+	ASSERT_EQ(0, upng_tracefs_read_len("uprobe_profile", def, sizeof(def)));
 	list_groups(groups, sizeof(groups));
 	ASSERT_STREQ(self->groups, groups);
 	ASSERT_EQ(self->complaints, kernel_complaints());
@@ -463,26 +465,26 @@ TEST_F_TIMEOUT(fuzz, fetch_paths, 600)
 	char def[2048], arg[256], want[64], *rec;
 	static char trace[1 << 16];
 	ssize_t n;
-	struct uev_sym probe;
+	struct upng_sym probe;
 	struct uev_proc p;
 	size_t len;
 
 	if (getenv("UEV_FUZZ_ITERS"))
 		iters = atoi(getenv("UEV_FUZZ_ITERS")) / 100 + 1;
 	TH_LOG("seed 0x%llx, %d definitions", self->f.rng, iters);
-	ASSERT_EQ(0, uev_target_sym("uev_regs_probe", &probe));
+	ASSERT_EQ(0, upng_elf_sym(self->f.path, "uev_regs_probe", &probe));
 	ASSERT_EQ(0, uev_spawn(&p, self->f.path));
-	snprintf(want, sizeof(want), " ff: (0x%lx) a0=", probe.vaddr);
+	snprintf(want, sizeof(want), " ff: (0x%lx) a0=", probe.value);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (i = 0; i < iters && elapsed(&start) < TIME_LIMIT; i++) {
 		len = snprintf(def, sizeof(def), "p:uprobes/ff %s:0x%lx",
-			       self->f.path, probe.foff);
+			       self->f.path, probe.offset);
 		nargs = 1 + pick(&self->f, 6);
 		for (j = 0; j < nargs; j++) {
 			random_fetcharg(&self->f, arg, sizeof(arg));
 			len += snprintf(def + len, sizeof(def) - len, " a%d=%s", j, arg);
 		}
-		err = uev_write("uprobe_events", def);
+		err = upng_tracefs_write("uprobe_events", def);
 		if (err) {
 			ASSERT_TRUE(err == -EINVAL || err == -E2BIG) {
 				TH_LOG("'%s': %s", def, strerror(-err));
@@ -490,17 +492,17 @@ TEST_F_TIMEOUT(fuzz, fetch_paths, 600)
 			continue;
 		}
 		accepted++;
-		ASSERT_EQ(0, uev_write_trunc("trace", ""));
-		ASSERT_EQ(0, uev_write("events/uprobes/ff/enable", "1"));
+		ASSERT_EQ(0, upng_tracefs_write_trunc("trace", ""));
+		ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ff/enable", "1"));
 		ASSERT_EQ(0, uev_cmd(&p, 'a', 1)) {
 			TH_LOG("target died on '%s'", def);
 		}
-		ASSERT_EQ(0, uev_write("events/uprobes/ff/enable", "0"));
+		ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ff/enable", "0"));
 		/*
 		 * Strings from arbitrary memory may hold newlines, chars may
 		 * be NULs: look at the trace as a whole, not line by line.
 		 */
-		n = uev_read("trace", trace, sizeof(trace));
+		n = upng_tracefs_read_len("trace", trace, sizeof(trace));
 		ASSERT_LT(0, n);
 		while (n-- > 0)
 			if (!trace[n])
@@ -516,7 +518,7 @@ TEST_F_TIMEOUT(fuzz, fetch_paths, 600)
 		ASSERT_NE(NULL, strstr(rec, arg)) {
 			TH_LOG("'%s': %s", def, rec);
 		}
-		ASSERT_EQ(0, uev_write("uprobe_events", "-:ff"));
+		ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:ff"));
 	}
 	ASSERT_EQ(0, uev_finish(&p));
 	TH_LOG("%d of %d accepted in %lds", accepted, i, elapsed(&start));

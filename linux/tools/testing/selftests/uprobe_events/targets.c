@@ -14,13 +14,14 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../uprobes/upng.h"
 #include "uev_lib.h"
 
 /* The target, its symbols and buffers for what the tests read back. */
 struct tg_state {
 	char path[256];
-	struct uev_sym regs, count;
-	struct uev_trace t;
+	struct upng_sym regs, count;
+	struct upng_trace t;
 	char buf[65536];
 };
 
@@ -32,26 +33,26 @@ FIXTURE_SETUP(tg)
 {
 	if (geteuid())
 		SKIP(return, "must be run as root");
-	if (access(UEV_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UEV_TRACEFS "/uprobe_events");
+	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
+		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
 	snprintf(self->s.path, sizeof(self->s.path), "%s",
-		 uev_path("bin", UEV_TARGET));
-	ASSERT_EQ(0, uev_target_sym("uev_regs_probe", &self->s.regs));
-	ASSERT_EQ(0, uev_target_sym("uev_count_func", &self->s.count));
-	ASSERT_EQ(0, uev_reset());
+		 upng_path("bin/" UEV_TARGET));
+	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_regs_probe", &self->s.regs));
+	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_count_func", &self->s.count));
+	ASSERT_EQ(0, upng_tracefs_reset());
 }
 
 FIXTURE_TEARDOWN(tg)
 {
-	uev_write("trace_clock", "local");
-	uev_reset();
+	upng_tracefs_write("trace_clock", "local");
+	upng_tracefs_reset();
 }
 
 /* The trace holds exactly the "n=" values @ns of @event at uev_count_func. */
 static bool trace_ns(struct tg_state *s, const char *event, const int *ns,
 		     int nr)
 {
-	return uev_trace_ns(&s->t, "trace", event, s->count.vaddr, ns, nr);
+	return upng_trace_ns(&s->t, "trace", event, s->count.value, ns, nr);
 }
 
 /* A reference counter (USDT semaphore) is raised while the event is enabled. */
@@ -59,18 +60,19 @@ TEST_F(tg, ref_ctr_semaphore)
 {
 	static const int ns[] = { 0, 1 };
 	struct uev_proc a, b;
-	struct uev_sym sem;
+	struct upng_sym sem;
 	unsigned long v;
 
-	ASSERT_EQ(0, uev_target_sym("uev_semaphore", &sem));
+	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_semaphore", &sem));
 	ASSERT_EQ(0, uev_spawn(&a, self->s.path));
 	ASSERT_EQ(0, uev_query(&a, 's', &v));
 	ASSERT_EQ(0UL, v);
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/sem %s:0x%lx(0x%lx) n=%%di:s64",
-				self->s.path, self->s.count.foff, sem.foff));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "p:uprobes/sem %s:0x%lx(0x%lx) n=%%di:s64",
+					 self->s.path, self->s.count.offset, sem.offset));
 	ASSERT_EQ(0, uev_query(&a, 's', &v));
 	ASSERT_EQ(0UL, v);
-	ASSERT_EQ(0, uev_write("events/uprobes/sem/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/sem/enable", "1"));
 	ASSERT_EQ(0, uev_query(&a, 's', &v));
 	ASSERT_EQ(1UL, v);
 	/* A process started now gets it raised when it maps the file. */
@@ -78,7 +80,7 @@ TEST_F(tg, ref_ctr_semaphore)
 	ASSERT_EQ(0, uev_query(&b, 's', &v));
 	ASSERT_EQ(1UL, v);
 	ASSERT_EQ(0, uev_cmd(&a, 'c', 2));
-	ASSERT_EQ(0, uev_write("events/uprobes/sem/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/sem/enable", "0"));
 	ASSERT_EQ(0, uev_query(&a, 's', &v));
 	ASSERT_EQ(0UL, v);
 	ASSERT_EQ(0, uev_query(&b, 's', &v));
@@ -94,24 +96,25 @@ TEST_F(tg, ref_ctr_semaphore)
  */
 TEST_F(tg, pie_runtime_address)
 {
-	struct uev_sym count, tconst;
-	char pie[256], want[UEV_LINE_LEN];
+	struct upng_sym count, tconst;
+	char pie[256], want[UPNG_TRACE_LINE_LEN];
 	struct uev_proc p;
 	unsigned long at;
 
-	snprintf(pie, sizeof(pie), "%s", uev_path("bin", UEV_TARGET_PIE));
-	ASSERT_EQ(0, uev_sym(pie, "uev_count_func", &count));
-	ASSERT_EQ(0, uev_sym(pie, "uev_text_const", &tconst));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/pie %s:0x%lx ip=%%ip k=@+0x%lx",
-				pie, count.foff,
-				tconst.vaddr - (count.vaddr - count.foff)));
-	ASSERT_EQ(0, uev_write("events/uprobes/pie/enable", "1"));
+	snprintf(pie, sizeof(pie), "%s", upng_path("bin/" UEV_TARGET_PIE));
+	ASSERT_EQ(0, upng_elf_sym(pie, "uev_count_func", &count));
+	ASSERT_EQ(0, upng_elf_sym(pie, "uev_text_const", &tconst));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "p:uprobes/pie %s:0x%lx ip=%%ip k=@+0x%lx",
+					 pie, count.offset,
+					 tconst.value - (count.value - count.offset)));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/pie/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, pie));
 	ASSERT_EQ(0, uev_query(&p, 'i', &at));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/pie/enable", "0"));
-	ASSERT_EQ(1, uev_trace_get("pie", &self->s.t));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/pie/enable", "0"));
+	ASSERT_EQ(1, upng_trace_get("trace", "pie", &self->s.t));
 	snprintf(want, sizeof(want), "(0x%lx) ip=0x%lx k=0xbadc0ffee0ddf00", at, at);
 	ASSERT_STREQ(want, self->s.t.line[0]);
 }
@@ -123,18 +126,18 @@ TEST_F(tg, fork_child_hit)
 	struct uev_proc p;
 	char key[32], *first;
 
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_EQ(0, uev_cmd(&p, 'f', 1));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/cnt/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
 	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 3));
 	/* Two of the hits are the parent's. */
-	ASSERT_LT(0, uev_read("trace", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_LT(0, upng_tracefs_read_len("trace", self->s.buf, sizeof(self->s.buf)));
 	snprintf(key, sizeof(key), "-%d ", p.pid);
 	first = strstr(self->s.buf, key);
 	ASSERT_NE(NULL, first);
@@ -144,31 +147,32 @@ TEST_F(tg, fork_child_hit)
 /* Entry and return probes on a function of a 32-bit process. */
 TEST_F(tg, ia32_entry_and_return)
 {
-	char t32[256], want[UEV_LINE_LEN];
-	struct uev_sym count;
+	char t32[256], want[UPNG_TRACE_LINE_LEN];
+	struct upng_sym count;
 	struct uev_proc p;
 	int i;
 
-	snprintf(t32, sizeof(t32), "%s", uev_path("bin", UEV_TARGET32));
-	ASSERT_EQ(0, uev_sym(t32, "uev_count_func", &count));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/c32 %s:0x%lx n=+4($stack):s32",
-				t32, count.foff));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/c32_ret %s:0x%lx rv=$retval:s32",
-				t32, count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
+	snprintf(t32, sizeof(t32), "%s", upng_path("bin/" UEV_TARGET32));
+	ASSERT_EQ(0, upng_elf_sym(t32, "uev_count_func", &count));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/c32 %s:0x%lx n=+4($stack):s32",
+					 t32, count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "r:uprobes/c32_ret %s:0x%lx rv=$retval:s32",
+					 t32, count.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, t32));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 4));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
-	ASSERT_EQ(4, uev_trace_get("c32", &self->s.t));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(4, upng_trace_get("trace", "c32", &self->s.t));
 	for (i = 0; i < 4; i++) {
-		snprintf(want, sizeof(want), "(0x%lx) n=%d", count.vaddr, i);
+		snprintf(want, sizeof(want), "(0x%lx) n=%d", count.value, i);
 		ASSERT_STREQ(want, self->s.t.line[i]);
 	}
 	/* The return address is in main(): check the rest. */
-	ASSERT_EQ(4, uev_trace_get("c32_ret", &self->s.t));
+	ASSERT_EQ(4, upng_trace_get("trace", "c32_ret", &self->s.t));
 	for (i = 0; i < 4; i++) {
-		snprintf(want, sizeof(want), " <- 0x%lx) rv=%d", count.vaddr, i);
+		snprintf(want, sizeof(want), " <- 0x%lx) rv=%d", count.value, i);
 		ASSERT_EQ(0, strncmp(self->s.t.line[i], "(0x", 3));
 		ASSERT_NE(NULL, strstr(self->s.t.line[i], want)) {
 			TH_LOG("line %d: %s", i, self->s.t.line[i]);
@@ -186,39 +190,40 @@ static void nested(struct __test_metadata *_metadata, const char *target,
 {
 	static char trace[1 << 16];
 	char path[256], want[128];
-	struct uev_sym rec;
+	struct upng_sym rec;
 	struct uev_proc p;
 	const char *pos;
 	int i;
 
-	snprintf(path, sizeof(path), "%s", uev_path("bin", target));
-	ASSERT_EQ(0, uev_sym(path, "uev_rec", &rec));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/rec %s:0x%lx d=%s",
-				path, rec.foff, depth_arg));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "r:uprobes/rec_ret %s:0x%lx rv=$retval:s32",
-				path, rec.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
+	snprintf(path, sizeof(path), "%s/%s", upng_path("bin"), target);
+	ASSERT_EQ(0, upng_elf_sym(path, "uev_rec", &rec));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rec %s:0x%lx d=%s",
+					 path, rec.offset, depth_arg));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "r:uprobes/rec_ret %s:0x%lx rv=$retval:s32",
+					 path, rec.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, path));
 	ASSERT_EQ(0, uev_cmd(&p, 'n', 2));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
-	ASSERT_LT(0, uev_read("trace", trace, sizeof(trace)));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
+	ASSERT_LT(0, upng_tracefs_read_len("trace", trace, sizeof(trace)));
 	pos = trace;
 	for (i = 0; i < 16; i++) {
 		int d = i % 8 < 4 ? 3 - i % 8 : i % 8 - 4;
 
 		if (i % 8 < 4)
-			snprintf(want, sizeof(want), " rec: (0x%lx) d=%d\n", rec.vaddr, d);
+			snprintf(want, sizeof(want), " rec: (0x%lx) d=%d\n", rec.value, d);
 		else
-			snprintf(want, sizeof(want), " <- 0x%lx) rv=%d\n", rec.vaddr, d);
+			snprintf(want, sizeof(want), " <- 0x%lx) rv=%d\n", rec.value, d);
 		pos = strstr(pos, want);
 		ASSERT_NE(NULL, pos) {
 			TH_LOG("no '%.*s' in order in:\n%s", (int)strlen(want) - 1, want, trace);
 		}
 		pos += strlen(want);
 	}
-	ASSERT_EQ(8, uev_trace_get("rec", &(struct uev_trace){ 0 }));
-	ASSERT_EQ(8, uev_trace_get("rec_ret", &(struct uev_trace){ 0 }));
+	ASSERT_EQ(8, upng_trace_get("trace", "rec", &(struct upng_trace){ 0 }));
+	ASSERT_EQ(8, upng_trace_get("trace", "rec_ret", &(struct upng_trace){ 0 }));
 }
 
 TEST_F(tg, nested_return_probes)
@@ -247,42 +252,43 @@ TEST_F_TIMEOUT(tg, toggle_under_load, 120)
 	int toggles;
 	FILE *trace;
 
-	ASSERT_LT(0, uev_read("buffer_size_kb", size_kb, sizeof(size_kb)));
-	ASSERT_EQ(0, uev_write("buffer_size_kb", "8192"));
+	ASSERT_LT(0, upng_tracefs_read_len("buffer_size_kb", size_kb, sizeof(size_kb)));
+	ASSERT_EQ(0, upng_tracefs_write("buffer_size_kb", "8192"));
 	/*
 	 * The target may move between CPUs: only a global clock orders the
 	 * lines of the per-CPU buffers as the hits happened.
 	 */
-	ASSERT_EQ(0, uev_write("trace_clock", "counter"));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/tog %s:0x%lx n=%%di:s64",
-				self->s.path, self->s.count.foff));
+	ASSERT_EQ(0, upng_tracefs_write("trace_clock", "counter"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/tog %s:0x%lx n=%%di:s64",
+					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
-	ASSERT_EQ(0, uev_write("events/uprobes/tog/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/tog/enable", "1"));
 	ASSERT_EQ(1, write(p.to, "l", 1));
 	/* Wait for the loop to hit the probe, then toggle it 20 times. */
 	for (toggles = 0; toggles < 10000; toggles++) {
-		if (uev_profile_hits(self->s.path, "tog") > 0)
+		if (upng_probe_hits_at(self->s.path, "tog") > 0)
 			break;
 		usleep(1000);
 	}
-	ASSERT_LT(0, uev_profile_hits(self->s.path, "tog"));
+	ASSERT_LT(0, upng_probe_hits_at(self->s.path, "tog"));
 	for (toggles = 1; toggles <= 20; toggles++) {
-		ASSERT_EQ(0, uev_write("events/uprobes/tog/enable", toggles % 2 ? "0" : "1"));
+		ASSERT_EQ(0, upng_tracefs_write("events/uprobes/tog/enable",
+						toggles % 2 ? "0" : "1"));
 		usleep(5000);
 	}
-	ASSERT_EQ(0, uev_write("events/uprobes/tog/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/tog/enable", "0"));
 	/* Stop the loop; it acknowledges. */
 	ASSERT_EQ(1, write(p.to, "x", 1));
 	ASSERT_EQ(1, read(p.from, &ack, 1));
 	ASSERT_EQ('l', ack);
 	ASSERT_EQ(0, uev_finish(&p));
-	hits = uev_profile_hits(self->s.path, "tog");
+	hits = upng_probe_hits_at(self->s.path, "tog");
 	/*
 	 * Streamed line by line: the text of two 8 MiB buffers is larger than
 	 * any buffer a test would read it into, and a line cut at the end of
 	 * one would parse as a smaller n.
 	 */
-	trace = fopen(UEV_TRACEFS "/trace", "r");
+	trace = fopen(UPNG_TRACEFS "/trace", "r");
 	ASSERT_NE(NULL, trace);
 	while (getline(&line, &cap, trace) > 0) {
 		if (!strstr(line, " tog: "))
@@ -300,7 +306,7 @@ TEST_F_TIMEOUT(tg, toggle_under_load, 120)
 	TH_LOG("%ld hits, %ld lines", hits, lines);
 	ASSERT_GE(hits, lines);
 	ASSERT_LT(0, lines);
-	ASSERT_EQ(0, uev_write("buffer_size_kb", size_kb));
+	ASSERT_EQ(0, upng_tracefs_write("buffer_size_kb", size_kb));
 }
 
 /*
@@ -309,20 +315,21 @@ TEST_F_TIMEOUT(tg, toggle_under_load, 120)
  */
 TEST_F(tg, long_string)
 {
-	struct uev_sym ls;
+	struct upng_sym ls;
 	struct uev_proc p;
 	size_t n;
 	char *v;
 
-	ASSERT_EQ(0, uev_target_sym("uev_long_string", &ls));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ls %s:0x%lx s=@0x%lx:string di=%%di",
-				self->s.path, self->s.regs.foff, ls.vaddr));
-	ASSERT_EQ(0, uev_write("events/uprobes/ls/enable", "1"));
+	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_long_string", &ls));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "p:uprobes/ls %s:0x%lx s=@0x%lx:string di=%%di",
+					 self->s.path, self->s.regs.offset, ls.value));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ls/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/ls/enable", "0"));
-	ASSERT_LT(0, uev_read("trace", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ls/enable", "0"));
+	ASSERT_LT(0, upng_tracefs_read_len("trace", self->s.buf, sizeof(self->s.buf)));
 	v = strstr(self->s.buf, " ls: ");
 	ASSERT_NE(NULL, v);
 	v = strstr(v, " s=");
@@ -368,32 +375,34 @@ static const char *skip_a_string(const char *v, size_t max)
  */
 TEST_F(tg, strings_over_a_page)
 {
-	int warnings = uev_kmsg_count("WARNING:", NULL);
-	struct uev_sym ls;
+	long warnings = upng_kmsg_count("WARNING:");
+	struct upng_sym ls;
 	struct uev_proc p;
 	const char *v;
 
-	ASSERT_EQ(0, uev_target_sym("uev_long_string", &ls));
+	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_long_string", &ls));
 	/* One string of 4095 characters, then two of 3000. */
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/big1 %s:0x%lx s=@0x%lx:string di=%%di",
-				self->s.path, self->s.regs.foff, ls.vaddr + 6000 - 4095));
-	ASSERT_EQ(0, uev_writef("uprobe_events",
-				"p:uprobes/big2 %s:0x%lx s=@0x%lx:string t=@0x%lx:ustring di=%%di",
-				self->s.path, self->s.regs.foff, ls.vaddr + 3000,
-				ls.vaddr + 3000));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "p:uprobes/big1 %s:0x%lx s=@0x%lx:string di=%%di",
+					 self->s.path, self->s.regs.offset,
+					 ls.value + 6000 - 4095));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
+					 "p:uprobes/big2 %s:0x%lx s=@0x%lx:string t=@0x%lx:ustring di=%%di",
+					 self->s.path, self->s.regs.offset, ls.value + 3000,
+					 ls.value + 3000));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/enable", "0"));
-	ASSERT_EQ(warnings, uev_kmsg_count("WARNING:", NULL));
-	ASSERT_EQ(1, uev_trace_get("big1", &self->s.t));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(warnings, upng_kmsg_count("WARNING:"));
+	ASSERT_EQ(1, upng_trace_get("trace", "big1", &self->s.t));
 	v = strstr(self->s.t.line[0], " s=");
 	ASSERT_NE(NULL, v);
 	v = skip_a_string(v + 3, 4095);
 	ASSERT_NE(NULL, v);
 	ASSERT_STREQ(" di=0x2a", v);
-	ASSERT_EQ(1, uev_trace_get("big2", &self->s.t));
+	ASSERT_EQ(1, upng_trace_get("trace", "big2", &self->s.t));
 	v = strstr(self->s.t.line[0], " s=");
 	ASSERT_NE(NULL, v);
 	v = skip_a_string(v + 3, 3000);
@@ -450,9 +459,9 @@ TEST_F(tg, inode_not_name)
 	unlink(name);
 	unlink(old);
 	ASSERT_EQ(0, copy_target(self->s.path, name));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/ino %s:0x%lx n=%%di:s64",
-				name, self->s.count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/ino/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ino %s:0x%lx n=%%di:s64",
+					 name, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ino/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&a, name));
 	ASSERT_EQ(0, uev_cmd(&a, 'c', 1));
 	ASSERT_EQ(0, rename(name, old));
@@ -462,9 +471,9 @@ TEST_F(tg, inode_not_name)
 	ASSERT_EQ(0, uev_cmd(&a, 'c', 1));
 	ASSERT_EQ(0, uev_finish(&a));
 	ASSERT_EQ(0, uev_finish(&b));
-	ASSERT_EQ(0, uev_write("events/uprobes/ino/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ino/enable", "0"));
 	ASSERT_TRUE(trace_ns(&self->s, "ino", ns, 2));
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:ino"));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:ino"));
 	unlink(name);
 	unlink(old);
 }
@@ -501,15 +510,15 @@ TEST_F(tg, file_on_9p)
 		SKIP(return, "no 9p mount at /mnt/host");
 	unlink(name);
 	ASSERT_EQ(0, copy_target(self->s.path, name));
-	ASSERT_EQ(0, uev_writef("uprobe_events", "p:uprobes/nine %s:0x%lx n=%%di:s64",
-				name, self->s.count.foff));
-	ASSERT_EQ(0, uev_write("events/uprobes/nine/enable", "1"));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/nine %s:0x%lx n=%%di:s64",
+					 name, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/nine/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, name));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, uev_write("events/uprobes/nine/enable", "0"));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/nine/enable", "0"));
 	ASSERT_TRUE(trace_ns(&self->s, "nine", ns, 3));
-	ASSERT_EQ(0, uev_write("uprobe_events", "-:nine"));
+	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:nine"));
 	unlink(name);
 }
 

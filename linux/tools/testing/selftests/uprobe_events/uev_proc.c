@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uprobe_events test helpers: finding the suite's programs and driving a
- * probe target through its command pipe.
+ * uprobe_events test helpers: driving a probe target (uev_target.c)
+ * through its command pipe, one byte a command.
  */
 #include <errno.h>
-#include <limits.h>
-#include <libgen.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,66 +12,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../uprobes/upng.h"
 #include "uev_lib.h"
-
-/**
- * uev_path() - path of a program of the suite
- * @dir: "bin"
- * @name: file name
- *
- * The probe targets are in bin/, next to the running test program.
- *
- * Return: a static buffer, overwritten by the next call.
- */
-const char *uev_path(const char *dir, const char *name)
-{
-	static char path[PATH_MAX];
-	char self[PATH_MAX];
-	ssize_t n;
-
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0)
-		n = 0;
-	self[n] = '\0';
-	snprintf(path, sizeof(path), "%s/%s/%s", dirname(self), dir, name);
-	return path;
-}
 
 /**
  * uev_spawn() - start a probe target with its stdin and stdout on pipes
  * @p: filled with the pid and the pipe ends
  * @path: the program
  *
+ * The target is killed if the test process dies (upng_spawn()).
+ *
  * Return: 0, or -errno.
  */
 int uev_spawn(struct uev_proc *p, const char *path)
 {
-	int in[2], out[2];
+	struct upng_child c;
+	int err;
 
-	if (pipe(in))
-		return -errno;
-	if (pipe(out)) {
-		close(in[0]);
-		close(in[1]);
-		return -errno;
-	}
-	p->pid = fork();
-	if (p->pid < 0)
-		return -errno;
-	if (!p->pid) {
-		dup2(in[0], STDIN_FILENO);
-		dup2(out[1], STDOUT_FILENO);
-		close(in[0]);
-		close(in[1]);
-		close(out[0]);
-		close(out[1]);
-		execl(path, path, (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	p->to = in[1];
-	p->from = out[0];
+	err = upng_spawn(&c, path, NULL, NULL);
+	if (err)
+		return err;
+	p->pid = c.pid;
+	p->to = c.in;
+	p->from = c.out;
 	return 0;
 }
 

@@ -2,6 +2,9 @@
 /*
  * Helpers shared by the uprobes engine selftests: tracefs probe control,
  * ELF symbol lookup, target process control, memory inspection and BPF.
+ * The uprobe_events selftests (../uprobe_events) use them too: they link
+ * upng_tracefs.c, upng_elf.c and upng_proc.c, but neither upng_show.c
+ * (the uprobes programs start with breakpoints shown) nor upng_bpf.c.
  */
 #ifndef UPNG_H
 #define UPNG_H
@@ -29,6 +32,8 @@ int upng_probe_enabled(const char *ev);
 int upng_probe_del(const char *ev);
 /* Hit count of EV in uprobe_profile, or -1 when EV is not listed. */
 long upng_probe_hits(const char *ev);
+/* The same for EV on the file PATH (as the probe was defined with it). */
+long upng_probe_hits_at(const char *path, const char *ev);
 /* Empty the trace buffer and make sure tracing is on; 0 or -errno. */
 int upng_trace_reset(void);
 /* Whole trace file as a NUL-terminated malloc()ed string, or NULL. */
@@ -41,8 +46,66 @@ long upng_trace_count(const char *trace, const char *ev);
  */
 long upng_trace_values(const char *trace, const char *ev, const char *arg,
 		       unsigned long long *vals, long max);
-/* Copy the tracefs file REL (relative to UPNG_TRACEFS) into BUF. */
+/*
+ * Copy the tracefs file REL (relative to UPNG_TRACEFS) into BUF: at most
+ * LEN - 1 bytes, NUL terminated; 0 or -errno.
+ */
 int upng_tracefs_read(const char *rel, char *buf, size_t len);
+/* The same, returning the number of bytes copied or -errno. */
+ssize_t upng_tracefs_read_len(const char *rel, char *buf, size_t len);
+/*
+ * Append S to the tracefs file REL (O_APPEND) with a single write(), as
+ * it is (no newline added; no write at all for ""); 0, or -errno of the
+ * open() or the write() (-EIO when it took only part of S).
+ */
+int upng_tracefs_write(const char *rel, const char *s);
+/* The same, opening REL with O_TRUNC ("" only truncates). */
+int upng_tracefs_write_trunc(const char *rel, const char *s);
+/* upng_tracefs_write() of the printf-style FMT, cut at 4095 bytes. */
+int upng_tracefs_writef(const char *rel, const char *fmt, ...);
+/*
+ * Disable every event, delete every uprobe event (fails with -EBUSY if
+ * one is still enabled, in an instance say), turn tracing on and empty
+ * the trace buffer and error_log; 0, or -errno of the step that failed.
+ */
+int upng_tracefs_reset(void);
+/* Whether the event directory events/GROUP/EV exists. */
+bool upng_event_exists(const char *group, const char *ev);
+/*
+ * The last entry of error_log: its error text (after "error: ") into
+ * MSG (MSIZE bytes) and the command as logged into CMD (CSIZE bytes).
+ * Returns the position of the caret within the command, -ENOENT when
+ * the log is empty (or does not end with an entry), -EINVAL for an
+ * entry without a caret under the command, or -errno.
+ */
+int upng_errlog_last(char *msg, size_t msize, char *cmd, size_t csize);
+
+#define UPNG_TRACE_LINES	32
+#define UPNG_TRACE_LINE_LEN	10240
+
+/*
+ * The trace lines of an event, reduced to what follows "EV: ": the
+ * number of lines and the first UPNG_TRACE_LINES of them.
+ */
+struct upng_trace {
+	int nr;
+	char line[UPNG_TRACE_LINES][UPNG_TRACE_LINE_LEN];
+};
+
+/*
+ * The lines of event EV in the tracefs trace file REL ("trace",
+ * "instances/NAME/trace") into T, in order (a NUL that a char argument
+ * printed reads as '.'); returns how many there are, also those beyond
+ * UPNG_TRACE_LINES, or -errno.
+ */
+int upng_trace_get(const char *rel, const char *ev, struct upng_trace *t);
+/*
+ * Whether REL holds exactly NR lines of EV, "(0xADDR) n=N" with the
+ * values N of NS in order (a probe at ADDR fetching "n=..."); T gets
+ * the lines, as from upng_trace_get().
+ */
+bool upng_trace_ns(struct upng_trace *t, const char *rel, const char *ev,
+		   unsigned long addr, const int *ns, int nr);
 
 /* ---- ELF symbols (upng_elf.c) ---- */
 
@@ -121,8 +184,19 @@ const char *upng_evname(char *buf, size_t len, const char *tag);
 
 /* Write the string S to the (sysfs, debugfs, procfs) file PATH; 0 or -errno. */
 int upng_write_str(const char *path, const char *s);
+/*
+ * The same with one write() to PATH opened O_WRONLY | FLAGS (O_APPEND,
+ * O_TRUNC); 0, or -errno of the open() or the write() (-EIO when it
+ * took only part of S).
+ */
+int upng_write_file(const char *path, const char *s, int flags);
 /* Content of PATH into BUF, without its trailing newline; 0 or -errno. */
 int upng_read_str(const char *path, char *buf, size_t len);
+/*
+ * Content of PATH into BUF as it is: at most LEN - 1 bytes, NUL
+ * terminated; the number of bytes read or -errno.
+ */
+ssize_t upng_read_file(const char *path, char *buf, size_t len);
 
 /* A range of kernel text, see upng_kallsyms_range(). */
 struct upng_ksym_range {
@@ -155,6 +229,11 @@ int upng_kmsg_open(void);
  */
 long upng_kmsg_scan(int fd, const char *word, long *nword, char *first,
 		    size_t len);
+/*
+ * Number of records of the whole kernel log, from its oldest, whose
+ * message contains WORD, or -errno.
+ */
+long upng_kmsg_count(const char *word);
 
 /* ---- probes with a USDT semaphore, perf uprobe events (upng_tracefs.c) ---- */
 
@@ -194,8 +273,8 @@ int upng_wait_unstranded(int timeout_ms);
  * core dumps) see our breakpoints (ON false) or the probed instructions
  * (ON true, the kernel's default), through debugfs
  * uprobes/hide_breakpoints; 0, or -errno (-ENOENT: not our engine). Every
- * test program starts with them shown: the tests look at breakpoints
- * through those readers.
+ * test program of the uprobes suite starts with them shown (upng_show.c):
+ * the tests look at breakpoints through those readers.
  */
 int upng_hide_breakpoints(bool on);
 /*

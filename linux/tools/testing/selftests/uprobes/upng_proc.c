@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Target processes driven over pipes, helper paths, /proc/PID/mem reads
- * and file hashing for the uprobes engine selftests.
+ * Target processes driven over pipes, helper paths, /proc/PID/mem reads,
+ * file hashing and the kernel log for the uprobes engine selftests (and
+ * the uprobe_events selftests).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -272,11 +273,16 @@ const char *upng_evname(char *buf, size_t len, const char *tag)
 
 int upng_write_str(const char *path, const char *s)
 {
+	return upng_write_file(path, s, 0);
+}
+
+int upng_write_file(const char *path, const char *s, int flags)
+{
 	size_t len = strlen(s);
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
 	if (fd < 0)
 		return -errno;
 	n = write(fd, s, len);
@@ -288,7 +294,7 @@ int upng_write_str(const char *path, const char *s)
 	return err;
 }
 
-int upng_read_str(const char *path, char *buf, size_t len)
+ssize_t upng_read_file(const char *path, char *buf, size_t len)
 {
 	size_t got = 0;
 	ssize_t n;
@@ -311,6 +317,16 @@ int upng_read_str(const char *path, char *buf, size_t len)
 		got += n;
 	}
 	close(fd);
+	buf[got] = '\0';
+	return got;
+}
+
+int upng_read_str(const char *path, char *buf, size_t len)
+{
+	ssize_t got = upng_read_file(path, buf, len);
+
+	if (got < 0)
+		return got;
 	while (got && buf[got - 1] == '\n')
 		got--;
 	buf[got] = '\0';
@@ -524,6 +540,18 @@ long upng_kmsg_scan(int fd, const char *word, long *nword, char *first,
 			snprintf(first, len, "%s", msg);
 	}
 	return splats;
+}
+
+long upng_kmsg_count(const char *word)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	long n, nword;
+
+	if (fd < 0)
+		return -errno;
+	n = upng_kmsg_scan(fd, word, &nword, NULL, 0);
+	close(fd);
+	return n < 0 ? n : nword;
 }
 
 long long upng_now_ms(void)

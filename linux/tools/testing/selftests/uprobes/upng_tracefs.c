@@ -1,37 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Probe control through tracefs: uprobe_events, per-event enable files,
- * uprobe_profile hit counts and the trace buffer; and through perf: the
- * counting events of the uprobe PMU.
+ * uprobe_profile hit counts, the trace buffer and error_log; and through
+ * perf: the counting events of the uprobe PMU. The uprobe_events suite
+ * links this file too.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/perf_event.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "upng.h"
 
+/* Write S with one write() (none for ""), opened with FLAGS; 0 or -errno. */
 static int tracefs_write(const char *rel, const char *s, int flags)
 {
-	char path[256];
-	ssize_t n;
-	int fd, err = 0;
+	char path[PATH_MAX];
+	int fd;
 
 	snprintf(path, sizeof(path), UPNG_TRACEFS "/%s", rel);
-	fd = open(path, O_WRONLY | flags);
+	if (*s)
+		return upng_write_file(path, s, flags);
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
 	if (fd < 0)
 		return -errno;
-	n = write(fd, s, strlen(s));
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != strlen(s))
-		err = -EIO;
 	close(fd);
-	return err;
+	return 0;
+}
+
+int upng_tracefs_write(const char *rel, const char *s)
+{
+	return tracefs_write(rel, s, O_APPEND);
+}
+
+int upng_tracefs_write_trunc(const char *rel, const char *s)
+{
+	return tracefs_write(rel, s, O_TRUNC);
+}
+
+int upng_tracefs_writef(const char *rel, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return tracefs_write(rel, buf, O_APPEND);
 }
 
 int upng_hide_breakpoints(bool on)
@@ -59,36 +81,125 @@ int upng_shown_byte(pid_t pid, unsigned long addr)
 	return err ? err : b;
 }
 
-/* Test programs see breakpoints (see upng.h); targets do not link this. */
-static void __attribute__((constructor)) upng_show_breakpoints(void)
+ssize_t upng_tracefs_read_len(const char *rel, char *buf, size_t len)
 {
-	upng_hide_breakpoints(false);
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), UPNG_TRACEFS "/%s", rel);
+	return upng_read_file(path, buf, len);
 }
 
 int upng_tracefs_read(const char *rel, char *buf, size_t len)
 {
-	char path[256];
+	ssize_t n = upng_tracefs_read_len(rel, buf, len);
+
+	return n < 0 ? n : 0;
+}
+
+/*
+ * The whole tracefs file REL, malloc()ed and NUL terminated, its length
+ * into *LENP (if not NULL); NULL with errno set on failure. A read error
+ * or a failed realloc() fails it when STRICT, else ends the file there.
+ */
+static char *read_whole(const char *rel, size_t *lenp, bool strict)
+{
+	size_t cap = 1 << 20, len = 0;
+	char path[PATH_MAX], *buf, *nbuf;
+	int fd, err = 0;
 	ssize_t n;
-	size_t got = 0;
-	int fd;
 
 	snprintf(path, sizeof(path), UPNG_TRACEFS "/%s", rel);
+	buf = malloc(cap);
+	if (!buf)
+		return NULL;
 	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	while (got + 1 < len) {
-		n = read(fd, buf + got, len - 1 - got);
-		if (n < 0) {
-			close(fd);
-			return -errno;
-		}
-		if (!n)
-			break;
-		got += n;
+	if (fd < 0) {
+		err = errno;
+		free(buf);
+		errno = err;
+		return NULL;
 	}
-	buf[got] = '\0';
+	for (;;) {
+		if (cap - len < 65536) {
+			nbuf = realloc(buf, 2 * cap);
+			if (!nbuf) {
+				err = ENOMEM;
+				break;
+			}
+			buf = nbuf;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n <= 0) {
+			err = n ? errno : 0;
+			break;
+		}
+		len += n;
+	}
 	close(fd);
-	return 0;
+	buf[len] = '\0';
+	if (err && strict) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	if (lenp)
+		*lenp = len;
+	return buf;
+}
+
+int upng_tracefs_reset(void)
+{
+	return upng_tracefs_write("events/enable", "0") ?:
+	       upng_tracefs_write_trunc("uprobe_events", "") ?:
+	       upng_trace_reset() ?:
+	       upng_tracefs_write_trunc("error_log", "");
+}
+
+bool upng_event_exists(const char *group, const char *ev)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), UPNG_TRACEFS "/events/%s/%s", group, ev);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int upng_errlog_last(char *msg, size_t msize, char *cmd, size_t csize)
+{
+	static const char prefix[] = "  Command: ";
+	char *buf, *lines[3] = { NULL }, *p, *e, *caret;
+	int i, ret = -ENOENT;
+	size_t n;
+
+	buf = read_whole("error_log", &n, true);
+	if (!buf)
+		return -errno;
+	/* Its last three lines: the error, the command and the caret. */
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	for (i = 2; i >= 0; i--) {
+		p = strrchr(buf, '\n');
+		lines[i] = p ? p + 1 : buf;
+		if (!p) {
+			if (i)
+				goto out;
+			break;
+		}
+		*p = '\0';
+	}
+	e = strstr(lines[0], "error: ");
+	if (!e || strncmp(lines[1], prefix, strlen(prefix)))
+		goto out;
+	snprintf(msg, msize, "%s", e + strlen("error: "));
+	snprintf(cmd, csize, "%s", lines[1] + strlen(prefix));
+	caret = strchr(lines[2], '^');
+	ret = -EINVAL;
+	if (caret && caret - lines[2] >= (long)strlen(prefix))
+		ret = caret - lines[2] - strlen(prefix);
+out:
+	free(buf);
+	return ret;
 }
 
 static int event_add(char kind, const char *ev, const char *path,
@@ -156,7 +267,7 @@ int upng_probe_del(const char *ev)
 	return tracefs_write("uprobe_events", cmd, O_APPEND);
 }
 
-long upng_probe_hits(const char *ev)
+long upng_probe_hits_at(const char *path, const char *ev)
 {
 	char file[512], name[256], line[1024];
 	unsigned long hits;
@@ -169,13 +280,18 @@ long upng_probe_hits(const char *ev)
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%511s %255s %lu", file, name, &hits) != 3)
 			continue;
-		if (!strcmp(name, ev)) {
+		if (!strcmp(name, ev) && (!path || !strcmp(file, path))) {
 			ret = hits;
 			break;
 		}
 	}
 	fclose(f);
 	return ret;
+}
+
+long upng_probe_hits(const char *ev)
+{
+	return upng_probe_hits_at(NULL, ev);
 }
 
 int upng_trace_reset(void)
@@ -190,34 +306,7 @@ int upng_trace_reset(void)
 
 char *upng_trace_read(void)
 {
-	size_t cap = 1 << 20, len = 0;
-	char *buf = malloc(cap), *nbuf;
-	ssize_t n;
-	int fd;
-
-	if (!buf)
-		return NULL;
-	fd = open(UPNG_TRACEFS "/trace", O_RDONLY);
-	if (fd < 0) {
-		free(buf);
-		return NULL;
-	}
-	for (;;) {
-		if (cap - len < 65536) {
-			cap *= 2;
-			nbuf = realloc(buf, cap);
-			if (!nbuf)
-				break;
-			buf = nbuf;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n <= 0)
-			break;
-		len += n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
+	return read_whole("trace", NULL, false);
 }
 
 /* Start of the event's payload in LINE ("EV: (0x...)"), or NULL. */
@@ -274,6 +363,50 @@ long upng_trace_values(const char *trace, const char *ev, const char *arg,
 		line = *end ? end + 1 : end;
 	}
 	return count;
+}
+
+int upng_trace_get(const char *rel, const char *ev, struct upng_trace *t)
+{
+	const char *line, *end, *p;
+	size_t len, i;
+	char *buf;
+
+	t->nr = 0;
+	buf = read_whole(rel, &len, true);
+	if (!buf)
+		return -errno;
+	/* A char argument may print a NUL: keep the line in one piece. */
+	for (i = 0; i < len; i++)
+		if (!buf[i])
+			buf[i] = '.';
+	for (line = buf; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		p = event_in_line(line, end, ev);
+		if (!p)
+			continue;
+		if (t->nr < UPNG_TRACE_LINES)
+			snprintf(t->line[t->nr], sizeof(t->line[0]), "%.*s",
+				 (int)(end - p), p);
+		t->nr++;
+	}
+	free(buf);
+	return t->nr;
+}
+
+bool upng_trace_ns(struct upng_trace *t, const char *rel, const char *ev,
+		   unsigned long addr, const int *ns, int nr)
+{
+	char want[64];
+	int i;
+
+	if (nr > UPNG_TRACE_LINES || upng_trace_get(rel, ev, t) != nr)
+		return false;
+	for (i = 0; i < nr; i++) {
+		snprintf(want, sizeof(want), "(0x%lx) n=%d", addr, ns[i]);
+		if (strcmp(want, t->line[i]))
+			return false;
+	}
+	return true;
 }
 
 int upng_uprobe_pmu_type(void)
