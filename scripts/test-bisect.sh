@@ -11,6 +11,7 @@
 # exit status 1 if one failed. Kernels identical to the one booted before
 # are not booted again (no result line: nothing new to test).
 . "$(dirname "$0")/lib.sh"
+x86_only "test-bisect.sh" "it builds each commit's x86 bzImage"
 
 result() { echo "UPROBES-NG-RESULT: $1 host/bisect:$2"; }
 dir=$CACHE/bisect
@@ -38,12 +39,20 @@ git clean -q -fdx
 git -c user.name=test -c user.email=test@invalid am -q "$patches"/*.patch >&2 ||
 	die "the series does not apply to the pristine tree"
 
+# Results are named after the series directories, one per commit.
+names=()
+for c in "$ROOT"/series/[0-9]*/; do
+	names+=("$(basename "$c")")
+done
+shas=$(git rev-list --reverse pristine..HEAD)
+[ "$(echo "$shas" | wc -l)" = ${#names[@]} ] ||
+	die "$(echo "$shas" | wc -l) commits for ${#names[@]} series directories"
 fail=0
 booted=
 n=0
-for sha in $(git rev-list --reverse pristine..HEAD); do
+for sha in $shas; do
+	name=${names[$n]}
 	n=$((n + 1))
-	name=$(printf '%02d-%s' $n "$(git log -1 --format=%f "$sha" | cut -c1-50)")
 	git checkout -q -f --detach "$sha"
 	"$ROOT/scripts/kconfig.sh" "$wt" "$build" release
 	blog=$build/build-$(printf '%02d' $n).log
