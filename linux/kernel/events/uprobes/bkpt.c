@@ -184,26 +184,27 @@ static int uprobe_jump_at(struct mm_struct *mm, unsigned long vaddr, u8 *jump,
 }
 
 /**
- * uprobe_jump_tail_at() - a debugger's int3 over the first byte of a jump?
+ * uprobe_jump_tail_at() - a debugger's breakpoint over the start of a jump?
  * @mm: the address space, mmap lock held
- * @vaddr: the probed address, where an int3 is
+ * @vaddr: the probed address, where a breakpoint instruction is
  * @jump: the jump to the stub that the probed instruction became
  * @len: its length
  *
- * The engine's own int3-first rewrite of a site happens under the mmap
- * lock held for writing: with the lock held, an int3 followed by the rest
- * of our jump is a debugger's breakpoint over it.
+ * The engine's own breakpoint-first rewrite of a site happens under the
+ * mmap lock held for writing: with the lock held, a breakpoint followed
+ * by the rest of our jump is a debugger's breakpoint over it.
  *
- * Return: true when the rest of @jump follows @vaddr in @mm.
+ * Return: true when the rest of @jump follows the breakpoint at @vaddr.
  */
 bool uprobe_jump_tail_at(struct mm_struct *mm, unsigned long vaddr,
 			 const u8 *jump, int len)
 {
+	const int s = UPROBE_SWBP_INSN_SIZE;
 	u8 tail[MAX_UINSN_BYTES];
 	bool anon;
 
-	return len > 1 && !uprobe_peek(mm, vaddr + 1, tail, len - 1, &anon) &&
-	       !memcmp(tail, jump + 1, len - 1);
+	return len > s && !uprobe_peek(mm, vaddr + s, tail, len - s, &anon) &&
+	       !memcmp(tail, jump + s, len - s);
 }
 
 /* Is there a breakpoint at @vaddr, an int3 or a jump to a stub? */
@@ -797,7 +798,7 @@ static int uprobe_uncover(struct mm_struct *mm, unsigned long vaddr)
 		vma = vma_lookup(mm, site);
 		if (len <= k || !vma)
 			continue;
-		orig[0] = UPROBE_SWBP_INSN;
+		uprobe_put_swbp(orig);
 		err = uprobe_write_locked(mm, vma, site, jump, orig, len, false);
 		if (err && err != -ESRCH)
 			return err;
@@ -884,16 +885,19 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		return err;
 	if (!anon)
 		goto uncount;
-	if (is_swbp_insn(&cur)) {
+	dbg = uprobe_dbg_bp_at(mm, vaddr);
+	/* Ours, or a debugger's breakpoint (another instruction) over it. */
+	if (is_swbp_insn(&cur) || (dbg && is_trap_insn(&cur))) {
 		len = uprobe_stub_jump(mm, vaddr, jump, orig);
-		dbg = uprobe_dbg_bp_at(mm, vaddr);
 		if (uprobe_jump_tail_at(mm, vaddr, jump, len))
 			/*
-			 * A debugger's int3 over the first byte of our jump:
-			 * the rest of the jump goes, the int3 stays.
+			 * A debugger's breakpoint over the start of our jump:
+			 * the rest of the jump goes, the breakpoint stays.
 			 */
-			err = uprobe_write_locked(mm, vma, vaddr + 1, jump + 1,
-						  orig + 1, len - 1, true);
+			err = uprobe_write_locked(mm, vma, vaddr + sizeof(bp),
+						  jump + sizeof(bp),
+						  orig + sizeof(bp),
+						  len - sizeof(bp), true);
 		else if (!dbg)
 			err = uprobe_write_locked(mm, vma, vaddr, &bp,
 						  uprobe->arch.insn, sizeof(bp),

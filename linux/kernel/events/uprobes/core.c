@@ -679,7 +679,9 @@ static int uprobe_check_file(struct inode *inode, loff_t offset,
 	if (!inode->i_mapping->a_ops->read_folio &&
 	    !shmem_mapping(inode->i_mapping))
 		return -EIO;
-	if (offset < 0 || offset >= size)
+	/* Also no breakpoint across two instructions (or two pages). */
+	if (offset < 0 || offset >= size ||
+	    !IS_ALIGNED(offset, UPROBE_SWBP_INSN_SIZE))
 		return -EINVAL;
 	if (ref_ctr_offset < 0 || ref_ctr_offset + sizeof(short) > size ||
 	    !IS_ALIGNED(ref_ctr_offset, sizeof(short)))

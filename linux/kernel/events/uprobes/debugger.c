@@ -157,24 +157,29 @@ void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr, bool over)
  * @cur: the bytes there before
  * @len: how many, not crossing a page
  *
- * An int3 written into code where there was none is the debugger's
- * breakpoint; any other byte written where one was noted ends it.
+ * A breakpoint instruction (is_trap_insn()) written into code where there
+ * was none is the debugger's breakpoint; any other instruction written
+ * where one was noted ends it. Only the instructions the write covers
+ * whole are looked at: a debugger writes its breakpoint in one piece.
  */
 void uprobe_dbg_bps_written(struct mm_struct *mm, unsigned long addr,
 			    const u8 *buf, const u8 *cur, size_t len)
 {
 	struct vm_area_struct *vma = vma_lookup(mm, addr);
-	u8 swbp = UPROBE_SWBP_INSN;
-	size_t i;
+	uprobe_opcode_t b, now;
+	unsigned long a;
 
 	if (!vma || !uprobe_vma_probeable(vma))
 		return;
-	for (i = 0; i < len; i++) {
-		if (buf[i] == swbp && cur[i] != swbp &&
-		    !uprobe_dbg_bp_at(mm, addr + i))
-			uprobe_dbg_bp_set(mm, addr + i, false);
-		else if (buf[i] != swbp && uprobe_dbg_bp_at(mm, addr + i))
-			uprobe_dbg_bps_forget(mm, addr + i, addr + i + 1);
+	for (a = ALIGN(addr, sizeof(b)); a + sizeof(b) <= addr + len;
+	     a += sizeof(b)) {
+		memcpy(&b, buf + (a - addr), sizeof(b));
+		memcpy(&now, cur + (a - addr), sizeof(now));
+		if (is_trap_insn(&b) && !is_trap_insn(&now) &&
+		    !uprobe_dbg_bp_at(mm, a))
+			uprobe_dbg_bp_set(mm, a, false);
+		else if (!is_trap_insn(&b) && uprobe_dbg_bp_at(mm, a))
+			uprobe_dbg_bps_forget(mm, a, a + 1);
 	}
 }
 

@@ -9,10 +9,15 @@
  * gets the probed instruction where the breakpoint (an int3, or the jump
  * to a stub) is: a debugger disassembles the program's code, not ours.
  * And what it writes back of what it read (a word around its own
- * breakpoint) leaves ours in place; its own int3 written over ours is
- * noted (debugger.c), shown to readers and reported to it when hit. The
- * program's own loads still see the breakpoint; nothing on the hit path
- * pays for this.
+ * breakpoint) leaves ours in place; its own breakpoint written over ours
+ * is noted (debugger.c), shown to readers and reported to it when hit.
+ * The program's own loads still see the breakpoint; nothing on the hit
+ * path pays for this.
+ *
+ * The first UPROBE_SWBP_INSN_SIZE bytes of a breakpoint, where a
+ * debugger's breakpoint instruction goes too, are judged as a whole: an
+ * instruction that shares some of its bytes with ours (another BRK) is
+ * not ours.
  */
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -43,12 +48,12 @@ struct uprobe_bps_copy {
  * The @n bytes @ours that a breakpoint wrote at @vaddr over @orig, byte
  * by byte: a reader gets the original's where the copy has ours; a
  * writer that writes the original's over ours (what it read) keeps ours.
- * The first byte is left to uprobe_bps_fix_first().
+ * The first UPROBE_SWBP_INSN_SIZE bytes are left to uprobe_bps_fix_first().
  */
 static void uprobe_bps_fix(struct uprobe_bps_copy *c, unsigned long vaddr,
 			   const u8 *ours, const u8 *orig, int n)
 {
-	unsigned long a, s = max(vaddr + 1, c->addr);
+	unsigned long a, s = max(vaddr + UPROBE_SWBP_INSN_SIZE, c->addr);
 	unsigned long e = min(vaddr + n, c->addr + c->len);
 
 	for (a = s; a < e; a++) {
@@ -66,41 +71,88 @@ static void uprobe_bps_fix(struct uprobe_bps_copy *c, unsigned long vaddr,
 }
 
 /*
- * The first byte of the breakpoint at @vaddr, @ours (an int3, or a jump's
- * first byte), over @orig. A debugger's int3 written there is noted (see
- * debugger.c): readers see it, until the debugger writes back what it
- * read, which gives ours back.
+ * The first UPROBE_SWBP_INSN_SIZE bytes at @vaddr: in @b as the copy has
+ * them (as memory will, for a write), in @now as memory has them now.
+ * Bytes the copy does not cover are read from memory. False when the
+ * copy covers none of them, or memory cannot be read.
+ */
+static bool uprobe_bps_unit(struct uprobe_bps_copy *c, struct mm_struct *mm,
+			    unsigned long vaddr, u8 *b, u8 *now)
+{
+	const unsigned int s = UPROBE_SWBP_INSN_SIZE;
+	unsigned long end = c->addr + c->len;
+	unsigned int i;
+	bool anon;
+
+	if (vaddr + s <= c->addr || vaddr >= end)
+		return false;
+	if ((vaddr < c->addr || vaddr + s > end) &&
+	    uprobe_peek(mm, vaddr, now, s, &anon))
+		return false;
+	for (i = 0; i < s; i++) {
+		unsigned long a = vaddr + i;
+
+		if (a < c->addr || a >= end) {
+			b[i] = now[i];
+			continue;
+		}
+		b[i] = c->buf[a - c->addr];
+		now[i] = c->cur ? c->cur[a - c->addr] : b[i];
+	}
+	return true;
+}
+
+/* Puts @bytes in the copy where it covers the first unit at @vaddr. */
+static void uprobe_bps_unit_put(struct uprobe_bps_copy *c, unsigned long vaddr,
+				const u8 *bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < UPROBE_SWBP_INSN_SIZE; i++)
+		if (vaddr + i >= c->addr && vaddr + i < c->addr + c->len)
+			c->buf[vaddr + i - c->addr] = bytes[i];
+}
+
+/*
+ * The first unit of the breakpoint at @vaddr, @ours (our breakpoint, or
+ * a jump's first bytes), over @orig. A debugger's breakpoint instruction
+ * written there is noted (see debugger.c): readers see it, until the
+ * debugger writes back what it read, which gives ours back.
  */
 static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
 				 struct mm_struct *mm, unsigned long vaddr,
-				 const u8 *ours, int n, u8 orig)
+				 const u8 *ours, int n, const u8 *orig)
 {
-	u8 *b = c->buf + (vaddr - c->addr), now, swbp = UPROBE_SWBP_INSN;
+	const unsigned int s = UPROBE_SWBP_INSN_SIZE;
+	uprobe_opcode_t b, now;
 	bool dbg;
 
-	if (vaddr < c->addr || vaddr >= c->addr + c->len)
+	if (!uprobe_bps_unit(c, mm, vaddr, (u8 *)&b, (u8 *)&now))
 		return;
 	dbg = uprobe_dbg_bp_at(mm, vaddr);
 	if (!c->cur) {
-		if (*b == ours[0] && !dbg)
-			*b = orig;
+		if (!memcmp(&b, ours, s) && !dbg)
+			uprobe_bps_unit_put(c, vaddr, orig);
 		return;
 	}
-	now = c->cur[vaddr - c->addr];
-	/* Ours, or a debugger's int3 on the first byte of our jump. */
-	if (now != ours[0] && !(n > 1 && now == swbp &&
-				uprobe_jump_tail_at(mm, vaddr, ours, n)))
+	/*
+	 * Ours, or a debugger's breakpoint over ours (the same instruction
+	 * where there is only one) or over the start of our jump.
+	 */
+	if (memcmp(&now, ours, s) &&
+	    !(is_trap_insn(&now) &&
+	      (dbg || uprobe_jump_tail_at(mm, vaddr, ours, n))))
 		return;
-	if (*b == swbp) {
+	if (is_trap_insn(&b)) {
 		if (!dbg)
 			uprobe_dbg_bp_set(mm, vaddr, true);
 		return;
 	}
-	/* Ours again, unless the int3 was the debugger's alone. */
-	if (*b == orig && orig != ours[0] &&
+	/* Ours again, unless the breakpoint was the debugger's alone. */
+	if (!memcmp(&b, orig, s) && memcmp(orig, ours, s) &&
 	    (!dbg || uprobe_dbg_bp_over(mm, vaddr)))
-		*b = ours[0];
-	/* Any other byte replaces the breakpoint, the debugger's too. */
+		uprobe_bps_unit_put(c, vaddr, ours);
+	/* Anything else replaces the breakpoint, the debugger's too. */
 	if (dbg)
 		uprobe_dbg_bps_forget(mm, vaddr, vaddr + 1);
 }
@@ -119,12 +171,12 @@ static void uprobe_bps_fix_one(struct uprobe_bps_copy *c, struct uprobe *uprobe,
 	if (n > 0 && uprobe_jump_tail_at(mm, vaddr, jump, n)) {
 		/* The jump (maybe under a debugger's int3). */
 		uprobe_bps_fix(c, vaddr, jump, orig, n);
-		uprobe_bps_fix_first(c, mm, vaddr, jump, n, orig[0]);
+		uprobe_bps_fix_first(c, mm, vaddr, jump, n, orig);
 	} else {
 		uprobe_bps_fix(c, vaddr, (u8 *)&bp, uprobe->arch.insn,
 			       sizeof(bp));
 		uprobe_bps_fix_first(c, mm, vaddr, (u8 *)&bp, sizeof(bp),
-				     uprobe->arch.insn[0]);
+				     uprobe->arch.insn);
 	}
 }
 

@@ -230,6 +230,17 @@ static inline struct vm_area_struct *uprobe_vma_at(struct uprobe *uprobe,
 	return vma && uprobe_vma_maps(uprobe, vma, vaddr) ? vma : NULL;
 }
 
+/**
+ * uprobe_put_swbp() - put the breakpoint instruction at the start of a buffer
+ * @buf: at least UPROBE_SWBP_INSN_SIZE bytes
+ */
+static inline void uprobe_put_swbp(u8 *buf)
+{
+	uprobe_opcode_t bp = UPROBE_SWBP_INSN;
+
+	memcpy(buf, &bp, sizeof(bp));
+}
+
 /* hide.c */
 extern bool uprobe_hide_breakpoints;
 

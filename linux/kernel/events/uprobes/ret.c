@@ -215,26 +215,46 @@ bad:
 }
 
 /**
+ * arch_uretprobe_restore_return_addr() - put a diverted return address back
+ * @ri: a pending instance, not chained, of a function current is still in
+ * @regs: a copy of current's user registers, the architecture's to change
+ *
+ * Only where the return address is on the stack at the function's entry,
+ * at @ri->stack, can it be found again; where it was in a register, the
+ * function saved it where only its code knows.
+ *
+ * Return: true when the original is back; false by default.
+ */
+bool __weak arch_uretprobe_restore_return_addr(struct return_instance *ri,
+					       struct pt_regs *regs)
+{
+	return false;
+}
+
+/**
  * uprobe_abandon_returns() - give up current's pending return probes
  *
  * For a thread left without a trampoline (a forked child whose XOL area
- * could not be made): every diverted return address on its stack gets
- * its original back, so the program returns normally, without its
- * return handlers.
+ * could not be made): every diverted return address the architecture
+ * can find gets its original back, so the program returns normally,
+ * without its return handlers. A return through one it cannot find
+ * faults.
  */
 void uprobe_abandon_returns(void)
 {
 	struct uprobe_task *utask = current->utask;
 	struct pt_regs regs = *task_pt_regs(current);
 	struct return_instance *ri;
+	bool lost = false;
 
 	for (ri = utask->return_instances; ri; ri = ri->next) {
 		/* A chain shares the slot of its outermost instance. */
-		if (ri->chained)
-			continue;
-		user_stack_pointer_set(&regs, ri->stack);
-		arch_uretprobe_hijack_return_addr(ri->orig_ret_vaddr, &regs);
+		if (!ri->chained)
+			lost |= !arch_uretprobe_restore_return_addr(ri, &regs);
 	}
+	if (lost)
+		pr_warn_ratelimited("pid %d: diverted return addresses not restored, returns through them will fault\n",
+				    current->pid);
 	uprobe_free_return_instances(utask);
 }
 

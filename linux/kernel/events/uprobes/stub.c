@@ -163,7 +163,7 @@ void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
 		return;
 	}
 	memcpy(cur, uprobe->arch.insn, len);
-	cur[0] = UPROBE_SWBP_INSN;
+	uprobe_put_swbp(cur);
 
 	if (mmap_write_lock_killable(mm))
 		return;
@@ -251,7 +251,7 @@ void uprobe_stub_fork(struct task_struct *child)
 		vma = vma_lookup(mm, vaddr);
 		if (len <= 0 || !vma)
 			continue;
-		orig[0] = UPROBE_SWBP_INSN;
+		uprobe_put_swbp(orig);
 		if (uprobe_write_locked(mm, vma, vaddr, jump, orig, len,
 					false) == -ENOMEM)
 			pr_warn_ratelimited("pid %d: jump at 0x%lx left without its stub\n",

@@ -7,11 +7,35 @@
  */
 #include <kunit/test.h>
 
+/* Four general purpose registers, by their names in fetch arguments. */
+#ifdef CONFIG_ARM64
+#define FT_A	"x0"
+#define FT_B	"x1"
+#define FT_C	"x2"
+#define FT_D	"x3"
+#else
+#define FT_A	"di"
+#define FT_B	"si"
+#define FT_C	"dx"
+#define FT_D	"ax"
+#endif
+
 static const char * const fetch_test_args[] = {
-	"a=%di", "b=%si:s32", "f=@+0x10", "i=\\123", "c=$comm",
-	"s=\\\"imm\":string", "u=+0(%dx):u32", "us=+0(%dx):string",
-	"sp=$stack", "st=$stack1", "bf=%ax:b4@4/32",
+	"a=%" FT_A, "b=%" FT_B ":s32", "f=@+0x10", "i=\\123", "c=$comm",
+	"s=\\\"imm\":string", "u=+0(%" FT_C "):u32",
+	"us=+0(%" FT_C "):string", "sp=$stack", "st=$stack1",
+	"bf=%" FT_D ":b4@4/32",
 };
+
+/* Sets the register named @name (as in a fetch argument) in @regs. */
+static void fetch_test_set(struct kunit *test, struct pt_regs *regs,
+			   const char *name, unsigned long val)
+{
+	int off = regs_query_register_offset(name);
+
+	KUNIT_ASSERT_GE_MSG(test, off, 0, "%s", name);
+	*(unsigned long *)((u8 *)regs + off) = val;
+}
 
 /* Value of the raw argument @i of @tp in the record at @data. */
 static u64 fetch_test_val(struct trace_probe *tp, void *data, int i)
@@ -53,11 +77,12 @@ static void fetch_test_args_run(struct kunit *test)
 		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s", fetch_test_args[i]);
 	}
 
-	regs.di = 0x1122334455667788UL;
-	regs.si = (unsigned long)-5;
-	regs.dx = 0x10;		/* no user memory there (nor anywhere) */
-	regs.sp = 0x2000;
-	regs.ax = 0xab;
+	fetch_test_set(test, &regs, FT_A, 0x1122334455667788UL);
+	fetch_test_set(test, &regs, FT_B, (unsigned long)-5);
+	/* no user memory there (nor anywhere) */
+	fetch_test_set(test, &regs, FT_C, 0x10);
+	fetch_test_set(test, &regs, "sp", 0x2000);
+	fetch_test_set(test, &regs, FT_D, 0xab);
 
 	dyn = dynamic_args_size(tp, &ctx);
 	/* "imm" and the comm; the faulting user string needs nothing */
@@ -167,11 +192,13 @@ static bool fetch_test_in_regs(struct kunit *test, const char * const *argv,
 static void fetch_test_args_in_regs(struct kunit *test)
 {
 	static const char * const in_regs[] = {
-		"%di", "%si:s32", "\\123", "$stack", "%ax:b4@4/32", "%sp:x16",
+		"%" FT_A, "%" FT_B ":s32", "\\123", "$stack",
+		"%" FT_D ":b4@4/32", "%sp:x16",
 	};
 	static const char * const in_memory[] = {
-		"+0(%dx):u32", "$stack1", "@+0x10", "$comm", "\\\"imm\":string",
-		"+0(%sp):string", "+0(%sp):ustring", "+8(+0(%di)):s8",
+		"+0(%" FT_C "):u32", "$stack1", "@+0x10", "$comm",
+		"\\\"imm\":string", "+0(%sp):string", "+0(%sp):ustring",
+		"+8(+0(%" FT_A ")):s8",
 	};
 	const char *mixed[2];
 	int i;
@@ -191,7 +218,7 @@ static void fetch_test_args_in_regs(struct kunit *test)
 		mixed[0] = in_regs[0];
 		mixed[1] = in_memory[i];
 		KUNIT_EXPECT_FALSE_MSG(test, fetch_test_in_regs(test, mixed, 2),
-				       "%%di %s", in_memory[i]);
+				       "%s %s", mixed[0], in_memory[i]);
 	}
 }
 
@@ -209,3 +236,8 @@ static struct kunit_suite trace_uprobe_fetch_suite = {
 };
 
 kunit_test_suite(trace_uprobe_fetch_suite);
+
+#undef FT_A
+#undef FT_B
+#undef FT_C
+#undef FT_D

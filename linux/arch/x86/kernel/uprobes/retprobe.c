@@ -59,6 +59,23 @@ unsigned long arch_uretprobe_hijack_return_addr(unsigned long trampoline_vaddr,
 }
 
 /**
+ * arch_uretprobe_restore_return_addr - put a diverted return address back
+ * @ri: a pending instance, not chained, of a function current is still in
+ * @regs: a copy of current's user registers, changed
+ *
+ * The return address is where the function's entry found it, at sp.
+ *
+ * Return: true when the original is back.
+ */
+bool arch_uretprobe_restore_return_addr(struct return_instance *ri,
+					struct pt_regs *regs)
+{
+	regs->sp = ri->stack;
+	return arch_uretprobe_hijack_return_addr(ri->orig_ret_vaddr, regs) !=
+	       -1UL;
+}
+
+/**
  * arch_uretprobe_is_alive - may a diverted frame still return?
  * @ret: the return instance, ->stack is sp at the function entry
  * @ctx: where we are: at a (chained) function entry, or returning

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef __ASM_UPROBES_H
+#define __ASM_UPROBES_H
+/*
+ * arm64 definitions for user-space probes: the breakpoint, the size of an
+ * execute-out-of-line (XOL) slot, and what the instruction analysis leaves
+ * behind for the simulation and single-step code.
+ *
+ * Also included without CONFIG_UPROBES, by debug-monitors.c, for the two
+ * entry points of its BRK and single-step exception handlers.
+ */
+
+#include <linux/types.h>
+#include <asm/byteorder.h>
+#include <asm/debug-monitors.h>
+#include <asm/insn-def.h>
+
+/*
+ * What the core reads and writes in process memory: A64 instructions are
+ * little-endian there, whatever the kernel's endianness.
+ */
+typedef __le32 uprobe_opcode_t;
+
+#define MAX_UINSN_BYTES			AARCH64_INSN_SIZE
+
+/*
+ * A slot holds one copied instruction.  A cache line per slot keeps
+ * threads stepping in neighbouring slots from sharing a line.
+ */
+#define UPROBE_XOL_SLOT_BYTES		64
+
+/* brk #UPROBES_BRK_IMM: the BRK exception handler knows it by its immediate */
+#define UPROBE_SWBP_INSN		cpu_to_le32(BRK64_OPCODE_UPROBES)
+#define UPROBE_SWBP_INSN_SIZE		AARCH64_INSN_SIZE
+
+/**
+ * enum uprobe_arm64_sim - how a probed instruction is executed
+ * @UPROBE_ARM64_STEP: single-step the copy in ->ixol out of line
+ * @UPROBE_ARM64_NOP: nop, bti, prfm (literal): nothing to do but advance pc
+ * @UPROBE_ARM64_B: b, bl (->flags has UPROBE_ARM64_LINK): to pc + ->offset
+ * @UPROBE_ARM64_BCOND: b.cond, bc.cond: to pc + ->offset if condition
+ *	->cond holds
+ * @UPROBE_ARM64_CBZ: cbz, cbnz (UPROBE_ARM64_NZ) of register ->reg (its
+ *	low 32 bits with UPROBE_ARM64_W): to pc + ->offset
+ * @UPROBE_ARM64_TBZ: tbz, tbnz (UPROBE_ARM64_NZ) of bit ->cond of register
+ *	->reg: to pc + ->offset
+ * @UPROBE_ARM64_BR: br, blr (UPROBE_ARM64_LINK), ret: to the address in
+ *	register ->reg; ->cond is the PSTATE.BTYPE the branch leaves
+ * @UPROBE_ARM64_ADR: adr: register ->reg = pc + ->offset
+ * @UPROBE_ARM64_ADRP: adrp: register ->reg = (pc & ~0xfff) + ->offset
+ * @UPROBE_ARM64_LDR: ldr, ldrsw (literal) from pc + ->offset into register
+ *	->reg: 4 bytes with UPROBE_ARM64_W (sign-extended with
+ *	UPROBE_ARM64_SIGNED), else 8.  When the kernel cannot read the literal,
+ *	->ixol is stepped instead: the same load with register ->reg as its
+ *	base, loaded with the literal's address (it faults where the original
+ *	would)
+ *
+ * Everything but STEP is simulated on the user registers, so that a hit
+ * costs one trap; the pc readers among them could not be stepped from
+ * another address as they are.
+ */
+enum uprobe_arm64_sim {
+	UPROBE_ARM64_STEP,
+	UPROBE_ARM64_NOP,
+	UPROBE_ARM64_B,
+	UPROBE_ARM64_BCOND,
+	UPROBE_ARM64_CBZ,
+	UPROBE_ARM64_TBZ,
+	UPROBE_ARM64_BR,
+	UPROBE_ARM64_ADR,
+	UPROBE_ARM64_ADRP,
+	UPROBE_ARM64_LDR,
+};
+
+/* Details of a simulated instruction (arch_uprobe::flags). */
+/* the branch writes its return address (pc + 4) to x30 */
+#define UPROBE_ARM64_LINK	0x01
+/* cbnz, tbnz: branch when the register or bit is not zero */
+#define UPROBE_ARM64_NZ		0x02
+/* the 32-bit form: W register tested (cbz), 4-byte literal (ldr) */
+#define UPROBE_ARM64_W		0x04
+/* ldrsw: the 4-byte literal is sign-extended */
+#define UPROBE_ARM64_SIGNED	0x08
+
+/**
+ * struct arch_uprobe - analysed probed instruction
+ * @insn: the probed instruction as read from the file (never modified)
+ * @ixol: the instruction as single-stepped in an XOL slot: @insn, or the
+ *	rewritten load of a literal load (see %UPROBE_ARM64_LDR)
+ * @offset: pc-relative offset of a branch, literal or adr/adrp target
+ * @sim: an &enum uprobe_arm64_sim
+ * @reg: register number (31: the zero register) the simulation reads or
+ *	writes
+ * @cond: condition of b.cond, bit number of tbz/tbnz, BTYPE of br/blr/ret
+ * @flags: UPROBE_ARM64_* details of the simulation
+ */
+struct arch_uprobe {
+	u8	insn[MAX_UINSN_BYTES] __aligned(4);
+	u8	ixol[MAX_UINSN_BYTES] __aligned(4);
+	s64	offset;
+	u8	sim;
+	u8	reg;
+	u8	cond;
+	u8	flags;
+};
+
+/**
+ * struct arch_uprobe_task - per-thread state while stepping out of line
+ * @saved_fault_code: thread.fault_code before the step
+ * @saved_reg: user value of the base register of a rewritten literal load
+ * @user_step: TIF_SINGLESTEP was set before the step (ptrace single-steps
+ *	the thread): it stays, and the user gets the step it asked for
+ */
+struct arch_uprobe_task {
+	unsigned long	saved_fault_code;
+	unsigned long	saved_reg;
+	bool		user_step;
+};
+
+struct pt_regs;
+
+int uprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
+#ifdef CONFIG_UPROBES
+int uprobe_single_step_handler(struct pt_regs *regs, unsigned long esr);
+#else
+static inline int uprobe_single_step_handler(struct pt_regs *regs,
+					     unsigned long esr)
+{
+	return DBG_HOOK_ERROR;
+}
+#endif
+
+#endif /* __ASM_UPROBES_H */

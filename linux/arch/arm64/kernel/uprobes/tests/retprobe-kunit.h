@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * KUnit tests for the arm64 uprobes return probes: the diversion of the
+ * link register and the liveness of diverted frames.
+ *
+ * Included at the end of retprobe.c.
+ */
+#ifndef _ARM64_UPROBES_RETPROBE_KUNIT_H
+#define _ARM64_UPROBES_RETPROBE_KUNIT_H
+
+#include <kunit/test.h>
+
+#define RET_TRAMP	0xffff0000UL
+#define RET_ADDR	0x412348UL
+
+/* x30 is diverted; a diverted one stays; a signed one is left alone. */
+static void uprobe_arm64_ret_hijack(struct kunit *test)
+{
+	/* bits above the user range: a pointer authentication code */
+	unsigned long signed_lr = RET_ADDR | 0x002a000000000000UL;
+	struct pt_regs regs = { };
+
+	regs.regs[30] = RET_ADDR;
+	KUNIT_EXPECT_EQ(test, arch_uretprobe_hijack_return_addr(RET_TRAMP,
+								&regs),
+			RET_ADDR);
+	KUNIT_EXPECT_EQ(test, regs.regs[30], RET_TRAMP);
+
+	KUNIT_EXPECT_EQ(test, arch_uretprobe_hijack_return_addr(RET_TRAMP,
+								&regs),
+			RET_TRAMP);
+	KUNIT_EXPECT_EQ(test, regs.regs[30], RET_TRAMP);
+
+	regs.regs[30] = signed_lr;
+	KUNIT_EXPECT_EQ(test, arch_uretprobe_hijack_return_addr(RET_TRAMP,
+								&regs),
+			-1UL);
+	KUNIT_EXPECT_EQ(test, regs.regs[30], signed_lr);
+}
+
+/* Frames entered with sp: a call does not move it on arm64. */
+static void uprobe_arm64_ret_alive(struct kunit *test)
+{
+	struct return_instance ri = { .stack = 0x7fff1000 };
+	struct pt_regs regs = { };
+
+	/* a new entry with the same sp: a sibling, the old frame is gone */
+	regs.sp = 0x7fff1000;
+	KUNIT_EXPECT_FALSE(test, arch_uretprobe_is_alive(&ri, RP_CHECK_CALL,
+							 &regs));
+	/* a tail call or a return from that frame: still there */
+	KUNIT_EXPECT_TRUE(test, arch_uretprobe_is_alive(&ri,
+							RP_CHECK_CHAIN_CALL,
+							&regs));
+	KUNIT_EXPECT_TRUE(test, arch_uretprobe_is_alive(&ri, RP_CHECK_RET,
+							&regs));
+	/* deeper: a callee */
+	regs.sp = 0x7fff0fe0;
+	KUNIT_EXPECT_TRUE(test, arch_uretprobe_is_alive(&ri, RP_CHECK_CALL,
+							&regs));
+	/* higher: left with longjmp */
+	regs.sp = 0x7fff1010;
+	KUNIT_EXPECT_FALSE(test, arch_uretprobe_is_alive(&ri, RP_CHECK_RET,
+							 &regs));
+}
+
+#undef RET_TRAMP
+#undef RET_ADDR
+
+static struct kunit_case uprobe_arm64_ret_test_cases[] = {
+	KUNIT_CASE(uprobe_arm64_ret_hijack),
+	KUNIT_CASE(uprobe_arm64_ret_alive),
+	{}
+};
+
+static struct kunit_suite uprobe_arm64_ret_suite = {
+	.name = "uprobes_arm64_retprobe",
+	.test_cases = uprobe_arm64_ret_test_cases,
+};
+
+kunit_test_suite(uprobe_arm64_ret_suite);
+
+#endif /* _ARM64_UPROBES_RETPROBE_KUNIT_H */
