@@ -25,6 +25,40 @@ QEMU_ACCEL=${QEMU_ACCEL:-tcg,thread=single}
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+# Target architecture, from the kernel's own variable (ARCH=arm64 make demo):
+# x86 (the default, built natively) or arm64 (cross-compiled, booted with
+# qemu-system-aarch64 on QEMU's "virt" board). A non-x86 architecture has
+# build and output directories of its own: it never touches the x86 ones.
+#   KMAKE  the kernel make's arguments for the architecture
+#   KCC    the kernel's compiler; UCC the guest programs' (linked static)
+#   KIMAGE the boot image target, built as arch/$KARCH/boot/$KIMAGE
+case ${ARCH:-x86} in
+x86|x86_64)	KARCH=x86 ;;
+arm64|aarch64)	KARCH=arm64 ;;
+*)		die "ARCH=$ARCH: only x86 (the default) and arm64 are supported" ;;
+esac
+CROSS=
+KMAKE=()
+KCC="ccache gcc"
+UCC=gcc
+KIMAGE=bzImage
+QEMU_SYSTEM=qemu-system-x86_64
+if [ "$KARCH" = arm64 ]; then
+	CROSS=aarch64-linux-gnu-
+	KMAKE=(ARCH=arm64 CROSS_COMPILE=$CROSS)
+	KCC="ccache ${CROSS}gcc"
+	UCC=${CROSS}gcc
+	KIMAGE=Image
+	QEMU_SYSTEM=qemu-system-aarch64
+	BUILD=${UPROBES_BUILD:-$CACHE/build-arm64-$FLAVOR}
+	STOCK_BUILD=$CACHE/build-arm64-stock
+	OUT=$CACHE/out-arm64-$FLAVOR
+fi
+# x86_only COMMAND WHY: stop a command that has no other architecture yet.
+x86_only() {
+	[ "$KARCH" = x86 ] || die "$1 is x86 only so far, not for ARCH=$ARCH: $2"
+}
+
 kpkg_version() { dpkg-query -W -f='${Version}' "$KPKG" 2>/dev/null || echo unknown; }
 
 # Kernel console messages of a guest log, without their printk time stamps.
