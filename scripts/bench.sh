@@ -17,6 +17,7 @@
 # BENCH_REGISTRY=1,100,10000,100000 BENCH_ATTACH=2000 BENCH_PROCS=20
 # BENCH_MEMORY=10000.
 . "$(dirname "$0")/lib.sh"
+x86_only "make bench" "the benchmark probes x86 instruction classes"
 
 ours=$("$ROOT/scripts/build.sh")
 stock=$(STOCK=1 "$ROOT/scripts/build.sh")

@@ -3,12 +3,20 @@
 #   scripts/build.sh            pristine + series, build-release
 #   DEBUG=1 scripts/build.sh    same with config/debug.config, build-debug
 #   STOCK=1 scripts/build.sh    the unmodified pristine tree, build-stock
-# Prints the path of the bzImage on stdout.
+#   ARCH=arm64 scripts/build.sh cross-built arm64 Image, build-arm64-release
+#                               (build-arm64-stock with STOCK=1)
+# Prints the path of the bzImage (Image) on stdout.
 . "$(dirname "$0")/lib.sh"
 
 "$ROOT/scripts/deps.sh"
-# tree.sh also extracts the pristine tree when needed.
-"$ROOT/scripts/tree.sh"
+# tree.sh also extracts the pristine tree when needed. A stock build
+# for another architecture needs only that (its guest has no test suites
+# yet, which are built from $SRC).
+if [ "${STOCK:-0}" = 1 ] && [ "$KARCH" != x86 ]; then
+	PRISTINE_ONLY=1 "$ROOT/scripts/tree.sh"
+else
+	"$ROOT/scripts/tree.sh"
+fi
 src=$SRC build=$BUILD
 if [ "${STOCK:-0}" = 1 ]; then
 	src=$PRISTINE build=$STOCK_BUILD
@@ -22,10 +30,10 @@ if ! flock -n 9; then
 	flock 9
 fi
 "$ROOT/scripts/kconfig.sh" "$src" "$build" "$FLAVOR"
-log "building $build ($KPKG $(kpkg_version), $FLAVOR, -j$JOBS)"
+log "building $build ($KPKG $(kpkg_version), $KARCH, $FLAVOR, -j$JOBS)"
 start=$(date +%s)
 blog=$build/build.log
-make -C "$src" O="$build" CC="ccache gcc" -j"$JOBS" bzImage >"$blog" 2>&1 &
+make -C "$src" O="$build" "${KMAKE[@]}" CC="$KCC" -j"$JOBS" "$KIMAGE" >"$blog" 2>&1 &
 mpid=$!
 ticks=0
 while kill -0 $mpid 2>/dev/null; do
@@ -39,6 +47,6 @@ if ! wait $mpid; then
 	die "kernel build failed (full log: $blog)"
 fi
 grep -E 'warning:' "$blog" | head -20 >&2 || true
-log "kernel built in $(($(date +%s) - start))s: $build/arch/x86/boot/bzImage"
+log "kernel built in $(($(date +%s) - start))s: $build/arch/$KARCH/boot/$KIMAGE"
 echo "$KPKG $(kpkg_version)" > "$build/.uprobes-kpkg"
-echo "$build/arch/x86/boot/bzImage"
+echo "$build/arch/$KARCH/boot/$KIMAGE"

@@ -6,6 +6,7 @@
 # kernel splat or a scenario that never finished is a failure. Last line:
 # "N passed, M failed"; non-zero exit status when M > 0.
 . "$(dirname "$0")/lib.sh"
+x86_only "make check-clients" "the Debian root is the host's architecture"
 
 kernel=$("$ROOT/scripts/build.sh")
 [ "${STOCK:-0}" = 1 ] && kernel=$(STOCK=1 "$ROOT/scripts/build.sh")

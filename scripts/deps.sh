@@ -19,7 +19,7 @@ pkgs=(
 	gdb			# make hit-profile (QEMU's gdb stub), make bench (struct sizes)
 	python3-sphinx		# the htmldocs host test (Sphinx on Documentation/trace)
 )
-if [ "${KARCH:-}" = arm64 ]; then
+if [ "$KARCH" = arm64 ]; then
 	pkgs+=(
 		gcc-aarch64-linux-gnu	# the kernel and the guest's programs
 		libc6-dev-arm64-cross	# static arm64 programs (the demo)
@@ -48,7 +48,7 @@ fi
 # under the cache (installing it would replace the host's /bin/busybox).
 # apt fetches it once dpkg knows the arm64 architecture; fetched again when
 # the archive has another version.
-if [ "${KARCH:-}" = arm64 ]; then
+if [ "$KARCH" = arm64 ]; then
 	bb=$CACHE/busybox-arm64
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		[ -z "$sudo" ] || command -v sudo >/dev/null ||
@@ -70,6 +70,7 @@ if [ "${KARCH:-}" = arm64 ]; then
 		(cd "$dl" && apt-get download -q "busybox-static:arm64=$want") > "$dl/log" 2>&1 ||
 			{ cat "$dl/log" >&2; rm -rf "$dl"; die "apt-get download busybox-static:arm64 failed"; }
 		rm -rf "$bb.tmp"
+		mkdir -p "$CACHE"
 		dpkg-deb -x "$dl"/busybox-static_*_arm64.deb "$bb.tmp"
 		rm -rf "$dl"
 		elf=$(readelf -hlW "$bb.tmp/bin/busybox")

@@ -13,6 +13,7 @@
 # int3 trap as for the other kinds (its entry code not counted).
 # Figures are guest instructions, like make bench's.
 . "$(dirname "$0")/lib.sh"
+x86_only "make hit-profile" "it traces the x86 benchmark's probes"
 
 kind=${KIND:-push}
 label=$kind

@@ -6,6 +6,8 @@
 #            (only the lines matching the regex $FOLLOW_GREP, if set)
 # Environment:
 #   KERNEL=bzImage  INITRD=initramfs.cpio   (default: this flavour's)
+#   ARCH=arm64      boot an arm64 Image with qemu-system-aarch64 -M virt
+#                   (always TCG: the host is x86)
 #   LOG=file        serial console log (default $OUT/console-MODE.log)
 #   TIMEOUT=s       whole-run limit (default 1800)
 #   PROG_TIMEOUT=s  limit per test program, checked on the host from the
@@ -26,7 +28,7 @@ follow=0
 if [ "${1:-}" = -f ]; then follow=1; shift; fi
 mode=${1:?usage: qemu.sh [-f] MODE [cmdline...]}
 shift
-kernel=${KERNEL:-$BUILD/arch/x86/boot/bzImage}
+kernel=${KERNEL:-$BUILD/arch/$KARCH/boot/$KIMAGE}
 initrd=${INITRD:-$OUT/initramfs.cpio}
 logf=${LOG:-$OUT/console-$mode.log}
 timeout=${TIMEOUT:-1800}
@@ -36,13 +38,21 @@ boot_timeout=${BOOT_TIMEOUT:-$prog_timeout}
 [ -f "$initrd" ] || die "no initramfs at $initrd (scripts/initramfs.sh)"
 mkdir -p "$(dirname "$logf")"
 
-# no_timer_check: on a loaded host the IO-APIC timer check can fail under TCG.
-append="console=ttyS0 panic=-1 no_timer_check uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
-# TCG's fldenv does not load FIP: our kernel then steps probed x87
-# instructions; run them in the kernel anyway, to test and measure the way
-# they take on hardware (the stock kernel ignores the parameter).
-append+=" uprobes.x87_in_kernel=1"
-qargs=(-m "${MEM:-1G}" -smp "${SMP:-2}" -no-reboot -nographic -nodefaults
+if [ "$KARCH" = x86 ]; then
+	# no_timer_check: on a loaded host the IO-APIC timer check can fail under TCG.
+	append="console=ttyS0 panic=-1 no_timer_check uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
+	# TCG's fldenv does not load FIP: our kernel then steps probed x87
+	# instructions; run them in the kernel anyway, to test and measure the way
+	# they take on hardware (the stock kernel ignores the parameter).
+	append+=" uprobes.x87_in_kernel=1"
+	qargs=()
+else
+	# QEMU's generic Arm board: its PL011 UART is the console; the device
+	# tree QEMU generates describes the rest.
+	append="console=ttyAMA0 panic=-1 uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
+	qargs=(-M virt)
+fi
+qargs+=(-m "${MEM:-1G}" -smp "${SMP:-2}" -no-reboot -nographic -nodefaults
 	-kernel "$kernel" -initrd "$initrd")
 if [ -n "${SHARE:-}" ]; then
 	qargs+=(-fsdev "local,id=share,path=$SHARE,security_model=none"
@@ -73,12 +83,18 @@ kvm_works() {
 kvm=${KVM:-auto}
 [ "${ICOUNT:-0}" = 1 ] && kvm=0
 [ "$mode" = probe ] && kvm=0
+# KVM runs only the host's own architecture.
+[ "$KARCH" = x86 ] || kvm=0
 if [ "$kvm" = 1 ] || { [ "$kvm" = auto ] && kvm_works; }; then
 	qargs+=(-accel kvm -cpu "${QEMU_CPU:-host}")
 	accel=kvm
 else
 	# Multi-threaded TCG races the kernel's live text patching.
-	qargs+=(-accel "$QEMU_ACCEL" -cpu "${QEMU_CPU:-qemu64}")
+	# arm64: "max" (every feature QEMU emulates), with QEMU's own cheap
+	# pointer authentication algorithm rather than QARMA, slow under TCG.
+	cpu=qemu64
+	[ "$KARCH" = x86 ] || cpu=max,pauth-impdef=on
+	qargs+=(-accel "$QEMU_ACCEL" -cpu "${QEMU_CPU:-$cpu}")
 	accel=$QEMU_ACCEL
 	[ "${ICOUNT:-0}" = 1 ] && qargs+=(-icount shift=0,sleep=off) && accel+=",icount"
 fi
@@ -88,12 +104,12 @@ append+=" $*"
 
 if [ "$mode" = shell ]; then
 	log "interactive shell ($accel); leave with: poweroff -f"
-	exec qemu-system-x86_64 "${qargs[@]}" -serial mon:stdio -append "$append"
+	exec "$QEMU_SYSTEM" "${qargs[@]}" -serial mon:stdio -append "$append"
 fi
 
 log "booting $(basename "$kernel") mode=$mode ($accel), console: $logf"
 : > "$logf"
-qemu-system-x86_64 "${qargs[@]}" -serial "file:$logf" -append "$append" </dev/null &
+"$QEMU_SYSTEM" "${qargs[@]}" -serial "file:$logf" -append "$append" </dev/null &
 qpid=$!
 tpid=
 if [ $follow = 1 ]; then

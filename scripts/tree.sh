@@ -13,6 +13,9 @@ if [ ! -d "$PRISTINE" ] || [ "$(cat "$CACHE/pristine/VERSION" 2>/dev/null)" != "
 	tar -C "$CACHE/pristine" -xJf "$KTARBALL"
 	echo "$ver" > "$CACHE/pristine/VERSION"
 fi
+# PRISTINE_ONLY=1: only the pristine tree is wanted (a stock build of an
+# architecture whose guest needs nothing from $SRC): leave $SRC alone.
+[ "${PRISTINE_ONLY:-0}" != 1 ] || exit 0
 if [ ! -d "$SRC" ]; then
 	log "copying pristine tree to $SRC"
 	cp -a "$PRISTINE" "$SRC.tmp"
