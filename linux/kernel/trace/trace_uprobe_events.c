@@ -397,35 +397,39 @@ static const char * const task_filter_kinds[] = {
 	[UPROBE_FILTER_SID]	= "sid",
 };
 
+/* Log a malformed clause: word @index of the command, at @offset in it. */
+static int bad_task_filter(int index, int offset)
+{
+	trace_probe_log_set_index(index);
+	trace_probe_log_err(offset, BAD_TASK_FILTER);
+	return -EINVAL;
+}
+
 /*
- * Parse the "KIND==ID" word of an "if" clause into @f. Ids are those of
- * the initial pid namespace, the ones the trace shows.
+ * Parse the "KIND==ID" word of an "if" clause, word @index of the
+ * command, into @f. Ids are those of the initial pid namespace, the ones
+ * the trace shows.
  */
-static int parse_task_filter(const char *word, struct uprobe_task_filter *f)
+static int parse_task_filter(const char *word, int index,
+			     struct uprobe_task_filter *f)
 {
 	const char *eq = strstr(word, "==");
 	size_t len;
 	int kind, nr;
 
-	if (!eq) {
-		trace_probe_log_err(0, BAD_TASK_FILTER);
-		return -EINVAL;
-	}
+	if (!eq)
+		return bad_task_filter(index, 0);
 	len = eq - word;
 	for (kind = 0; kind < ARRAY_SIZE(task_filter_kinds); kind++)
 		if (strlen(task_filter_kinds[kind]) == len &&
 		    !strncmp(word, task_filter_kinds[kind], len))
 			break;
-	if (kind == ARRAY_SIZE(task_filter_kinds)) {
-		trace_probe_log_err(0, BAD_TASK_FILTER);
-		return -EINVAL;
-	}
+	if (kind == ARRAY_SIZE(task_filter_kinds))
+		return bad_task_filter(index, 0);
 	/* a session or parent may be the kernel's (0), a task may not */
 	if (kstrtoint(eq + 2, 10, &nr) || nr < 0 ||
-	    (!nr && (kind == UPROBE_FILTER_PID || kind == UPROBE_FILTER_TID))) {
-		trace_probe_log_err(len + 2, BAD_TASK_FILTER);
-		return -EINVAL;
-	}
+	    (!nr && (kind == UPROBE_FILTER_PID || kind == UPROBE_FILTER_TID)))
+		return bad_task_filter(index, len + 2);
 	f->kind = kind;
 	f->nr = nr;
 	return 0;
@@ -445,13 +449,9 @@ static int parse_if_clause(int *argc, const char *const *argv,
 			break;
 	if (i == *argc)
 		return 0;
-	if (i != *argc - 2) {
-		trace_probe_log_set_index(i);
-		trace_probe_log_err(0, BAD_TASK_FILTER);
-		return -EINVAL;
-	}
-	trace_probe_log_set_index(i + 1);
-	ret = parse_task_filter(argv[i + 1], f);
+	if (i != *argc - 2)
+		return bad_task_filter(i, 0);
+	ret = parse_task_filter(argv[i + 1], i + 1, f);
 	if (ret)
 		return ret;
 	*argc = i;

@@ -2,7 +2,8 @@
 /*
  * KUnit tests for the default names of uprobe events and their task
  * filter clauses (the refusals are tested from user space: they write
- * error_log, which needs the dynamic events' lock).
+ * error_log, which needs the dynamic events' lock; an accepted clause
+ * logs nothing).
  */
 #include <kunit/test.h>
 
@@ -66,13 +67,13 @@ static void if_clause_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f.nr, 1);
 
 	/* the kernel's session (that of init and its children) */
-	KUNIT_EXPECT_EQ(test, parse_task_filter("sid==0", &f), 0);
+	KUNIT_EXPECT_EQ(test, parse_task_filter("sid==0", 0, &f), 0);
 	KUNIT_EXPECT_EQ(test, f.kind, UPROBE_FILTER_SID);
 	KUNIT_EXPECT_EQ(test, f.nr, 0);
 
 	/* each kind by its name */
 	for (kind = 0; kind < ARRAY_SIZE(words); kind++) {
-		KUNIT_EXPECT_EQ(test, parse_task_filter(words[kind], &f), 0);
+		KUNIT_EXPECT_EQ(test, parse_task_filter(words[kind], 0, &f), 0);
 		KUNIT_EXPECT_EQ(test, f.kind, kind);
 		KUNIT_EXPECT_EQ(test, f.nr, 7);
 	}
