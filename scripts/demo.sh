@@ -2,7 +2,8 @@
 # The demo command: build the kernel and the guest, boot it in demo mode
 # (scripts/guest/run-demo: "p demo:OFFSET %ip %ax" in uprobe_events, run the
 # program, show the trace) and exit 0 only when real trace lines of the
-# probe appeared and the kernel did not complain.
+# probe appeared, every KUnit case of our kernel passed at boot and the
+# kernel did not complain.
 # DEBUG=1 / STOCK=1 / ARCH=arm64 as for scripts/build.sh; KERNEL=bzImage
 # boots that kernel instead of building one (the guest is built all the
 # same). On arm64 the probe fetches "%pc %x0 %x1 %sp": demo_add()'s
@@ -17,6 +18,16 @@ qrc=0
 FOLLOW_GREP=$'^[^[\e]'"|^\\[ *[0-9.]+\\] .*($SPLAT_RE)" TIMEOUT=${TIMEOUT:-300} \
 	KERNEL=$kernel INITRD=$initrd LOG=$logf "$ROOT/scripts/qemu.sh" -f demo || qrc=$?
 
+# Our kernel runs its KUnit suites at boot (the architecture's own too):
+# read by the kernel's parser, every case must pass.
+kunit=
+if [ "${STOCK:-0}" != 1 ]; then
+	rm -f "$OUT/kunit-demo.json"
+	python3 "$SRC/tools/testing/kunit/kunit.py" parse --json="$OUT/kunit-demo.json" \
+		"$logf" >/dev/null 2>&1 || true
+	kunit=$(python3 "$ROOT/scripts/kunit-results.py" "$OUT/kunit-demo.json" || true)
+fi
+
 why=
 if ! grep -aq '^UPROBES-NG-DEMO: PASS' "$logf"; then
 	why=$(grep -a '^UPROBES-NG-DEMO: FAIL' "$logf" || echo "the demo did not complete")
@@ -27,6 +38,8 @@ elif [ "$KARCH" = arm64 ] &&
      [ "$(sed -n 's/.*p_demo_0x[0-9a-f]*: (0x[0-9a-f]*) arg1=0x[0-9a-f]* arg2=\(0x[0-9a-f]*\) arg3=\(0x[0-9a-f]*\) arg4=0x[0-9a-f]*.*/\1,\2/p' \
 	"$logf" | tr '\n' ' ')" != "0x0,0x1 0x1,0x2 0x3,0x3 0x6,0x4 0xa,0x5 " ]; then
 	why="no trace lines with %pc, %sp and demo_add()'s arguments in %x0, %x1 (0,1 1,2 3,3 6,4 10,5)"
+elif grep -q ' FAIL ' <<< "$kunit"; then
+	why="KUnit: $(grep ' FAIL ' <<< "$kunit" | head -n 3 | sed 's/.* FAIL //' | tr '\n' ' ')failed"
 elif kmsg "$logf" | grep -aqE "$SPLAT_RE"; then
 	why="kernel splat: $(kmsg "$logf" | grep -aE "$SPLAT_RE" | head -n 1)"
 elif [ $qrc != 0 ]; then
@@ -40,4 +53,5 @@ if [ -n "$why" ]; then
 	echo "DEMO FAILED: $why"
 	exit 1
 fi
-echo "demo OK: the probe fired, $(grep -acE 'p_demo_0x[0-9a-f]+: \(' "$logf") trace lines ($(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")"))"
+[ -z "$kunit" ] || kunit=", KUnit $(grep -c ' PASS ' <<< "$kunit") cases passed"
+echo "demo OK: the probe fired, $(grep -acE 'p_demo_0x[0-9a-f]+: \(' "$logf") trace lines$kunit ($(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")"))"
