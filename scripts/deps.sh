@@ -18,10 +18,10 @@ pkgs=(
 	qemu-system-x86
 	gdb			# make hit-profile (QEMU's gdb stub), make bench (struct sizes)
 	python3-sphinx		# the htmldocs host test (Sphinx on Documentation/trace)
+	gcc-aarch64-linux-gnu	# the arm64 kernel; make check cross-compiles its uprobes
 )
 if [ "$KARCH" = arm64 ]; then
 	pkgs+=(
-		gcc-aarch64-linux-gnu	# the kernel and the guest's programs
 		libc6-dev-arm64-cross	# static arm64 programs (the demo)
 		qemu-system-arm		# qemu-system-aarch64
 	)
