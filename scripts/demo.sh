@@ -7,7 +7,8 @@
 # DEBUG=1 / STOCK=1 / ARCH=arm64 as for scripts/build.sh; KERNEL=bzImage
 # boots that kernel instead of building one (the guest is built all the
 # same). On arm64 the probe fetches "%pc %x0 %x1 %sp": demo_add()'s
-# arguments must show in the trace as the program passed them.
+# arguments must show in the trace as the program passed them, and a
+# return probe on it must show its results.
 . "$(dirname "$0")/lib.sh"
 
 kernel=${KERNEL:-$("$ROOT/scripts/build.sh")}
@@ -38,6 +39,10 @@ elif [ "$KARCH" = arm64 ] &&
      [ "$(sed -n 's/.*p_demo_0x[0-9a-f]*: (0x[0-9a-f]*) arg1=0x[0-9a-f]* arg2=\(0x[0-9a-f]*\) arg3=\(0x[0-9a-f]*\) arg4=0x[0-9a-f]*.*/\1,\2/p' \
 	"$logf" | tr '\n' ' ')" != "0x0,0x1 0x1,0x2 0x3,0x3 0x6,0x4 0xa,0x5 " ]; then
 	why="no trace lines with %pc, %sp and demo_add()'s arguments in %x0, %x1 (0,1 1,2 3,3 6,4 10,5)"
+elif [ "$KARCH" = arm64 ] &&
+     [ "$(sed -n 's/.*demo_ret: (0x[0-9a-f]* <- 0x[0-9a-f]*) ret=\(0x[0-9a-f]*\).*/\1/p' "$logf" | tr '\n' ' ')" != \
+       "0x1 0x3 0x6 0xa 0xf " ]; then
+	why="no return probe lines with demo_add()'s results (1 3 6 10 15)"
 elif grep -q ' FAIL ' <<< "$kunit"; then
 	why="KUnit: $(grep ' FAIL ' <<< "$kunit" | head -n 3 | sed 's/.* FAIL //' | tr '\n' ' ')failed"
 elif kmsg "$logf" | grep -aqE "$SPLAT_RE"; then
