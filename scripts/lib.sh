@@ -59,6 +59,32 @@ x86_only() {
 	[ "$KARCH" = x86 ] || die "$1 is x86 only so far, not for ARCH=$ARCH: $2"
 }
 
+# series_apply WT PATCHDIR: make WT a checkout of the pristine tree
+# ($CACHE/series.git, cloned once) with the patches of PATCHDIR applied by
+# "git am". Reset by content (checkout -f, clean -fdx), so files the
+# patches do not change keep their mtimes. Returns 1 when the reset
+# leaves the tree unclean, 2 when the patches do not apply.
+series_apply() {
+	local wt=$1 patches=$2 base=$CACHE/series.git
+
+	if [ "$(git -C "$wt" rev-parse -q --verify pristine 2>/dev/null)" != \
+	     "$(git --git-dir="$base" rev-parse pristine)" ]; then
+		log "checking out the pristine tree into $wt (once)"
+		rm -rf "$wt"
+		mkdir -p "$(dirname "$wt")"
+		git clone -q --shared --no-checkout "$base" "$wt"
+	fi
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" checkout -q -f --detach pristine
+	git -C "$wt" clean -q -fdx
+	[ -z "$(git -C "$wt" status --porcelain)" ] || return 1
+	if ! git -C "$wt" -c user.name=test -c user.email=test@invalid \
+		am -q "$patches"/*.patch >&2; then
+		git -C "$wt" am --abort >/dev/null 2>&1 || true
+		return 2
+	fi
+}
+
 kpkg_version() { dpkg-query -W -f='${Version}' "$KPKG" 2>/dev/null || echo unknown; }
 
 # Kernel console messages of a guest log, without their printk time stamps.

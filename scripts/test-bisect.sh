@@ -21,23 +21,10 @@ patches=$(mktemp -d)
 trap 'rm -rf "$patches"' EXIT
 "$ROOT/scripts/series.sh" "$patches" >&2 || die "make series failed"
 
-base=$CACHE/series.git
-if [ "$(git -C "$wt" rev-parse -q --verify pristine 2>/dev/null)" != \
-     "$(git --git-dir="$base" rev-parse pristine)" ]; then
-	log "checking out the pristine tree into $wt (once)"
-	rm -rf "$wt"
-	mkdir -p "$dir"
-	git clone -q --shared --no-checkout "$base" "$wt"
-	git -C "$wt" checkout -q --detach pristine
-fi
-cd "$wt"
-git am --abort >/dev/null 2>&1 || true
 # Back to pristine by content only: files the previous run's last commit
 # did not change keep their mtimes.
-git checkout -q -f --detach pristine
-git clean -q -fdx
-git -c user.name=test -c user.email=test@invalid am -q "$patches"/*.patch >&2 ||
-	die "the series does not apply to the pristine tree"
+series_apply "$wt" "$patches" || die "the series does not apply to the pristine tree"
+cd "$wt"
 
 # Results are named after the series directories, one per commit.
 names=()

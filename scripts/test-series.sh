@@ -19,28 +19,18 @@ if ! "$ROOT/scripts/series.sh" "$out" >&2; then
 fi
 result PASS format-patch
 
-base=$CACHE/series.git
 wt=$CACHE/series-test
-if [ "$(git -C "$wt" rev-parse -q --verify pristine 2>/dev/null)" != \
-     "$(git --git-dir="$base" rev-parse pristine)" ]; then
-	log "checking out the pristine tree into $wt (once)"
-	rm -rf "$wt"
-	git clone -q --shared --no-checkout "$base" "$wt"
-fi
-cd "$wt"
-git am --abort >/dev/null 2>&1 || true
-git checkout -q -f --detach pristine
-git clean -q -fdx
-if [ -n "$(git status --porcelain)" ]; then
+rc=0
+series_apply "$wt" "$out" || rc=$?
+if [ $rc = 1 ]; then
 	result FAIL pristine-checkout
 	exit 1
-fi
-if ! git -c user.name=test -c user.email=test@invalid am -q "$out"/*.patch >&2; then
-	git am --abort >/dev/null 2>&1 || true
+elif [ $rc != 0 ]; then
 	result FAIL git-am
 	exit 1
 fi
 result PASS git-am
+cd "$wt"
 
 # Paths whose presence or mtime differs between $SRC and the pristine tree.
 listing() { (cd "$1" && find . \( -type f -o -type l \) -printf '%P\t%T@\n' | LC_ALL=C sort); }
