@@ -3,8 +3,8 @@
 # program, the selftest suites (built with the host gcc against $SRC), the
 # kernel's ftrace selftests, and the ld.so/libraries of any dynamic ELF file.
 # The archive is rewritten only when its content changes.
-# ARCH=arm64: busybox, /init, the mode scripts and the demo program only,
-# all static arm64 programs (the test suites are not cross-built yet).
+# ARCH=arm64: the same, cross-built, with Debian's arm64 busybox and the
+# suites' programs of every architecture (no benchmark yet).
 # Prints the archive's path on stdout. Test-program build failures are
 # recorded as results in $OUT/host-results instead of aborting.
 . "$(dirname "$0")/lib.sh"
@@ -21,8 +21,7 @@ flock 9
 : > "$results"
 # The test suites are built from the tree the series gives (also for a
 # stock kernel's run): brought up to date first (only changed files).
-# Another architecture's guest has no test suites yet, and needs no tree.
-[ "$KARCH" != x86 ] || "$ROOT/scripts/tree.sh" >&2
+"$ROOT/scripts/tree.sh" >&2
 
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,mnt,etc}
@@ -50,10 +49,17 @@ done
 rm -f "$stage/bin/sh"
 cp "$bb" "$stage/bin/sh"
 # The kselftest runner calls /usr/bin/timeout --foreground: coreutils'
-# (x86 only: another architecture's guest has no kselftest runner yet).
+# on x86; elsewhere busybox's, which has no --foreground (it starts no
+# process group of its own anyway).
+rm -f "$stage/usr/bin/timeout"
 if [ "$KARCH" = x86 ]; then
-	rm -f "$stage/usr/bin/timeout"
 	cp /usr/bin/timeout "$stage/usr/bin/timeout"
+else
+	printf '%s\n' '#!/bin/sh' \
+		'# coreutils timeout options for busybox timeout' \
+		'[ "$1" = --foreground ] && shift' \
+		'exec /bin/busybox timeout "$@"' > "$stage/usr/bin/timeout"
+	chmod 755 "$stage/usr/bin/timeout"
 fi
 echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
 echo 'root:x:0:' > "$stage/etc/group"
@@ -77,70 +83,76 @@ done < <(readelf -lW "$lib/demo/demo")
 [ -n "$off" ] || die "cannot map demo_add to a file offset"
 echo "$off" > "$lib/demo/demo_add.offset"
 
-if [ "$KARCH" != x86 ]; then
-	# Another architecture's guest has the demo only, so far: no
-	# benchmark (its probed instruction classes are x86 code), test
-	# suites or ftrace selftests. Its programs must be static (no
-	# libraries for it on the host): say so here rather than in the guest.
-	find "$stage" -type f -perm -u+x | while read -r f; do
-		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
-		elf=$(readelf -lW "$f")
-		! grep -q INTERP <<< "$elf" || die "${f#"$stage"}: not a static program"
-	done
-	: > "$OUT/expected-programs"
-else
-	# The benchmark (make bench).
+# The benchmark (make bench): x86 so far, its probed instruction classes
+# are x86 code.
+if [ "$KARCH" = x86 ]; then
 	mkdir -p "$lib/bench"
 	gcc -O2 -g0 -static -o "$lib/bench/uprobe_bench" "$ROOT/bench/uprobe_bench.c"
-
-	# The test suites, built by their lib.mk Makefiles and installed with
-	# the kselftest runner (run_kselftest.sh, kselftest-list.txt), as
-	# `make -C tools/testing/selftests TARGETS=... install` does.
-	ks=$OUT/kselftest
-	suites="uprobes uprobe_events"
-	# The kernel's UAPI headers, as kselftests expect them (`make headers`);
-	# the selftests Makefile finds them under its O= directory by itself.
-	make -s -C "$SRC" O="$ks" headers >"$ks.headers.log" 2>&1 ||
-		die "make headers failed (log: $ks.headers.log)"
-	for suite in $suites; do
-		if make -s -C "$SRC/tools/testing/selftests/$suite" OUTPUT="$ks/kselftest/$suite" \
-			KHDR_INCLUDES="-isystem $ks/usr/include" >"$ks.$suite.log" 2>&1; then
-			echo "UPROBES-NG-RESULT: PASS build/$suite:make" >> "$results"
-		else
-			cat "$ks.$suite.log" >&2
-			log "suite $suite: build FAILED (log: $ks.$suite.log)"
-			echo "UPROBES-NG-RESULT: FAIL build/$suite:make" >> "$results"
-		fi
-	done
-	rm -rf "$lib/kselftest"
-	# The selftests Makefile fails an install only when every target fails:
-	# each program listed must be there.
-	if make -s -C "$SRC/tools/testing/selftests" TARGETS="$suites" O="$ks" \
-		KSFT_INSTALL_PATH="$lib/kselftest" install >"$ks.install.log" 2>&1 &&
-		! sed 's|:|/|' "$lib/kselftest/kselftest-list.txt" | while read -r p; do
-			[ -x "$lib/kselftest/$p" ] || echo "$p missing"
-		done | grep . >> "$ks.install.log"; then
-		echo "UPROBES-NG-RESULT: PASS build/kselftest:install" >> "$results"
-	else
-		cat "$ks.install.log" >&2
-		echo "UPROBES-NG-RESULT: FAIL build/kselftest:install" >> "$results"
-	fi
-
-	# The kernel's ftrace selftests (ftracetest and its test.d).
-	mkdir -p "$lib/ftrace"
-	cp -a "$SRC/tools/testing/selftests/ftrace/." "$lib/ftrace/"
-
-	# Dynamic ELF files get the host's loader and libraries, at the same paths.
-	find "$stage" -type f -perm -u+x -o -type f -name '*.so*' | while read -r f; do
-		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
-		ldd "$f" 2>/dev/null | sed -n -e 's/.*=> \(\/[^ ]*\) .*/\1/p' -e 's/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' || true
-	done | sort -u | while read -r so; do
-		mkdir -p "$stage$(dirname "$so")"
-		cp -L "$so" "$stage$so"
-	done
-	# Each test program expected to report, for the host's missing-result check.
-	sed 's|:|/|' "$lib/kselftest/kselftest-list.txt" 2>/dev/null | sort > "$OUT/expected-programs"
 fi
+
+# The test suites, built by their lib.mk Makefiles and installed with
+# the kselftest runner (run_kselftest.sh, kselftest-list.txt), as
+# `make -C tools/testing/selftests TARGETS=... install` does; cross-built
+# for another architecture (ARCH=, CROSS_COMPILE=: each Makefile leaves
+# out the programs of other architectures).
+ks=$OUT/kselftest
+suites="uprobes uprobe_events"
+# The kernel's UAPI headers, as kselftests expect them (`make headers`);
+# the selftests Makefile finds them under its O= directory by itself.
+make -s -C "$SRC" O="$ks" "${KMAKE[@]}" headers >"$ks.headers.log" 2>&1 ||
+	die "make headers failed (log: $ks.headers.log)"
+for suite in $suites; do
+	if make -s -C "$SRC/tools/testing/selftests/$suite" OUTPUT="$ks/kselftest/$suite" \
+		"${KMAKE[@]}" KHDR_INCLUDES="-isystem $ks/usr/include" >"$ks.$suite.log" 2>&1; then
+		echo "UPROBES-NG-RESULT: PASS build/$suite:make" >> "$results"
+	else
+		cat "$ks.$suite.log" >&2
+		log "suite $suite: build FAILED (log: $ks.$suite.log)"
+		echo "UPROBES-NG-RESULT: FAIL build/$suite:make" >> "$results"
+	fi
+done
+rm -rf "$lib/kselftest"
+# The selftests Makefile fails an install only when every target fails:
+# each program listed must be there.
+if make -s -C "$SRC/tools/testing/selftests" TARGETS="$suites" O="$ks" "${KMAKE[@]}" \
+	KSFT_INSTALL_PATH="$lib/kselftest" install >"$ks.install.log" 2>&1 &&
+	! sed 's|:|/|' "$lib/kselftest/kselftest-list.txt" | while read -r p; do
+		[ -x "$lib/kselftest/$p" ] || echo "$p missing"
+	done | grep . >> "$ks.install.log"; then
+	echo "UPROBES-NG-RESULT: PASS build/kselftest:install" >> "$results"
+else
+	cat "$ks.install.log" >&2
+	echo "UPROBES-NG-RESULT: FAIL build/kselftest:install" >> "$results"
+fi
+
+# The kernel's ftrace selftests (ftracetest and its test.d).
+mkdir -p "$lib/ftrace"
+cp -a "$SRC/tools/testing/selftests/ftrace/." "$lib/ftrace/"
+
+# Dynamic ELF files get their loader and libraries at the same paths:
+# the host's (ldd) on x86, the cross toolchain's (its readelf, from
+# /usr/$TRIPLET/lib) under /lib for another architecture.
+find "$stage" -type f -perm -u+x -o -type f -name '*.so*' | while read -r f; do
+	[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+	if [ "$KARCH" = x86 ]; then
+		ldd "$f" 2>/dev/null | sed -n -e 's/.*=> \(\/[^ ]*\) .*/\1/p' -e 's/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' || true
+		continue
+	fi
+	elf=$(${CROSS}readelf -lWd "$f")
+	sed -n 's/.*Requesting program interpreter: \(.*\)\]$/\1/p' <<< "$elf"
+	sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\/lib\/\1/p' <<< "$elf"
+done | sort -u | while read -r so; do
+	mkdir -p "$stage$(dirname "$so")"
+	if [ "$KARCH" = x86 ]; then
+		cp -L "$so" "$stage$so"
+	else
+		from=/usr/${CROSS%-}/lib/$(basename "$so")
+		[ -e "$from" ] || die "no $from for the $KARCH guest (libc6-${KARCH}-cross)"
+		cp -L "$from" "$stage$so"
+	fi
+done
+# Each test program expected to report, for the host's missing-result check.
+sed 's|:|/|' "$lib/kselftest/kselftest-list.txt" 2>/dev/null | sort > "$OUT/expected-programs"
 
 new=$( (cd "$stage" && find . -print0 | LC_ALL=C sort -z |
 	xargs -0 stat -c '%n %a %s %N' && find . -type f -print0 | LC_ALL=C sort -z |

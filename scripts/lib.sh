@@ -13,7 +13,7 @@ FLAVOR=release
 [ "${DEBUG:-0}" = 1 ] && FLAVOR=debug
 BUILD=${UPROBES_BUILD:-$CACHE/build-$FLAVOR}
 STOCK_BUILD=$CACHE/build-stock
-OUT=$CACHE/out-$FLAVOR
+OUT=${UPROBES_OUT:-$CACHE/out-$FLAVOR}
 JOBS=${JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_BASEDIR=$CACHE
@@ -52,7 +52,7 @@ if [ "$KARCH" = arm64 ]; then
 	QEMU_SYSTEM=qemu-system-aarch64
 	BUILD=${UPROBES_BUILD:-$CACHE/build-arm64-$FLAVOR}
 	STOCK_BUILD=$CACHE/build-arm64-stock
-	OUT=$CACHE/out-arm64-$FLAVOR
+	OUT=${UPROBES_OUT:-$CACHE/out-arm64-$FLAVOR}
 fi
 # x86_only COMMAND WHY: stop a command that has no other architecture yet.
 x86_only() {

@@ -5,6 +5,11 @@
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$KTARBALL" ] || die "$KTARBALL missing: run scripts/deps.sh"
+# One at a time: a make check beside an ARCH=arm64 one both bring $SRC
+# up to date.
+mkdir -p "$CACHE"
+exec 8>"$CACHE/tree.lock"
+flock 8
 ver=$(kpkg_version)
 if [ ! -d "$PRISTINE" ] || [ "$(cat "$CACHE/pristine/VERSION" 2>/dev/null)" != "$ver" ]; then
 	log "extracting $KPKG $ver into $CACHE/pristine"

@@ -34,6 +34,28 @@ race_word:
 	.quad 0
 	.size race_word, . - race_word
 
+#if defined(__aarch64__)
+/* long race_a(long x): 5x + 1 */
+FUNC race_a
+	add	x0, x0, x0, lsl #2
+	add	x0, x0, #1
+	ret
+ENDF race_a
+
+/* long race_b(long x): 3x + 2 */
+FUNC race_b
+	add	x0, x0, x0, lsl #1
+	add	x0, x0, #2
+	ret
+ENDF race_b
+
+/* long race_c(long x): 9x + 3 */
+FUNC race_c
+	add	x0, x0, x0, lsl #3
+	add	x0, x0, #3
+	ret
+ENDF race_c
+#else
 /* long race_a(long x): 5x + 1 */
 FUNC race_a
 	mov	%rdi, %rax
@@ -54,6 +76,7 @@ FUNC race_c
 	lea	3(%rax,%rax,8), %rax
 	ret
 ENDF race_c
+#endif
 
 	/* The rest of the page: alignment padding only. */
 	.p2align 12

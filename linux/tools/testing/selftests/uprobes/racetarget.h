@@ -5,8 +5,8 @@
  * of its functions.
  *
  * The race page is one page of text holding nothing but, in this order:
- *   race_pad    RACE_PAD_LEN bytes of nops, never executed (a tracer
- *               pokes them)
+ *   race_pad    RACE_PAD_LEN bytes of RACE_PAD_BYTE (x86 nops), never
+ *               executed (a tracer pokes them)
  *   race_word   an 8-byte word, 0 in the file, that the program writes
  *               once it has made the page writable
  *   race_a/b/c  three small probed functions

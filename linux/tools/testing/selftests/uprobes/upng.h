@@ -16,6 +16,43 @@
 
 #define UPNG_TRACEFS "/sys/kernel/tracing"
 
+/*
+ * What differs between the architectures the tests run on: the engine's
+ * breakpoint instruction as it reads in memory (little-endian, SIZE
+ * bytes), and the fetch-argument names of the first two integer
+ * arguments of a function at its entry and of its return value.
+ */
+#if defined(__aarch64__)
+#define UPNG_BKPT		0xd42000a0u	/* brk #5 */
+#define UPNG_BKPT_SIZE		4
+#define UPNG_ARG1		"%x0"
+#define UPNG_ARG2		"%x1"
+#define UPNG_RETVAL		"%x0"
+#elif defined(__x86_64__)
+#define UPNG_BKPT		0xccu		/* int3 */
+#define UPNG_BKPT_SIZE		1
+#define UPNG_ARG1		"%di"
+#define UPNG_ARG2		"%si"
+#define UPNG_RETVAL		"%ax"
+#elif defined(__i386__)
+#define UPNG_BKPT		0xccu
+#define UPNG_BKPT_SIZE		1
+#else
+#error "uprobes selftests: no breakpoint definition for this architecture"
+#endif
+
+/* Whether the UPNG_BKPT_SIZE bytes at P are the engine's breakpoint. */
+static inline bool upng_is_bkpt(const void *p)
+{
+	const unsigned char *b = p;
+	uint32_t v = 0;
+	int i;
+
+	for (i = UPNG_BKPT_SIZE - 1; i >= 0; i--)
+		v = v << 8 | b[i];
+	return v == UPNG_BKPT;
+}
+
 /* ---- tracefs (upng_tracefs.c) ---- */
 
 /* Append "p:uprobes/EV PATH:0xOFF ARGS" to uprobe_events; 0 or -errno. */
@@ -282,6 +319,8 @@ int upng_hide_breakpoints(bool on);
  * for the read, on again after); the byte, or -errno.
  */
 int upng_shown_byte(pid_t pid, unsigned long addr);
+/* Whether the engine's breakpoint is at ADDR of PID, read the same way: 1, 0 or -errno. */
+int upng_shown_bkpt(pid_t pid, unsigned long addr);
 /*
  * Write LEN bytes at ADDR of process PID through /proc/PID/mem, the way
  * a debugger's PTRACE_POKETEXT does (forced, so also into read-only text,

@@ -81,6 +81,18 @@ int upng_shown_byte(pid_t pid, unsigned long addr)
 	return err ? err : b;
 }
 
+int upng_shown_bkpt(pid_t pid, unsigned long addr)
+{
+	unsigned char b[UPNG_BKPT_SIZE];
+	int err = upng_hide_breakpoints(false);
+
+	if (!err)
+		err = upng_mem_read(pid, addr, b, sizeof(b));
+	if (upng_hide_breakpoints(true) && !err)
+		err = -EIO;
+	return err ? err : upng_is_bkpt(b);
+}
+
 ssize_t upng_tracefs_read_len(const char *rel, char *buf, size_t len)
 {
 	char path[PATH_MAX];
