@@ -9,8 +9,9 @@
  * thread runs the code (every traced hit matches the code that ran);
  * a probe is deleted and defined again at the same place.
  *
- * Each file is one page of code, "mov $N,%eax; ret": what a call returns
- * tells which file ran, the probes' hit counts must match exactly.
+ * Each file is one page of code, "mov $N,%eax; ret" ("mov w0, #N; ret" on
+ * arm64): what a call returns tells which file ran, the probes' hit counts
+ * must match exactly.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,10 +47,20 @@ static int write_code(const char *path, int n)
 	unsigned char page[PAGE];
 	int fd;
 
+#if defined(__aarch64__)
+	uint32_t insn[2] = {
+		0x52800000 | (uint32_t)n << 5,	/* mov w0, #n */
+		0xd65f03c0,			/* ret */
+	};
+
+	memset(page, 0, sizeof(page));		/* udf #0 */
+	memcpy(page, insn, sizeof(insn));
+#else
 	memset(page, 0xcc, sizeof(page));
 	page[0] = 0xb8;			/* mov $n, %eax */
 	memcpy(page + 1, &n, 4);
 	page[5] = 0xc3;			/* ret */
+#endif
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
 	if (fd < 0)
 		return -errno;
@@ -214,7 +225,7 @@ TEST_F(hitcache, remap_while_running)
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, upng_probe_del(self->ev[i]));
 		ASSERT_EQ(0, upng_probe_add(self->ev[i], self->path[i], 0,
-					    "i=%di:u64"));
+					    "i=" UPNG_ARG1 ":u64"));
 		ASSERT_EQ(0, upng_probe_enable(self->ev[i], true));
 	}
 	ASSERT_EQ(0, upng_trace_reset());

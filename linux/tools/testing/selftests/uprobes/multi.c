@@ -4,11 +4,12 @@
  * engine registers as one batch: every address space mapping the file
  * gets all the breakpoints of the link in one walk, and loses them in
  * one when the link is closed. The file is made here: NFUNC functions
- * "mov $i,%eax; ret", FUNC_SIZE bytes apart over several pages, mapped
+ * "mov $i,%eax; ret" (arm64: "mov w0, #i; ret"), FUNC_SIZE bytes apart
+ * over several pages, mapped
  * by NPROC processes that call each of them on request and check what
  * it returns.
  *
- *  - a link on all of them: an int3 at every function in every process,
+ *  - a link on all of them: a breakpoint at every function in every process,
  *    each call counted once; a process mapping the file afterwards gets
  *    the breakpoints too; after close, every byte is the original in
  *    every process and calls are not counted;
@@ -41,8 +42,6 @@
 #define FUNC_SIZE 16
 #define FILE_SIZE (NFUNC * FUNC_SIZE + FUNC_SIZE)	/* + a bad one */
 #define NPROC 4
-#define INT3 0xcc
-#define MOV_EAX 0xb8
 #define PROBES "/sys/kernel/debug/uprobes/probes"
 
 typedef int (*func_t)(void);
@@ -54,22 +53,68 @@ struct mapper {
 	unsigned long base;
 };
 
-/* Function i: mov $i,%eax; ret; nops. The last one starts with int3. */
+/*
+ * Function i's code at F, FUNC_SIZE bytes: "mov $i,%eax; ret" and nops on
+ * x86, "mov w0, #i; ret" and nops on arm64; and whether F starts with it.
+ * BAD is an instruction the engine refuses to probe.
+ */
+#if defined(__aarch64__)
+#define MOV_W0(i)	(0x52800000u | (uint32_t)(i) << 5)
+#define RET		0xd65f03c0u
+#define NOP		0xd503201fu
+#define BAD		0xd4200000u	/* brk #0 */
+
+static void put_func(unsigned char *f, int i)
+{
+	uint32_t insn[FUNC_SIZE / 4] = { MOV_W0(i), RET, NOP, NOP };
+
+	memcpy(f, insn, sizeof(insn));
+}
+
+static bool is_func(const unsigned char *f, int i)
+{
+	uint32_t insn;
+
+	memcpy(&insn, f, sizeof(insn));
+	return insn == MOV_W0(i);
+}
+
+static void put_bad(unsigned char *f)
+{
+	uint32_t insn = BAD;
+
+	memcpy(f, &insn, sizeof(insn));
+}
+#else
+static void put_func(unsigned char *f, int i)
+{
+	memset(f, 0x90, FUNC_SIZE);
+	f[0] = 0xb8;
+	memcpy(f + 1, &i, 4);
+	f[5] = 0xc3;
+}
+
+static bool is_func(const unsigned char *f, int i)
+{
+	return f[0] == 0xb8 && !memcmp(f + 1, &i, 4);
+}
+
+static void put_bad(unsigned char *f)
+{
+	f[0] = 0xcc;			/* int3 */
+}
+#endif
+
+/* Functions 0 to NFUNC - 1, then one starting with BAD. */
 static int make_file(const char *path)
 {
 	static unsigned char code[FILE_SIZE];
 	int fd, i;
 	ssize_t n;
 
-	memset(code, 0x90, sizeof(code));
-	for (i = 0; i < NFUNC; i++) {
-		unsigned char *f = code + i * FUNC_SIZE;
-
-		f[0] = MOV_EAX;
-		memcpy(f + 1, &i, 4);
-		f[5] = 0xc3;
-	}
-	code[NFUNC * FUNC_SIZE] = INT3;
+	for (i = 0; i <= NFUNC; i++)
+		put_func(code + i * FUNC_SIZE, i);
+	put_bad(code + NFUNC * FUNC_SIZE);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
 	if (fd < 0)
 		return -errno;
@@ -146,15 +191,19 @@ static long mapper_call(struct mapper *m)
 }
 
 /* How many of the NFUNC functions start with BYTE in M, or -1. */
-static int count_byte(struct mapper *m, unsigned char byte)
+/* How many functions of M start with the breakpoint, or their own code. */
+static int count_funcs(struct mapper *m, bool bkpt)
 {
 	static unsigned char mem[NFUNC * FUNC_SIZE];
 	int i, n = 0;
 
 	if (upng_mem_read(m->pid, m->base, mem, sizeof(mem)))
 		return -1;
-	for (i = 0; i < NFUNC; i++)
-		n += mem[i * FUNC_SIZE] == byte;
+	for (i = 0; i < NFUNC; i++) {
+		const unsigned char *f = mem + i * FUNC_SIZE;
+
+		n += bkpt ? upng_is_bkpt(f) : is_func(f, i);
+	}
 	return n;
 }
 
@@ -260,21 +309,21 @@ TEST_F_TIMEOUT(multi, all_functions, 300)
 					   strerror(-self->link[0]));
 	EXPECT_REGISTERED(NFUNC);
 	for (i = 0; i < NPROC; i++)
-		EXPECT_EQ(NFUNC, count_byte(&self->m[i], INT3))
+		EXPECT_EQ(NFUNC, count_funcs(&self->m[i], true))
 			TH_LOG("process %d", i);
 	call_all(_metadata, self->m, NPROC);
 	EXPECT_EQ(NPROC * NFUNC, upng_bpf_counter(self->map));
 
 	/* Mapped after the link: the mmap hook puts them in. */
 	ASSERT_EQ(0, mapper_start(&self->m[NPROC], self->path));
-	EXPECT_EQ(NFUNC, count_byte(&self->m[NPROC], INT3));
+	EXPECT_EQ(NFUNC, count_funcs(&self->m[NPROC], true));
 	call_all(_metadata, self->m + NPROC, 1);
 	EXPECT_EQ((NPROC + 1) * NFUNC, upng_bpf_counter(self->map));
 
 	close(self->link[0]);
 	self->link[0] = -1;
 	for (i = 0; i <= NPROC; i++)
-		EXPECT_EQ(NFUNC, count_byte(&self->m[i], MOV_EAX))
+		EXPECT_EQ(NFUNC, count_funcs(&self->m[i], false))
 			TH_LOG("process %d", i);
 	EXPECT_REGISTERED(0);
 	call_all(_metadata, self->m, NPROC + 1);
@@ -296,7 +345,7 @@ TEST_F_TIMEOUT(multi, offsets_twice, 300)
 	close(self->link[0]);
 	self->link[0] = -1;
 	for (i = 0; i < NPROC; i++)
-		EXPECT_EQ(NFUNC, count_byte(&self->m[i], MOV_EAX));
+		EXPECT_EQ(NFUNC, count_funcs(&self->m[i], false));
 	EXPECT_REGISTERED(0);
 }
 
@@ -310,13 +359,13 @@ TEST_F_TIMEOUT(multi, one_pid, 300)
 	ASSERT_LE(0, self->link[0]) TH_LOG("BPF_LINK_CREATE: %s",
 					   strerror(-self->link[0]));
 	for (i = 0; i < NPROC; i++)
-		EXPECT_EQ(i == 1 ? NFUNC : 0, count_byte(&self->m[i], INT3))
+		EXPECT_EQ(i == 1 ? NFUNC : 0, count_funcs(&self->m[i], true))
 			TH_LOG("process %d", i);
 	call_all(_metadata, self->m, NPROC);
 	EXPECT_EQ(NFUNC, upng_bpf_counter(self->map));
 	close(self->link[0]);
 	self->link[0] = -1;
-	EXPECT_EQ(NFUNC, count_byte(&self->m[1], MOV_EAX));
+	EXPECT_EQ(NFUNC, count_funcs(&self->m[1], false));
 }
 
 /* Links on all functions and on the second half: close the first. */
@@ -338,20 +387,20 @@ TEST_F_TIMEOUT(multi, shared_probes, 300)
 	self->link[0] = -1;
 	EXPECT_REGISTERED(NFUNC / 2);
 	for (i = 0; i < NPROC; i++) {
-		EXPECT_EQ(NFUNC / 2, count_byte(&self->m[i], INT3));
-		EXPECT_EQ(NFUNC / 2, count_byte(&self->m[i], MOV_EAX));
+		EXPECT_EQ(NFUNC / 2, count_funcs(&self->m[i], true));
+		EXPECT_EQ(NFUNC / 2, count_funcs(&self->m[i], false));
 	}
 	call_all(_metadata, self->m, NPROC);
 	EXPECT_EQ(NPROC * 2 * NFUNC, upng_bpf_counter(self->map));
 	close(self->link[1]);
 	self->link[1] = -1;
 	for (i = 0; i < NPROC; i++)
-		EXPECT_EQ(NFUNC, count_byte(&self->m[i], MOV_EAX));
+		EXPECT_EQ(NFUNC, count_funcs(&self->m[i], false));
 	EXPECT_REGISTERED(0);
 }
 
 /*
- * The last offset is an int3, which cannot be probed: the link fails,
+ * The last offset is BAD, which cannot be probed: the link fails,
  * and what its first NFUNC probes did is undone.
  */
 TEST_F_TIMEOUT(multi, bad_last_offset, 300)
@@ -363,7 +412,7 @@ TEST_F_TIMEOUT(multi, bad_last_offset, 300)
 					    self->offs, NFUNC + 1, 0);
 	EXPECT_EQ(-EOPNOTSUPP, self->link[0]);
 	for (i = 0; i < NPROC; i++)
-		EXPECT_EQ(NFUNC, count_byte(&self->m[i], MOV_EAX))
+		EXPECT_EQ(NFUNC, count_funcs(&self->m[i], false))
 			TH_LOG("process %d", i);
 	EXPECT_REGISTERED(0);
 	call_all(_metadata, self->m, NPROC);

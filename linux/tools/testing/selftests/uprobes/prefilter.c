@@ -68,20 +68,21 @@ static void run_calls(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, strncmp(line, "sum ", 4));
 }
 
-static unsigned char byte_at(struct __test_metadata *_metadata, pid_t pid,
-			     unsigned long addr)
+/* The UPNG_BKPT_SIZE bytes at ADDR of PID, as UPNG_BKPT reads them. */
+static uint32_t insn_at(struct __test_metadata *_metadata, pid_t pid,
+			unsigned long addr)
 {
-	unsigned char b = 0;
+	uint32_t v = 0;
 
-	EXPECT_EQ(0, upng_mem_read(pid, addr, &b, 1));
-	return b;
+	EXPECT_EQ(0, upng_mem_read(pid, addr, &v, UPNG_BKPT_SIZE));
+	return v;
 }
 
 FIXTURE(prefilter) {
 	struct upng_child a, b;
 	unsigned long func;
 	struct upng_sym sym;
-	unsigned char orig;
+	uint32_t orig;
 };
 
 FIXTURE_SETUP(prefilter)
@@ -92,8 +93,8 @@ FIXTURE_SETUP(prefilter)
 	ASSERT_EQ(0, upng_elf_sym(upng_path("bin/target"), "target_func",
 				  &self->sym));
 	ASSERT_EQ(0, upng_file_read(upng_path("bin/target"), self->sym.offset,
-				    &self->orig, 1));
-	ASSERT_NE(0xcc, self->orig);
+				    &self->orig, UPNG_BKPT_SIZE));
+	ASSERT_NE(UPNG_BKPT, self->orig);
 	self->func = start_target(_metadata, &self->a);
 	func_b = start_target(_metadata, &self->b);
 	ASSERT_EQ(self->func, func_b);	/* static, not PIE */
@@ -118,17 +119,17 @@ TEST_F_TIMEOUT(prefilter, perf_event_on_one_process, 300)
 	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 
-	EXPECT_EQ(0xcc, byte_at(_metadata, self->a.pid, self->func));
-	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+	EXPECT_EQ(UPNG_BKPT, insn_at(_metadata, self->a.pid, self->func));
+	EXPECT_EQ(self->orig, insn_at(_metadata, self->b.pid, self->func));
 
 	run_calls(_metadata, &self->a, 25);
 	run_calls(_metadata, &self->b, 40);
 	EXPECT_EQ(25, counter(fd));
 	/* The other process never even had the breakpoint. */
-	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+	EXPECT_EQ(self->orig, insn_at(_metadata, self->b.pid, self->func));
 
 	close(fd);
-	EXPECT_EQ(self->orig, byte_at(_metadata, self->a.pid, self->func));
+	EXPECT_EQ(self->orig, insn_at(_metadata, self->a.pid, self->func));
 	run_calls(_metadata, &self->a, 5);
 }
 
@@ -141,14 +142,14 @@ TEST_F_TIMEOUT(prefilter, two_events_two_processes, 300)
 				 self->a.pid);
 	ASSERT_LE(0, fa);
 	ASSERT_EQ(0, ioctl(fa, PERF_EVENT_IOC_ENABLE, 0));
-	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+	EXPECT_EQ(self->orig, insn_at(_metadata, self->b.pid, self->func));
 
 	fb = open_uprobe_counter(upng_path("bin/target"), self->sym.offset,
 				 self->b.pid);
 	ASSERT_LE(0, fb);
 	ASSERT_EQ(0, ioctl(fb, PERF_EVENT_IOC_ENABLE, 0));
-	EXPECT_EQ(0xcc, byte_at(_metadata, self->a.pid, self->func));
-	EXPECT_EQ(0xcc, byte_at(_metadata, self->b.pid, self->func));
+	EXPECT_EQ(UPNG_BKPT, insn_at(_metadata, self->a.pid, self->func));
+	EXPECT_EQ(UPNG_BKPT, insn_at(_metadata, self->b.pid, self->func));
 
 	run_calls(_metadata, &self->a, 7);
 	run_calls(_metadata, &self->b, 11);
@@ -156,10 +157,10 @@ TEST_F_TIMEOUT(prefilter, two_events_two_processes, 300)
 	EXPECT_EQ(11, counter(fb));
 
 	close(fa);
-	EXPECT_EQ(self->orig, byte_at(_metadata, self->a.pid, self->func));
-	EXPECT_EQ(0xcc, byte_at(_metadata, self->b.pid, self->func));
+	EXPECT_EQ(self->orig, insn_at(_metadata, self->a.pid, self->func));
+	EXPECT_EQ(UPNG_BKPT, insn_at(_metadata, self->b.pid, self->func));
 	close(fb);
-	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+	EXPECT_EQ(self->orig, insn_at(_metadata, self->b.pid, self->func));
 }
 
 /*
@@ -176,16 +177,16 @@ TEST_F_TIMEOUT(prefilter, event_task_filter, 300)
 	ASSERT_EQ(0, upng_probe_add("pf_pid", path, self->sym.offset, clause));
 	ASSERT_EQ(0, upng_probe_add("pf_all", path, self->sym.offset, ""));
 	ASSERT_EQ(0, upng_probe_enable("pf_pid", true));
-	EXPECT_EQ(0xcc, byte_at(_metadata, self->a.pid, self->func));
-	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+	EXPECT_EQ(UPNG_BKPT, insn_at(_metadata, self->a.pid, self->func));
+	EXPECT_EQ(self->orig, insn_at(_metadata, self->b.pid, self->func));
 
 	run_calls(_metadata, &self->a, 25);
 	run_calls(_metadata, &self->b, 40);
 	EXPECT_EQ(25, upng_probe_hits("pf_pid"));
-	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
+	EXPECT_EQ(self->orig, insn_at(_metadata, self->b.pid, self->func));
 
 	ASSERT_EQ(0, upng_probe_enable("pf_all", true));
-	EXPECT_EQ(0xcc, byte_at(_metadata, self->b.pid, self->func));
+	EXPECT_EQ(UPNG_BKPT, insn_at(_metadata, self->b.pid, self->func));
 	run_calls(_metadata, &self->b, 10);
 	run_calls(_metadata, &self->a, 5);
 	EXPECT_EQ(30, upng_probe_hits("pf_pid"));
@@ -193,10 +194,10 @@ TEST_F_TIMEOUT(prefilter, event_task_filter, 300)
 
 	/* Without the unfiltered event, B goes back to its instruction. */
 	ASSERT_EQ(0, upng_probe_enable("pf_all", false));
-	EXPECT_EQ(self->orig, byte_at(_metadata, self->b.pid, self->func));
-	EXPECT_EQ(0xcc, byte_at(_metadata, self->a.pid, self->func));
+	EXPECT_EQ(self->orig, insn_at(_metadata, self->b.pid, self->func));
+	EXPECT_EQ(UPNG_BKPT, insn_at(_metadata, self->a.pid, self->func));
 	ASSERT_EQ(0, upng_probe_enable("pf_pid", false));
-	EXPECT_EQ(self->orig, byte_at(_metadata, self->a.pid, self->func));
+	EXPECT_EQ(self->orig, insn_at(_metadata, self->a.pid, self->func));
 }
 
 TEST_HARNESS_MAIN

@@ -54,7 +54,6 @@
 #include "upng.h"
 
 #define RECV_MS		60000
-#define INT3		0xcc
 /* Bytes compared at a probed function. */
 #define CHK_LEN		16
 /* Guest time each case races for, in ms (under TCG: ~50x slower). */
@@ -137,7 +136,9 @@ static bool site_armed(const struct site *s, char *why, size_t len)
 			 strerror(-err));
 		return false;
 	}
-	if (mem[0] == INT3 && !memcmp(mem + 1, s->file + 1, CHK_LEN - 1))
+	if (upng_is_bkpt(mem) &&
+	    !memcmp(mem + UPNG_BKPT_SIZE, s->file + UPNG_BKPT_SIZE,
+		    CHK_LEN - UPNG_BKPT_SIZE))
 		return true;
 	snprintf(why, len,
 		 "pid %d: %#lx holds %02x %02x %02x, not the breakpoint before %02x %02x",
@@ -460,9 +461,9 @@ FIXTURE_SETUP(races)
 	memcpy(st->file_a, st->file_page + (st->a.value - pg), CHK_LEN);
 	memcpy(st->file_b, st->file_page + (st->b.value - pg), CHK_LEN);
 	memcpy(st->file_c, st->file_page + (st->c.value - pg), CHK_LEN);
-	ASSERT_NE(INT3, st->file_a[0]);
-	ASSERT_NE(INT3, st->file_b[0]);
-	ASSERT_NE(INT3, st->file_c[0]);
+	ASSERT_FALSE(upng_is_bkpt(st->file_a));
+	ASSERT_FALSE(upng_is_bkpt(st->file_b));
+	ASSERT_FALSE(upng_is_bkpt(st->file_c));
 	for (i = 0; i < RACE_PAD_LEN; i++)
 		ASSERT_EQ(RACE_PAD_BYTE, st->file_page[i]);
 	for (i = 0; i < 3; i++)

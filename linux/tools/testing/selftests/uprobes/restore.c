@@ -21,7 +21,6 @@
 #include "upng.h"
 
 #define PAGE 4096UL
-#define INT3 0xcc
 #define RECV_MS 30000
 
 __attribute__((noipa)) long restore_func(long x)
@@ -52,8 +51,9 @@ static void check_armed(struct __test_metadata *_metadata, pid_t pid,
 	unsigned char mem[16];
 
 	ASSERT_EQ(0, upng_mem_read(pid, addr, mem, sizeof(mem)));
-	ASSERT_EQ(INT3, mem[0]) TH_LOG("pid %d orig %#x", pid, orig[0]);
-	ASSERT_EQ(0, memcmp(mem + 1, orig + 1, sizeof(mem) - 1));
+	ASSERT_TRUE(upng_is_bkpt(mem)) TH_LOG("pid %d orig %#x", pid, orig[0]);
+	ASSERT_EQ(0, memcmp(mem + UPNG_BKPT_SIZE, orig + UPNG_BKPT_SIZE,
+			    sizeof(mem) - UPNG_BKPT_SIZE));
 }
 
 FIXTURE(restore) {
@@ -78,7 +78,7 @@ FIXTURE_SETUP(restore)
 				    sizeof(self->orig)));
 	ASSERT_EQ(0, upng_mem_read(getpid(), self->sym.value, mem, sizeof(mem)));
 	ASSERT_EQ(0, memcmp(mem, self->orig, sizeof(mem)));
-	ASSERT_NE(INT3, self->orig[0]);
+	ASSERT_FALSE(upng_is_bkpt(self->orig));
 	self->hash = upng_file_hash(self->path);
 	ASSERT_NE((uint64_t)0, self->hash);
 	ASSERT_EQ(0, upng_trace_reset());

@@ -2,7 +2,8 @@
 /*
  * Return probes ("r:" events): they fire once per return with the right
  * return value (uprobe_profile counts a return probe's function entries,
- * the trace buffer its returns), in 64-bit and 32-bit programs, in threads and forked
+ * the trace buffer its returns), in 64-bit and (x86) 32-bit programs, in
+ * threads and forked
  * children, after the entry probe of the same call, through recursion,
  * and frames left by longjmp() neither fire nor disturb later returns.
  */
@@ -51,6 +52,7 @@ FIXTURE_VARIANT(retprobe) {
 	const char *retval;	/* fetch argument for the return value */
 };
 
+#if defined(__x86_64__)
 FIXTURE_VARIANT_ADD(retprobe, x86_64) {
 	.bin = "bin/target",
 	.retval = "ret=$retval:s64",
@@ -60,6 +62,12 @@ FIXTURE_VARIANT_ADD(retprobe, i386) {
 	.bin = "bin/target32",
 	.retval = "ret=$retval:s32",
 };
+#elif defined(__aarch64__)
+FIXTURE_VARIANT_ADD(retprobe, aarch64) {
+	.bin = "bin/target",
+	.retval = "ret=$retval:s64",
+};
+#endif
 
 FIXTURE_SETUP(retprobe)
 {
