@@ -199,6 +199,57 @@ FIXTURE_VARIANT_ADD(bad, bad_reg) {
 	.msg = "Invalid register name",
 };
 
+#if defined(__aarch64__)
+/* arm64 knows x0..x30, lr, sp, pc and pstate only. */
+FIXTURE_VARIANT_ADD(bad, reg_x86_name) {
+	.def = "p {T}:{O} a=%x0 b=^%ax",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_x31) {
+	.def = "p {T}:{O} ^%x31",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_w0) {
+	.def = "p {T}:{O} ^%w0",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_xzr) {
+	.def = "p {T}:{O} ^%xzr",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_upper_case) {
+	.def = "p {T}:{O} ^%X0",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_ip) {
+	.def = "p {T}:{O} ^%ip",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, deref_x31) {
+	.def = "p {T}:{O} +8(^%x31):u32",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, retval_reg_x32) {
+	.def = "r {T}:{O} rv=$retval ^%x32",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+#endif
+
 FIXTURE_VARIANT_ADD(bad, bad_mem) {
 	.def = "p {T}:{O} ^@0xzz",
 	.err = EINVAL,
@@ -230,19 +281,19 @@ FIXTURE_VARIANT_ADD(bad, imm_str_open) {
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_brace) {
-	.def = "p {T}:{O} ^+0%ax",
+	.def = "p {T}:{O} ^+0" UEV_REG(WIDE),
 	.err = EINVAL,
 	.msg = "Dereference needs a brace",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_offs) {
-	.def = "p {T}:{O} ^+zz(%ax)",
+	.def = "p {T}:{O} ^+zz(" UEV_REG(WIDE) ")",
 	.err = EINVAL,
 	.msg = "Invalid dereference offset",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_open) {
-	.def = "p {T}:{O} +0(%ax^",
+	.def = "p {T}:{O} +0(" UEV_REG(WIDE) "^",
 	.err = EINVAL,
 	.msg = "Dereference brace is not closed",
 };
@@ -272,31 +323,31 @@ FIXTURE_VARIANT_ADD(bad, bad_fetch_arg) {
 };
 
 FIXTURE_VARIANT_ADD(bad, array_open) {
-	.def = "p {T}:{O} %ax:u8[3^",
+	.def = "p {T}:{O} " UEV_REG(WIDE) ":u8[3^",
 	.err = EINVAL,
 	.msg = "Array is not closed",
 };
 
 FIXTURE_VARIANT_ADD(bad, array_suffix) {
-	.def = "p {T}:{O} %ax:u8[3]^x",
+	.def = "p {T}:{O} " UEV_REG(WIDE) ":u8[3]^x",
 	.err = EINVAL,
 	.msg = "Array has wrong suffix",
 };
 
 FIXTURE_VARIANT_ADD(bad, array_zero) {
-	.def = "p {T}:{O} %ax:u8[^0]",
+	.def = "p {T}:{O} " UEV_REG(WIDE) ":u8[^0]",
 	.err = EINVAL,
 	.msg = "Invalid array size",
 };
 
 FIXTURE_VARIANT_ADD(bad, array_too_big) {
-	.def = "p {T}:{O} %ax:u8[^65]",
+	.def = "p {T}:{O} " UEV_REG(WIDE) ":u8[^65]",
 	.err = EINVAL,
 	.msg = "Array number is too big",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_type) {
-	.def = "p {T}:{O} %ax:^u9",
+	.def = "p {T}:{O} " UEV_REG(WIDE) ":^u9",
 	.err = EINVAL,
 	.msg = "Unknown type is specified",
 };
@@ -314,7 +365,7 @@ FIXTURE_VARIANT_ADD(bad, type_symstr) {
 };
 
 FIXTURE_VARIANT_ADD(bad, string_of_reg) {
-	.def = "p {T}:{O} %ax:^string",
+	.def = "p {T}:{O} " UEV_REG(WIDE) ":^string",
 	.err = EINVAL,
 	.msg = "String accepts only memory argument",
 };
@@ -326,68 +377,68 @@ FIXTURE_VARIANT_ADD(bad, comm_not_string) {
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_too_wide) {
-	.def = "p {T}:{O} %ax:^b65@0/64",
+	.def = "p {T}:{O} " UEV_REG(WIDE) ":^b65@0/64",
 	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_overflow) {
-	.def = "p {T}:{O} %cx:^b4@6/8",
+	.def = "p {T}:{O} " UEV_REG(NEG) ":^b4@6/8",
 	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_zero) {
-	.def = "p {T}:{O} %ax:^b0@0/8",
+	.def = "p {T}:{O} " UEV_REG(WIDE) ":^b0@0/8",
 	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_no_offs) {
-	.def = "p {T}:{O} %ax:^b2@/8",
+	.def = "p {T}:{O} " UEV_REG(WIDE) ":^b2@/8",
 	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, no_arg_name) {
-	.def = "p {T}:{O} ^=%ax",
+	.def = "p {T}:{O} ^=" UEV_REG(WIDE),
 	.err = EINVAL,
 	.msg = "Argument name is not specified",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_arg_name) {
-	.def = "p {T}:{O} ^1a=%ax",
+	.def = "p {T}:{O} ^1a=" UEV_REG(WIDE),
 	.err = EINVAL,
 	.msg = "Argument name must follow the same rules as C identifiers",
 };
 
 FIXTURE_VARIANT_ADD(bad, arg_name_too_long) {
-	.def = "p {T}:{O} ^" LONG40 "=%ax",
+	.def = "p {T}:{O} ^" LONG40 "=" UEV_REG(WIDE),
 	.err = EINVAL,
 	.msg = "Argument name is too long",
 };
 
 FIXTURE_VARIANT_ADD(bad, used_arg_name) {
-	.def = "p {T}:{O} a=%ax ^a=%bx",
+	.def = "p {T}:{O} a=" UEV_REG(WIDE) " ^a=" UEV_REG(DATA),
 	.err = EINVAL,
 	.msg = "This argument name is already used",
 };
 
 FIXTURE_VARIANT_ADD(bad, reserved_arg_name) {
-	.def = "p {T}:{O} ^common_pid=%ax",
+	.def = "p {T}:{O} ^common_pid=" UEV_REG(WIDE),
 	.err = EINVAL,
 	.msg = "This argument name is already used",
 };
 
 /* 63 characters: the longest accepted argument, but 17 fetch steps. */
 FIXTURE_VARIANT_ADD(bad, too_many_ops) {
-	.def = "p {T}:{O} +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(%ax)))))))))))))))",
+	.def = "p {T}:{O} +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(" UEV_REG(WIDE) ")))))))))))))))",
 	.err = EINVAL,
 	.msg = "Dereference is too much nested",
 };
 
 FIXTURE_VARIANT_ADD(bad, arg_too_long) {
-	.def = "p {T}:{O} a=^+" LONG70 "(%ax)",
+	.def = "p {T}:{O} a=^+" LONG70 "(" UEV_REG(WIDE) ")",
 	.err = E2BIG,
 	.msg = "Argument expression is too long",
 };
@@ -405,7 +456,7 @@ FIXTURE_VARIANT_ADD(bad, filter_kind) {
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_single_eq) {
-	.def = "p {T}:{O} a=%ax if ^pid=1",
+	.def = "p {T}:{O} a=" UEV_REG(WIDE) " if ^pid=1",
 	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
@@ -435,13 +486,13 @@ FIXTURE_VARIANT_ADD(bad, filter_trailing) {
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_missing) {
-	.def = "p {T}:{O} a=%ax ^if",
+	.def = "p {T}:{O} a=" UEV_REG(WIDE) " ^if",
 	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_not_last) {
-	.def = "p {T}:{O} ^if pid==1 a=%ax",
+	.def = "p {T}:{O} ^if pid==1 a=" UEV_REG(WIDE),
 	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
@@ -528,7 +579,7 @@ TEST_F(bad, refused)
 
 FIXTURE(misc) {
 	char path[256];
-	struct upng_sym regs, count, int3, iret;
+	struct upng_sym regs, count;
 	char buf[16384];
 	char msg[256];
 };
@@ -543,8 +594,6 @@ FIXTURE_SETUP(misc)
 		 upng_path("bin/" UEV_TARGET));
 	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_regs_probe", &self->regs));
 	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_count_func", &self->count));
-	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_bad_int3", &self->int3));
-	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_bad_iret", &self->iret));
 	ASSERT_EQ(0, upng_tracefs_reset());
 }
 
@@ -606,19 +655,24 @@ TEST_F(misc, offset_past_eof)
 }
 
 /*
- * An instruction that cannot be probed: EOPNOTSUPP with the reason in
+ * An instruction that cannot be probed, at symbol @sym of @path:
+ * EOPNOTSUPP with the reason in
  * error_log when the definition is refused, or in the kernel log
  * ("FILE:0xOFF: cannot probe: REASON") when enabling is; 6.12 refuses
  * the enabling with its internal ENOTSUPP and says nothing.
  */
 static void unprobeable(struct __test_metadata *_metadata, const char *path,
-			unsigned long off)
+			const char *sym)
 {
 	char msg[256], cmd[1024], where[64];
+	struct upng_sym insn;
 	struct uev_proc p;
+	unsigned long off;
 	bool created;
 	int err;
 
+	ASSERT_EQ(0, upng_elf_sym(path, sym, &insn));
+	off = insn.offset;
 	ASSERT_EQ(0, uev_spawn(&p, path));
 	err = define_and_enable(path, off, &p, &created);
 	ASSERT_EQ(0, uev_finish(&p));
@@ -636,15 +690,58 @@ static void unprobeable(struct __test_metadata *_metadata, const char *path,
 		ASSERT_LT(0, upng_kmsg_count(where));
 }
 
+#if defined(__x86_64__)
 TEST_F(misc, unprobeable_int3)
 {
-	unprobeable(_metadata, self->path, self->int3.offset);
+	unprobeable(_metadata, self->path, "uev_bad_int3");
 }
 
 TEST_F(misc, unprobeable_iret)
 {
-	unprobeable(_metadata, self->path, self->iret.offset);
+	unprobeable(_metadata, self->path, "uev_bad_iret");
 }
+#elif defined(__aarch64__)
+/* brk: exception-generating; the engine's breakpoint is a brk too. */
+TEST_F(misc, unprobeable_brk)
+{
+	unprobeable(_metadata, self->path, "uev_bad_brk");
+}
+
+/* ldxr: the trap would clear the exclusive monitor. */
+TEST_F(misc, unprobeable_ldxr)
+{
+	unprobeable(_metadata, self->path, "uev_bad_ldxr");
+}
+
+/* retaa: authenticating needs the thread's keys. */
+TEST_F(misc, unprobeable_retaa)
+{
+	unprobeable(_metadata, self->path, "uev_bad_retaa");
+}
+
+/*
+ * An offset inside an instruction: refused when defined or enabled
+ * (EINVAL), the target unaffected.
+ */
+TEST_F(misc, misaligned_offset)
+{
+	struct uev_proc p;
+	bool created;
+	int err, i;
+
+	for (i = 1; i < 4; i++) {
+		ASSERT_EQ(0, uev_spawn(&p, self->path));
+		err = define_and_enable(self->path, self->regs.offset + i, &p, &created);
+		ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
+		ASSERT_EQ(0, uev_finish(&p));
+		ASSERT_EQ(-EINVAL, err) {
+			TH_LOG("offset 0x%lx: %d (%s)", self->regs.offset + i, err,
+			       strerror(-err));
+		}
+		upng_tracefs_write("uprobe_events", "-:np");
+	}
+}
+#endif
 
 /*
  * Refused with EEXIST, logged with the text @want at the caret @caret;
@@ -673,7 +770,7 @@ TEST_F(misc, duplicate_name)
 	const char *want;
 	int caret;
 
-	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx a=%%ax", self->path,
+	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx a=" UEV_REGF(WIDE), self->path,
 		 self->regs.offset);
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
 	/* The very same probe again. */
@@ -682,7 +779,7 @@ TEST_F(misc, duplicate_name)
 		TH_LOG("got '%s' for '%s'", self->msg, def);
 	}
 	/* Same name, other arguments: the caret is on the differing one. */
-	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx b=%%ax", self->path,
+	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx b=" UEV_REGF(WIDE), self->path,
 		 self->count.offset);
 	caret = strchr(def, ' ') - def + 1;
 	caret = strchr(def + caret, ' ') - def + 1;
@@ -691,14 +788,14 @@ TEST_F(misc, duplicate_name)
 		TH_LOG("got '%s' for '%s'", self->msg, def);
 	}
 	/* Same name, a return probe. */
-	snprintf(def, sizeof(def), "r:uprobes/dup %s:0x%lx a=%%ax", self->path,
+	snprintf(def, sizeof(def), "r:uprobes/dup %s:0x%lx a=" UEV_REGF(WIDE), self->path,
 		 self->count.offset);
 	want = "Probe type is different from existing probe";
 	ASSERT_EQ(0, dup_refused(def, want, 0, self->msg, sizeof(self->msg))) {
 		TH_LOG("got '%s' for '%s'", self->msg, def);
 	}
 	/* Nothing but the first definition is left. */
-	snprintf(expect, sizeof(expect), "p:uprobes/dup %s:0x%016lx a=%%ax\n",
+	snprintf(expect, sizeof(expect), "p:uprobes/dup %s:0x%016lx a=" UEV_REGF(WIDE) "\n",
 		 self->path, self->regs.offset);
 	ASSERT_LT(0, upng_tracefs_read_len("uprobe_events", self->buf, sizeof(self->buf)));
 	ASSERT_STREQ(expect, self->buf);
@@ -782,10 +879,10 @@ TEST_F(misc, too_many_args)
 	len = snprintf(def, sizeof(def), "p:uprobes/many %s:0x%lx", self->path,
 		       self->count.offset);
 	for (i = 0; i < 128; i++)
-		len += snprintf(def + len, sizeof(def) - len, " %%di");
+		len += snprintf(def + len, sizeof(def) - len, " " UEV_REGF(ARG1));
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:many"));
-	snprintf(def + len, sizeof(def) - len, " %%si");
+	snprintf(def + len, sizeof(def) - len, " " UEV_REGF(STR));
 	ASSERT_EQ(-E2BIG, upng_tracefs_write("uprobe_events", def));
 	ASSERT_FALSE(upng_event_exists("uprobes", "many"));
 }

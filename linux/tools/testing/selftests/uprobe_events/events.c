@@ -72,21 +72,21 @@ TEST_F(ev, readback_canonical)
 
 	/* Decimal offset, extra blanks, named and unnamed arguments. */
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/rb   %s:%lu  a=%%ax  +8(%%bx):x32\n",
+					 "p:uprobes/rb   %s:%lu  a=" UEV_REGF(WIDE) "  +8(" UEV_REGF(DATA) "):x32\n",
 					 self->s.path, self->s.regs.offset));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:mygrp/ev2 %s:0x%lx",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/rr %s:0x%lx rv=$retval",
 					 self->s.path, self->s.ret.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rs %s:0x%lx%%return %%ax:s8",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rs %s:0x%lx%%return " UEV_REGF(RET) ":s8",
 					 self->s.path, self->s.ret.offset));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p %s:0x%lx",
 					 self->s.path, self->s.regs.offset));
 	snprintf(expect, sizeof(expect),
-		 "p:uprobes/rb %s:0x%016lx a=%%ax arg2=+8(%%bx):x32\n"
+		 "p:uprobes/rb %s:0x%016lx a=" UEV_REGF(WIDE) " arg2=+8(" UEV_REGF(DATA) "):x32\n"
 		 "p:mygrp/ev2 %s:0x%016lx\n"
 		 "r:uprobes/rr %s:0x%016lx rv=$retval\n"
-		 "r:uprobes/rs %s:0x%016lx arg1=%%ax:s8\n"
+		 "r:uprobes/rs %s:0x%016lx arg1=" UEV_REGF(RET) ":s8\n"
 		 "p:uprobes/p_uev_0x%lx %s:0x%016lx\n",
 		 self->s.path, self->s.regs.offset, self->s.path, self->s.count.offset,
 		 self->s.path, self->s.ret.offset, self->s.path, self->s.ret.offset,
@@ -130,7 +130,7 @@ TEST_F(ev, format_and_id)
 	size_t i;
 
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/fm %s:0x%lx a=%%ax b=+8(%%bx):s32 s=+0(%%si):string",
+					 "p:uprobes/fm %s:0x%lx a=" UEV_REGF(WIDE) " b=+8(" UEV_REGF(DATA) "):s32 s=+0(" UEV_REGF(STR) "):string",
 					 self->s.path, self->s.regs.offset));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/fr %s:0x%lx rv=$retval:u16",
 					 self->s.path, self->s.ret.offset));
@@ -190,9 +190,9 @@ TEST_F(ev, dynamic_events_create)
 {
 	char expect[8192];
 
-	ASSERT_EQ(0, upng_tracefs_writef("dynamic_events", "p:uprobes/dy %s:0x%lx n=%%di:s32",
+	ASSERT_EQ(0, upng_tracefs_writef("dynamic_events", "p:uprobes/dy %s:0x%lx n=" UEV_REGF(ARG1) ":s32",
 					 self->s.path, self->s.count.offset));
-	snprintf(expect, sizeof(expect), "p:uprobes/dy %s:0x%016lx n=%%di:s32\n",
+	snprintf(expect, sizeof(expect), "p:uprobes/dy %s:0x%016lx n=" UEV_REGF(ARG1) ":s32\n",
 		 self->s.path, self->s.count.offset);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
 		TH_LOG("uprobe_events:\n%s", self->s.buf);
@@ -231,7 +231,7 @@ TEST_F(ev, enable_disable_while_running)
 	static const int ns[] = { 3, 4, 5, 6, 7, 10, 13, 14 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
@@ -265,7 +265,7 @@ TEST_F(ev, enabled_before_exec)
 	static const int ns[] = { 0, 1, 0, 1 };
 	struct uev_proc p, q;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
@@ -284,7 +284,7 @@ TEST_F(ev, filter_on_argument)
 	static const int ns[] = { 3, 4, 5, 8 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, upng_tracefs_write_trunc("events/uprobes/cnt/filter", "n >= 3 && n < 6"));
 	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/filter", "n >= 3 && n < 6\n"));
@@ -313,7 +313,7 @@ TEST_F(ev, filter_on_pid)
 	struct uev_proc p, q;
 	char filter[64];
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_spawn(&q, self->s.path));
@@ -352,20 +352,20 @@ TEST_F(ev, task_filter_clause)
 	ASSERT_EQ(0, uev_spawn(&p, path));
 	ASSERT_EQ(0, uev_spawn(&q, path));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/tq %s:0x%lx n=%%di:s64 if pid==%d",
+					 "p:uprobes/tq %s:0x%lx n=" UEV_REGF(ARG1) ":s64 if pid==%d",
 					 path, foff, q.pid));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/tt %s:0x%lx if tid==%d",
 					 path, foff, p.pid));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ts %s:0x%lx if sid==%d",
 					 path, foff, getsid(0)));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/tp %s:0x%lx n=%%di:s64 if ppid==%d",
+					 "p:uprobes/tp %s:0x%lx n=" UEV_REGF(ARG1) ":s64 if ppid==%d",
 					 path, foff, p.pid));
 	snprintf(expect, sizeof(expect),
-		 "p:uprobes/tq %s:0x%016lx n=%%di:s64 if pid==%d\n"
+		 "p:uprobes/tq %s:0x%016lx n=" UEV_REGF(ARG1) ":s64 if pid==%d\n"
 		 "p:uprobes/tt %s:0x%016lx if tid==%d\n"
 		 "p:uprobes/ts %s:0x%016lx if sid==%d\n"
-		 "p:uprobes/tp %s:0x%016lx n=%%di:s64 if ppid==%d\n",
+		 "p:uprobes/tp %s:0x%016lx n=" UEV_REGF(ARG1) ":s64 if ppid==%d\n",
 		 path, foff, q.pid, path, foff, p.pid, path, foff, getsid(0),
 		 path, foff, p.pid);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
@@ -406,7 +406,7 @@ TEST_F(ev, filter_on_string)
 	struct uev_proc p;
 
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/fs %s:0x%lx s=+0(%%si):string b=+15(%%bx):b4@4/8",
+					 "p:uprobes/fs %s:0x%lx s=+0(" UEV_REGF(STR) "):string b=+15(" UEV_REGF(DATA) "):b4@4/8",
 					 self->s.path, self->s.regs.offset));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/fs/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
@@ -433,7 +433,7 @@ TEST_F(ev, enable_event_trigger)
 
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ta %s:0x%lx",
 					 self->s.path, self->s.regs.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/trigger", "enable_event:uprobes:cnt"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/enable", "1"));
@@ -548,13 +548,13 @@ TEST_F(ev, multi_probe_event)
 	char expect[8192];
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%%di",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=" UEV_REGF(ARG1),
 					 self->s.path, self->s.count.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%%di",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=" UEV_REGF(ARG1),
 					 self->s.path, self->s.regs.offset));
 	snprintf(expect, sizeof(expect),
-		 "p:uprobes/multi %s:0x%016lx x=%%di\n"
-		 "p:uprobes/multi %s:0x%016lx x=%%di\n",
+		 "p:uprobes/multi %s:0x%016lx x=" UEV_REGF(ARG1) "\n"
+		 "p:uprobes/multi %s:0x%016lx x=" UEV_REGF(ARG1) "\n",
 		 self->s.path, self->s.count.offset, self->s.path, self->s.regs.offset);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
 		TH_LOG("uprobe_events:\n%s", self->s.buf);
@@ -583,9 +583,9 @@ TEST_F(ev, two_events_one_address)
 	static const int a[] = { 0, 1, 2, 3, 4 }, b[] = { 0, 1, 2 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ea %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ea %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/eb %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/eb %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ea/enable", "1"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/eb/enable", "1"));
@@ -604,7 +604,7 @@ TEST_F(ev, trigger_traceoff)
 {
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/trigger", "traceoff:1"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
@@ -635,7 +635,7 @@ TEST_F(ev, hist_trigger)
 	char *line, *save;
 	int total = 0;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:u64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":u64",
 					 self->s.path, self->s.count.offset));
 	if (access(UPNG_TRACEFS "/events/uprobes/cnt/hist", R_OK))
 		SKIP(return, "no hist triggers (CONFIG_HIST_TRIGGERS)");
@@ -668,7 +668,7 @@ TEST_F(ev, instance)
 
 	rmdir(UPNG_TRACEFS "/instances/uevtest");
 	ASSERT_EQ(0, mkdir(UPNG_TRACEFS "/instances/uevtest", 0755));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
@@ -692,7 +692,7 @@ TEST_F(ev, multiline_write)
 	char def[2048];
 
 	snprintf(def, sizeof(def),
-		 "p:uprobes/m1 %s:0x%lx\n# a comment\n\np:uprobes/m2 %s:0x%lx n=%%di # trailing\n"
+		 "p:uprobes/m1 %s:0x%lx\n# a comment\n\np:uprobes/m2 %s:0x%lx n=" UEV_REGF(ARG1) " # trailing\n"
 		 "-:m1\np:uprobes/m3 %s:0x%lx\n",
 		 self->s.path, self->s.count.offset, self->s.path, self->s.count.offset,
 		 self->s.path, self->s.regs.offset);
@@ -700,7 +700,7 @@ TEST_F(ev, multiline_write)
 	ASSERT_FALSE(upng_event_exists("uprobes", "m1"));
 	ASSERT_TRUE(upng_event_exists("uprobes", "m2"));
 	ASSERT_TRUE(upng_event_exists("uprobes", "m3"));
-	snprintf(def, sizeof(def), "p:uprobes/m2 %s:0x%016lx n=%%di\np:uprobes/m3 %s:0x%016lx\n",
+	snprintf(def, sizeof(def), "p:uprobes/m2 %s:0x%016lx n=" UEV_REGF(ARG1) "\np:uprobes/m3 %s:0x%016lx\n",
 		 self->s.path, self->s.count.offset, self->s.path, self->s.regs.offset);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", def)) {
 		TH_LOG("uprobe_events:\n%s", self->s.buf);

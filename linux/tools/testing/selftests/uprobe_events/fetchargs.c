@@ -2,7 +2,10 @@
 /*
  * uprobe_events fetch arguments: every form and type, checked value by
  * value against the trace output of a target whose registers, stack and
- * memory are known (uev_target_asm.S).
+ * memory are known (uev_target_asm.S, for x86-64 and arm64).
+ * Cases that name registers by UEV_REG() (uev_lib.h) are the same on every
+ * architecture; those that list an architecture's registers, and the
+ * 32-bit (ia32) process's, are that architecture's.
  *
  * Expected lines may contain tokens replaced by addresses of the target:
  * {PROBE} {DATA} {DATA16} {STRING} {TCFOFF} {RETFUNC} {RETSITE} (hex) and
@@ -102,6 +105,7 @@ FIXTURE_TEARDOWN(fetch)
 	upng_tracefs_reset();
 }
 
+#if defined(__x86_64__)
 /* Registers, by name; the default type is x64. */
 FIXTURE_VARIANT_ADD(fetch, regs_legacy) {
 	.kind = "p",
@@ -122,27 +126,90 @@ FIXTURE_VARIANT_ADD(fetch, reg_ip) {
 	.args = "ip=%ip",
 	.expect = "(0x{PROBE}) ip=0x{PROBE}",
 };
+#elif defined(__aarch64__)
+/*
+ * Registers, by name (ptrace.c's regoffset_table): x0..x30, lr (x30), sp,
+ * pc, pstate; the default type is x64. x9..x30 hold N * 0x0101010101010101.
+ */
+FIXTURE_VARIANT_ADD(fetch, regs_x0_x7) {
+	.kind = "p",
+	.args = "x0=%x0 x1=%x1 x2=%x2 x3=%x3 x4=%x4 x5=%x5 x6=%x6 x7=%x7",
+	.expect =
+		"(0x{PROBE}) x0=0x2a x1=0x{STRING} x2=0xffffffffffffff85 x3=0x8000000000000001 x4=0xfedcba9876543210 x5=0x{DATA} x6=0x{DATA16} x7=0x10",
+};
 
-/* Every integer type, on a negative value (-123 in %cx). */
+FIXTURE_VARIANT_ADD(fetch, regs_x8_x15) {
+	.kind = "p",
+	.args = "x8=%x8 x9=%x9 x10=%x10 x11=%x11 x12=%x12 x13=%x13 x14=%x14 x15=%x15",
+	.expect =
+		"(0x{PROBE}) x8=0x102030405060708 x9=0x909090909090909 x10=0xa0a0a0a0a0a0a0a x11=0xb0b0b0b0b0b0b0b x12=0xc0c0c0c0c0c0c0c x13=0xd0d0d0d0d0d0d0d x14=0xe0e0e0e0e0e0e0e x15=0xf0f0f0f0f0f0f0f",
+};
+
+FIXTURE_VARIANT_ADD(fetch, regs_x16_x23) {
+	.kind = "p",
+	.args = "x16=%x16 x17=%x17 x18=%x18 x19=%x19 x20=%x20 x21=%x21 x22=%x22 x23=%x23",
+	.expect =
+		"(0x{PROBE}) x16=0x1010101010101010 x17=0x1111111111111111 x18=0x1212121212121212 x19=0x1313131313131313 x20=0x1414141414141414 x21=0x1515151515151515 x22=0x1616161616161616 x23=0x1717171717171717",
+};
+
+FIXTURE_VARIANT_ADD(fetch, regs_x24_x30) {
+	.kind = "p",
+	.args = "x24=%x24 x25=%x25 x26=%x26 x27=%x27 x28=%x28 x29=%x29 x30=%x30",
+	.expect =
+		"(0x{PROBE}) x24=0x1818181818181818 x25=0x1919191919191919 x26=0x1a1a1a1a1a1a1a1a x27=0x1b1b1b1b1b1b1b1b x28=0x1c1c1c1c1c1c1c1c x29=0x1d1d1d1d1d1d1d1d x30=0x1e1e1e1e1e1e1e1e",
+};
+
+/* lr is another name of x30. */
+FIXTURE_VARIANT_ADD(fetch, reg_lr) {
+	.kind = "p",
+	.args = "lr=%lr x30=%x30:u8 w=%lr:x32",
+	.expect = "(0x{PROBE}) lr=0x1e1e1e1e1e1e1e1e x30=30 w=0x1e1e1e1e",
+};
+
+FIXTURE_VARIANT_ADD(fetch, reg_pc) {
+	.kind = "p",
+	.args = "pc=%pc",
+	.expect = "(0x{PROBE}) pc=0x{PROBE}",
+};
+
+/* "cmp x2, #0" with x2 = -123 left N=1 Z=0 C=1 V=0 in pstate[31:28]; EL0t. */
+FIXTURE_VARIANT_ADD(fetch, reg_pstate) {
+	.kind = "p",
+	.args = "nzcv=%pstate:b4@28/32 n=%pstate:b1@31/32 z=%pstate:b1@30/32 el=%pstate:b4@0/32",
+	.expect = "(0x{PROBE}) nzcv=10 n=1 z=0 el=0",
+};
+
+/* Dereferences of the stack pointer: what the probed function pushed. */
+FIXTURE_VARIANT_ADD(fetch, sp_deref) {
+	.kind = "p",
+	.args = "a=+0(%sp) b=+8(%sp):u32 c=+4(%sp):x32 s=$stack1",
+	.expect = "(0x{PROBE}) a=0x6666 b=21845 c=0x0 s=0x5555",
+};
+#endif
+
+/* Every integer type, on a negative value (-123 in %cx, %x2). */
 FIXTURE_VARIANT_ADD(fetch, types_negative) {
 	.kind = "p",
 	.args =
-		"u8=%cx:u8 u16=%cx:u16 u32=%cx:u32 u64=%cx:u64 s8=%cx:s8 s16=%cx:s16 s32=%cx:s32 s64=%cx:s64 x8=%cx:x8 x16=%cx:x16 x32=%cx:x32 x64=%cx:x64",
+		"u8=" UEV_REG(NEG) ":u8 u16=" UEV_REG(NEG) ":u16 u32=" UEV_REG(NEG) ":u32 u64=" UEV_REG(NEG) ":u64 "
+		"s8=" UEV_REG(NEG) ":s8 s16=" UEV_REG(NEG) ":s16 s32=" UEV_REG(NEG) ":s32 s64=" UEV_REG(NEG) ":s64 "
+		"x8=" UEV_REG(NEG) ":x8 x16=" UEV_REG(NEG) ":x16 x32=" UEV_REG(NEG) ":x32 x64=" UEV_REG(NEG) ":x64",
 	.expect =
 		"(0x{PROBE}) u8=133 u16=65413 u32=4294967173 u64=18446744073709551493 s8=-123 s16=-123 s32=-123 s64=-123 x8=0x85 x16=0xff85 x32=0xffffff85 x64=0xffffffffffffff85",
 };
 
-/* Truncation of a wide value (%ax = 0xfedcba9876543210). */
+/* Truncation of a wide value (%ax, %x4 = 0xfedcba9876543210). */
 FIXTURE_VARIANT_ADD(fetch, types_truncate) {
 	.kind = "p",
-	.args = "u8=%ax:u8 u16=%ax:u16 s32=%ax:s32 u64=%ax:u64 s64=%ax:s64 x16=%ax:x16",
+	.args = "u8=" UEV_REG(WIDE) ":u8 u16=" UEV_REG(WIDE) ":u16 s32=" UEV_REG(WIDE) ":s32 "
+		"u64=" UEV_REG(WIDE) ":u64 s64=" UEV_REG(WIDE) ":s64 x16=" UEV_REG(WIDE) ":x16",
 	.expect =
 		"(0x{PROBE}) u8=16 u16=12816 s32=1985229328 u64=18364758544493064720 s64=-81985529216486896 x16=0x3210",
 };
 
 FIXTURE_VARIANT_ADD(fetch, type_char) {
 	.kind = "p",
-	.args = "c=%di:char",
+	.args = "c=" UEV_REG(ARG1) ":char",
 	.expect = "(0x{PROBE}) c='*'",
 };
 
@@ -196,31 +263,36 @@ FIXTURE_VARIANT_ADD(fetch, file_offset) {
 
 FIXTURE_VARIANT_ADD(fetch, deref) {
 	.kind = "p",
-	.args = "q=+0(%bx) d=+8(%bx):x32 w=+12(%bx):u16 b=+14(%bx):s8 p=+0x28(%bx)",
+	.args = "q=+0(" UEV_REG(DATA) ") d=+8(" UEV_REG(DATA) "):x32 w=+12(" UEV_REG(DATA) "):u16 "
+		"b=+14(" UEV_REG(DATA) "):s8 p=+0x28(" UEV_REG(DATA) ")",
 	.expect = "(0x{PROBE}) q=0x1122334455667788 d=0xdeadbeef w=51966 b=-5 p=0x{STRING}",
 };
 
 FIXTURE_VARIANT_ADD(fetch, deref_negative) {
 	.kind = "p",
-	.args = "q=-16(%bp) d=-8(%bp):x32 b=-2(%bp):s8",
+	.args = "q=-16(" UEV_REG(DATA16) ") d=-8(" UEV_REG(DATA16) "):x32 "
+		"b=-2(" UEV_REG(DATA16) "):s8",
 	.expect = "(0x{PROBE}) q=0x1122334455667788 d=0xdeadbeef b=-5",
 };
 
 FIXTURE_VARIANT_ADD(fetch, deref_nested) {
 	.kind = "p",
-	.args = "self=+48(+48(%bx)) d=+8(+48(+48(+48(%bx)))):x32 s=+0(+40(+48(%bx))):string",
+	.args = "self=+48(+48(" UEV_REG(DATA) ")) d=+8(+48(+48(+48(" UEV_REG(DATA) ")))):x32 "
+		"s=+0(+40(+48(" UEV_REG(DATA) "))):string",
 	.expect = "(0x{PROBE}) self=0x{DATA} d=0xdeadbeef s=\"hello, uprobe\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, string) {
 	.kind = "p",
-	.args = "s=+0(%si):string t=+16(%bx):string u=+0(%bp):string",
+	.args = "s=+0(" UEV_REG(STR) "):string t=+16(" UEV_REG(DATA) "):string "
+		"u=+0(" UEV_REG(DATA16) "):string",
 	.expect = "(0x{PROBE}) s=\"hello, uprobe\" t=\"fetch-me\" u=\"fetch-me\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, ustring) {
 	.kind = "p",
-	.args = "s=+0(%si):ustring t=+u16(%bx):string u=+u0(%si):ustring",
+	.args = "s=+0(" UEV_REG(STR) "):ustring t=+u16(" UEV_REG(DATA) "):string "
+		"u=+u0(" UEV_REG(STR) "):ustring",
 	.expect = "(0x{PROBE}) s=\"hello, uprobe\" t=\"fetch-me\" u=\"hello, uprobe\"",
 };
 
@@ -243,14 +315,14 @@ FIXTURE_VARIANT_ADD(fetch, immediate) {
  */
 FIXTURE_VARIANT_ADD(fetch, immediate_string) {
 	.kind = "p",
-	.args = "e=\\\"imm-str\" di=%di",
+	.args = "e=\\\"imm-str\" di=" UEV_REG(ARG1),
 	.expect = "(0x{PROBE}) e=\"imm-str\" di=0x2a",
 	.alt = "(0x{PROBE}) e=(fault) di=0x2a",
 };
 
 FIXTURE_VARIANT_ADD(fetch, unnamed) {
 	.kind = "p",
-	.args = "%di %ax:u8 +0(%si):string",
+	.args = UEV_REG(ARG1) " " UEV_REG(WIDE) ":u8 +0(" UEV_REG(STR) "):string",
 	.expect = "(0x{PROBE}) arg1=0x2a arg2=16 arg3=\"hello, uprobe\"",
 };
 
@@ -258,33 +330,37 @@ FIXTURE_VARIANT_ADD(fetch, unnamed) {
 FIXTURE_VARIANT_ADD(fetch, bitfield) {
 	.kind = "p",
 	.args =
-		"hi=+15(%bx):b4@4/8 lo=+15(%bx):b3@0/8 top=+15(%bx):b1@7/8 mid=+15(%bx):b2@1/8 w=%cx:b8@8/16 q=%ax:b16@48/64",
+		"hi=+15(" UEV_REG(DATA) "):b4@4/8 lo=+15(" UEV_REG(DATA) "):b3@0/8 "
+		"top=+15(" UEV_REG(DATA) "):b1@7/8 mid=+15(" UEV_REG(DATA) "):b2@1/8 "
+		"w=" UEV_REG(NEG) ":b8@8/16 q=" UEV_REG(WIDE) ":b16@48/64",
 	.expect = "(0x{PROBE}) hi=11 lo=5 top=1 mid=2 w=255 q=65244",
 };
 
 FIXTURE_VARIANT_ADD(fetch, array) {
 	.kind = "p",
-	.args = "u=+32(%bx):u16[4] x=+32(%bx):x16[3] c=+16(%bx):char[5] one=+0(%bx):x64[1]",
+	.args = "u=+32(" UEV_REG(DATA) "):u16[4] x=+32(" UEV_REG(DATA) "):x16[3] "
+		"c=+16(" UEV_REG(DATA) "):char[5] one=+0(" UEV_REG(DATA) "):x64[1]",
 	.expect =
 		"(0x{PROBE}) u={1,2,65534,4} x={0x1,0x2,0xfffe} c={'f','e','t','c','h'} one={0x1122334455667788}",
 };
 
 FIXTURE_VARIANT_ADD(fetch, array_of_strings) {
 	.kind = "p",
-	.args = "s=+40(%bx):string[1]",
+	.args = "s=+40(" UEV_REG(DATA) "):string[1]",
 	.expect = "(0x{PROBE}) s={\"hello, uprobe\"}",
 };
 
-/* %r9 = 0x10, which is never mapped. */
+/* %r9, %x7 = 0x10, which is never mapped. */
 FIXTURE_VARIANT_ADD(fetch, fault_string) {
 	.kind = "p",
-	.args = "s=+0(%r9):string u=+0(%r9):ustring v=@0x10:string di=%di",
+	.args = "s=+0(" UEV_REG(UNMAPPED) "):string u=+0(" UEV_REG(UNMAPPED) "):ustring "
+		"v=@0x10:string di=" UEV_REG(ARG1),
 	.expect = "(0x{PROBE}) s=(fault) u=(fault) v=(fault) di=0x2a",
 };
 
 FIXTURE_VARIANT_ADD(fetch, fault_nested) {
 	.kind = "p",
-	.args = "s=+0(+0(%r9)):string di=%di",
+	.args = "s=+0(+0(" UEV_REG(UNMAPPED) ")):string di=" UEV_REG(ARG1),
 	.expect = "(0x{PROBE}) s=(fault) di=0x2a",
 };
 
@@ -296,10 +372,11 @@ FIXTURE_VARIANT_ADD(fetch, retval) {
 
 FIXTURE_VARIANT_ADD(fetch, retval_suffix) {
 	.kind = "p%return",
-	.args = "rv=$retval:s32 ax=%ax:s16 ip=%ip",
+	.args = "rv=$retval:s32 ax=" UEV_REG(RET) ":s16 ip=" UEV_REG(PC),
 	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) rv=-2 ax=-2 ip=0x{RETSITE}",
 };
 
+#if defined(__x86_64__)
 /*
  * The same through a 32-bit process: registers are the 64-bit pt_regs
  * slots (upper halves zero), $stackN and dereferences load 64-bit words.
@@ -361,6 +438,7 @@ FIXTURE_VARIANT_ADD(fetch, ia32_retval_suffix) {
 	.args = "rv=$retval:s16 ip=%ip:x32",
 	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) rv=-2 ip=0x{RETSITE}",
 };
+#endif
 
 /*
  * Define the probe (@kind "p" on uev_regs_probe, "r" or "p%return" on

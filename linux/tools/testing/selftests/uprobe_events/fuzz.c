@@ -37,7 +37,12 @@ static const char * const tokens[] = {
 	"p", "r", "-", ":", "/", " ", "  ", "\t", "%return", "%", "(", ")",
 	"[", "]", "@", "@+", "$", "+", "-", "\\", "\"", "=", ".", "\n", "#",
 	"0", "1", "8", "0x", "0x10", "0xffffffffffffffff", "-1",
-	"99999999999999999999999", "%ax", "%sp", "%ip", "%r15", "%flags",
+	"99999999999999999999999",
+#if defined(__aarch64__)
+	"%x0", "%sp", "%pc", "%x30", "%pstate",
+#else
+	"%ax", "%sp", "%ip", "%r15", "%flags",
+#endif
 	"%nosuch", "$stack", "$stack0", "$stack999999", "$comm", "$COMM",
 	"$retval", "$arg1", "$foo", "+0(", "-8(", "+u0(", ":u8", ":s16",
 	":x32", ":u64", ":string", ":ustring", ":symbol", ":symstr", ":char",
@@ -51,11 +56,17 @@ static const char * const seeds[] = {
 	"p:fuzz/e1 {T}:{O}",
 	"r:fuzz/e2 {T}:{O} rv=$retval:s32",
 	"p:fuzz/e3 {T}:{O}%return $retval",
-	"p:fuzz/e4 {T}:{O}(0x10) a=%ax b=+8(%bx):x32 c=+0(%si):string",
+	"p:fuzz/e4 {T}:{O}(0x10) a=" UEV_REG(WIDE) " b=+8(" UEV_REG(DATA) "):x32 "
+	"c=+0(" UEV_REG(STR) "):string",
 	"p:fuzz/e5 {T}:{O} s=$stack0 t=$stack c=$comm d=\\123 e=@0x1000",
-	"p:fuzz/e6 {T}:{O} f=@+0x40:u16 g=+0(+8(+16(%bp))):ustring",
-	"p:fuzz/e7 {T}:{O} h=+15(%bx):b4@4/8 i=+32(%bx):u16[4] j=%di:char",
+	"p:fuzz/e6 {T}:{O} f=@+0x40:u16 g=+0(+8(+16(" UEV_REG(DATA16) "))):ustring",
+	"p:fuzz/e7 {T}:{O} h=+15(" UEV_REG(DATA) "):b4@4/8 i=+32(" UEV_REG(DATA) "):u16[4] "
+	"j=" UEV_REG(ARG1) ":char",
+#if defined(__aarch64__)
+	"p {T}:{O} %x8 %x9:s8 +u4(%x10):x64",
+#else
 	"p {T}:{O} %r8 %r9:s8 +u4(%r10):x64",
+#endif
 	"-:fuzz/e1",
 	"-:e2",
 	"p:fuzz.e8 {T}:{O} k=\\\"str\"",
@@ -180,8 +191,14 @@ static void mutated_def(struct fuzz *f, char *buf)
 
 /* Bases, dereference offsets and types random fetch arguments are made of. */
 static const char * const fetch_bases[] = {
+#if defined(__aarch64__)
+	"%x4", "%x5", "%x2", "%x3", "%x1", "%x0", "%x6", "%sp", "%pc", "%x8",
+	"%x7", "%lr", "%pstate",
+#else
 	"%ax", "%bx", "%cx", "%dx", "%si", "%di", "%bp", "%sp", "%ip", "%r8",
-	"%r9", "%r12", "%r15", "$stack", "$stack0", "$stack3", "$stack9",
+	"%r9", "%r12", "%r15",
+#endif
+	"$stack", "$stack0", "$stack3", "$stack9",
 	"@0x0", "@0x10", "@0xffffffff81000000", "@0xffff888000000000",
 	"@0xffffffffffffffff", "@0x7ffffffff000", "@+0", "@+0x1000",
 	"@+0x7fffffff", "\\0", "\\0x1000", "\\-1",
@@ -398,7 +415,7 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 	if (getenv("UEV_FUZZ_ITERS"))
 		iters = atoi(getenv("UEV_FUZZ_ITERS"));
 	TH_LOG("seed 0x%llx, %d definitions", self->f.rng, iters);
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/sentinel %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/sentinel %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->f.path, self->count.offset));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/sentinel/enable", "1"));
 

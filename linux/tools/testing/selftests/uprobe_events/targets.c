@@ -2,9 +2,9 @@
 /*
  * uprobe events on targets of every kind: USDT semaphores (reference
  * counters), a position independent program, a forked child, a 32-bit
- * process, a file whose name is reused, strings longer than a record, an
- * event toggled while the target hits it in a tight loop, and a file on
- * 9p.
+ * process (x86), a file whose name is reused, strings longer than a
+ * record, an event toggled while the target hits it in a tight loop, and
+ * a file on 9p.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,7 +68,7 @@ TEST_F(tg, ref_ctr_semaphore)
 	ASSERT_EQ(0, uev_query(&a, 's', &v));
 	ASSERT_EQ(0UL, v);
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/sem %s:0x%lx(0x%lx) n=%%di:s64",
+					 "p:uprobes/sem %s:0x%lx(0x%lx) n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset, sem.offset));
 	ASSERT_EQ(0, uev_query(&a, 's', &v));
 	ASSERT_EQ(0UL, v);
@@ -105,7 +105,7 @@ TEST_F(tg, pie_runtime_address)
 	ASSERT_EQ(0, upng_elf_sym(pie, "uev_count_func", &count));
 	ASSERT_EQ(0, upng_elf_sym(pie, "uev_text_const", &tconst));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/pie %s:0x%lx ip=%%ip k=@+0x%lx",
+					 "p:uprobes/pie %s:0x%lx ip=" UEV_REGF(PC) " k=@+0x%lx",
 					 pie, count.offset,
 					 tconst.value - (count.value - count.offset)));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/pie/enable", "1"));
@@ -126,7 +126,7 @@ TEST_F(tg, fork_child_hit)
 	struct uev_proc p;
 	char key[32], *first;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
@@ -144,6 +144,7 @@ TEST_F(tg, fork_child_hit)
 	ASSERT_NE(NULL, strstr(first + 1, key));
 }
 
+#if defined(__x86_64__)
 /* Entry and return probes on a function of a 32-bit process. */
 TEST_F(tg, ia32_entry_and_return)
 {
@@ -179,6 +180,7 @@ TEST_F(tg, ia32_entry_and_return)
 		}
 	}
 }
+#endif
 
 /*
  * Entry and return probes on a recursive function, in a 64-bit and in a
@@ -228,13 +230,15 @@ static void nested(struct __test_metadata *_metadata, const char *target,
 
 TEST_F(tg, nested_return_probes)
 {
-	nested(_metadata, UEV_TARGET, "%di:s64");
+	nested(_metadata, UEV_TARGET, UEV_REG(ARG1) ":s64");
 }
 
+#if defined(__x86_64__)
 TEST_F(tg, ia32_nested_return_probes)
 {
 	nested(_metadata, UEV_TARGET32, "+4($stack):s32");
 }
+#endif
 
 /*
  * Toggle the event while the target calls the probed function in a tight
@@ -259,7 +263,7 @@ TEST_F_TIMEOUT(tg, toggle_under_load, 120)
 	 * lines of the per-CPU buffers as the hits happened.
 	 */
 	ASSERT_EQ(0, upng_tracefs_write("trace_clock", "counter"));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/tog %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/tog %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/tog/enable", "1"));
@@ -322,7 +326,7 @@ TEST_F(tg, long_string)
 
 	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_long_string", &ls));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/ls %s:0x%lx s=@0x%lx:string di=%%di",
+					 "p:uprobes/ls %s:0x%lx s=@0x%lx:string di=" UEV_REGF(ARG1),
 					 self->s.path, self->s.regs.offset, ls.value));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ls/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
@@ -383,11 +387,11 @@ TEST_F(tg, strings_over_a_page)
 	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_long_string", &ls));
 	/* One string of 4095 characters, then two of 3000. */
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/big1 %s:0x%lx s=@0x%lx:string di=%%di",
+					 "p:uprobes/big1 %s:0x%lx s=@0x%lx:string di=" UEV_REGF(ARG1),
 					 self->s.path, self->s.regs.offset,
 					 ls.value + 6000 - 4095));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/big2 %s:0x%lx s=@0x%lx:string t=@0x%lx:ustring di=%%di",
+					 "p:uprobes/big2 %s:0x%lx s=@0x%lx:string t=@0x%lx:ustring di=" UEV_REGF(ARG1),
 					 self->s.path, self->s.regs.offset, ls.value + 3000,
 					 ls.value + 3000));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
@@ -459,7 +463,7 @@ TEST_F(tg, inode_not_name)
 	unlink(name);
 	unlink(old);
 	ASSERT_EQ(0, copy_target(self->s.path, name));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ino %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ino %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 name, self->s.count.offset));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ino/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&a, name));
@@ -510,7 +514,7 @@ TEST_F(tg, file_on_9p)
 		SKIP(return, "no 9p mount at /mnt/host");
 	unlink(name);
 	ASSERT_EQ(0, copy_target(self->s.path, name));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/nine %s:0x%lx n=%%di:s64",
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/nine %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
 					 name, self->s.count.offset));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/nine/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, name));

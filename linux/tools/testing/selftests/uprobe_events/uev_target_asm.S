@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Probe points with known register, stack and memory contents for the
- * uprobe_events tests. The tests look every global symbol below up in the
- * symbol table of the binary; the values are spelled out in the expected
- * trace lines of fetchargs.c.
+ * uprobe_events tests, in x86-64 or A64 code: the same symbols, data and
+ * behaviour (uev_target32_asm.S has them for ia32). The tests look every
+ * global symbol below up in the symbol table of the binary; the values
+ * are spelled out in the expected trace lines of fetchargs.c, the
+ * registers holding them are named in uev_lib.h (UEV_R_*). Addresses
+ * are formed relative to the pc, never loaded from a literal, so that
+ * the position independent build has no relocation in its text.
  */
 
 	.data
 	.balign 64
 	.globl uev_data
-	.type uev_data, @object
+	.type uev_data, %object
 uev_data:
 	.quad	0x1122334455667788		/* +0:  u64 */
 	.long	0xdeadbeef			/* +8:  u32 */
@@ -27,13 +31,13 @@ uev_data:
  */
 	.balign 8
 	.globl uev_semaphore
-	.type uev_semaphore, @object
+	.type uev_semaphore, %object
 uev_semaphore:
 	.short	0
 	.size	uev_semaphore, . - uev_semaphore
 
 	.globl uev_string
-	.type uev_string, @object
+	.type uev_string, %object
 uev_string:
 	.asciz	"hello, uprobe"
 	.size	uev_string, . - uev_string
@@ -45,13 +49,14 @@ uev_string:
 	.section .data.uev_far, "aw"
 	.skip	16384
 	.globl uev_long_string
-	.type uev_long_string, @object
+	.type uev_long_string, %object
 uev_long_string:
 	.fill	6000, 1, 'A'
 	.byte	0
 	.size	uev_long_string, . - uev_long_string
 
 	.text
+#if defined(__x86_64__)
 /*
  * Loads known values into every general purpose register and pushes two
  * known quadwords, then runs the probed instruction at uev_regs_probe.
@@ -143,12 +148,137 @@ uev_bad_int3:
 uev_bad_iret:
 	iretq
 
+#elif defined(__aarch64__)
+/*
+ * Loads known values into every general purpose register x0..x30 and
+ * pushes two known doublewords (0x6666 at sp, 0x5555 at sp + 8), sets the
+ * condition flags to N=1 Z=0 C=1 V=0 (cmp of a negative number with 0),
+ * then runs the probed instruction at uev_regs_probe, which is stepped
+ * out of line. x9..x30 hold N * 0x0101010101010101 for register xN.
+ */
+	.globl uev_regs_func
+	.type uev_regs_func, %function
+uev_regs_func:
+	stp	x29, x30, [sp, #-96]!
+	stp	x19, x20, [sp, #16]
+	stp	x21, x22, [sp, #32]
+	stp	x23, x24, [sp, #48]
+	stp	x25, x26, [sp, #64]
+	stp	x27, x28, [sp, #80]
+	mov	x0, #0x6666
+	mov	x1, #0x5555
+	stp	x0, x1, [sp, #-16]!
+	mov	x0, #42
+	adrp	x1, uev_string
+	add	x1, x1, :lo12:uev_string
+	mov	x2, #-123
+	ldr	x3, =0x8000000000000001
+	ldr	x4, =0xfedcba9876543210
+	adrp	x5, uev_data
+	add	x5, x5, :lo12:uev_data
+	add	x6, x5, #16
+	mov	x7, #0x10			/* an address that is never mapped */
+	ldr	x8, =0x0102030405060708
+	ldr	x9, =0x0909090909090909
+	ldr	x10, =0x0a0a0a0a0a0a0a0a
+	ldr	x11, =0x0b0b0b0b0b0b0b0b
+	ldr	x12, =0x0c0c0c0c0c0c0c0c
+	ldr	x13, =0x0d0d0d0d0d0d0d0d
+	ldr	x14, =0x0e0e0e0e0e0e0e0e
+	ldr	x15, =0x0f0f0f0f0f0f0f0f
+	ldr	x16, =0x1010101010101010
+	ldr	x17, =0x1111111111111111
+	ldr	x18, =0x1212121212121212
+	ldr	x19, =0x1313131313131313
+	ldr	x20, =0x1414141414141414
+	ldr	x21, =0x1515151515151515
+	ldr	x22, =0x1616161616161616
+	ldr	x23, =0x1717171717171717
+	ldr	x24, =0x1818181818181818
+	ldr	x25, =0x1919191919191919
+	ldr	x26, =0x1a1a1a1a1a1a1a1a
+	ldr	x27, =0x1b1b1b1b1b1b1b1b
+	ldr	x28, =0x1c1c1c1c1c1c1c1c
+	ldr	x29, =0x1d1d1d1d1d1d1d1d
+	ldr	x30, =0x1e1e1e1e1e1e1e1e
+	cmp	x2, #0
+	.globl uev_regs_probe
+uev_regs_probe:
+	mov	x9, x4
+	add	sp, sp, #16
+	ldp	x19, x20, [sp, #16]
+	ldp	x21, x22, [sp, #32]
+	ldp	x23, x24, [sp, #48]
+	ldp	x25, x26, [sp, #64]
+	ldp	x27, x28, [sp, #80]
+	ldp	x29, x30, [sp], #96
+	ret
+	.ltorg
+	.size	uev_regs_func, . - uev_regs_func
+
+/* Returns -2; called from uev_ret_caller, which it returns to at uev_ret_site. */
+	.globl uev_ret_func
+	.type uev_ret_func, %function
+uev_ret_func:
+	mov	x0, #-2
+	ret
+	.size	uev_ret_func, . - uev_ret_func
+
+	.globl uev_ret_caller
+	.type uev_ret_caller, %function
+uev_ret_caller:
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+	bl	uev_ret_func
+	.globl uev_ret_site
+uev_ret_site:
+	ldp	x29, x30, [sp], #16
+	ret
+	.size	uev_ret_caller, . - uev_ret_caller
+
+/* long uev_count_func(long n): returns n. */
+	.globl uev_count_func
+	.type uev_count_func, %function
+uev_count_func:
+	mov	x9, x0
+	mov	x0, x9
+	ret
+	.size	uev_count_func, . - uev_count_func
+
+/* long uev_rec(long depth): calls itself down to depth 0; returns depth. */
+	.globl uev_rec
+	.type uev_rec, %function
+uev_rec:
+	cbz	x0, 1f
+	stp	x0, x30, [sp, #-16]!
+	sub	x0, x0, #1
+	bl	uev_rec
+	ldp	x0, x30, [sp], #16
+1:
+	ret
+	.size	uev_rec, . - uev_rec
+
+/* Instructions that cannot be probed; never executed. */
+	.globl uev_bad_brk
+uev_bad_brk:
+	brk	#0x7
+	.globl uev_bad_ldxr
+uev_bad_ldxr:
+	ldxr	x0, [x1]
+	.globl uev_bad_retaa
+uev_bad_retaa:
+	.inst	0xd65f0bff			/* retaa (FEAT_PAuth) */
+
+#else
+#error "uev_target_asm.S: no probe points for this architecture"
+#endif
+
 /* A constant inside the text segment, for @+FILE_OFFSET. */
 	.balign 8
 	.globl uev_text_const
-	.type uev_text_const, @object
+	.type uev_text_const, %object
 uev_text_const:
 	.quad	0x0badc0ffee0ddf00
 	.size	uev_text_const, . - uev_text_const
 
-	.section .note.GNU-stack, "", @progbits
+	.section .note.GNU-stack, "", %progbits
