@@ -397,6 +397,17 @@ static const char * const task_filter_kinds[] = {
 	[UPROBE_FILTER_SID]	= "sid",
 };
 
+/* "ppid==" and the digits of a non-negative int, with the NUL */
+#define TASK_FILTER_LEN	(sizeof("ppid==") + 10)
+
+/* @tu's task filter as its clause is written: "KIND==ID". */
+static void task_filter_string(const struct trace_uprobe *tu, char *buf,
+			       size_t len)
+{
+	snprintf(buf, len, "%s==%d", task_filter_kinds[tu->task_filter.kind],
+		 tu->task_filter.nr);
+}
+
 /* Log a malformed clause: word @index of the command, at @offset in it. */
 static int bad_task_filter(int index, int offset)
 {
@@ -630,10 +641,12 @@ static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev)
 	for (i = 0; i < tu->tp.nr_args; i++)
 		seq_printf(m, " %s=%s", tu->tp.args[i].name,
 			   tu->tp.args[i].comm);
-	if (tu->has_task_filter)
-		seq_printf(m, " if %s==%d",
-			   task_filter_kinds[tu->task_filter.kind],
-			   tu->task_filter.nr);
+	if (tu->has_task_filter) {
+		char clause[TASK_FILTER_LEN];
+
+		task_filter_string(tu, clause, sizeof(clause));
+		seq_printf(m, " if %s", clause);
+	}
 	seq_putc(m, '\n');
 	kfree(where);
 	return 0;
@@ -656,13 +669,11 @@ static bool trace_uprobe_match(const char *system, const char *event,
 
 	/* a trailing "if KIND==ID" must be the definition's task filter */
 	if (argc > 2 && !strcmp(argv[argc - 2], "if")) {
-		char clause[24];
+		char clause[TASK_FILTER_LEN];
 
 		if (!tu->has_task_filter)
 			return false;
-		snprintf(clause, sizeof(clause), "%s==%d",
-			 task_filter_kinds[tu->task_filter.kind],
-			 tu->task_filter.nr);
+		task_filter_string(tu, clause, sizeof(clause));
 		if (strcmp(clause, argv[argc - 1]))
 			return false;
 		argc -= 2;
