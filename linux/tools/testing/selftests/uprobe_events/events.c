@@ -542,6 +542,53 @@ TEST_F(ev, entry_and_return)
 	}
 }
 
+#if defined(__aarch64__)
+/*
+ * arm64, an entry and a return probe on one function, called three times:
+ * the entry sees the return address in x30 (the return probe diverts it
+ * only after the entry handlers ran); the return sees the sp of the
+ * entry (a call does not move sp) and pc at the return address. (x30 at
+ * the return: fetchargs' return_regs.)
+ */
+TEST_F(ev, entry_and_return_regs)
+{
+	unsigned long at, from, sp, lr, pc, sp_in[3];
+	struct upng_trace *t = &self->s.t;
+	struct uev_proc p;
+	int i;
+
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/fe %s:0x%lx sp=%%sp lr=%%lr",
+					 self->s.path, self->s.ret.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/fx %s:0x%lx sp=%%sp pc=%%pc",
+					 self->s.path, self->s.ret.offset));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	ASSERT_EQ(0, uev_cmd(&p, 'r', 3));
+	ASSERT_EQ(0, uev_finish(&p));
+	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(3, upng_trace_get("trace", "fe", t));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(3, sscanf(t->line[i], "(0x%lx) sp=0x%lx lr=0x%lx", &at, &sp, &lr)) {
+			TH_LOG("fe: %s", t->line[i]);
+		}
+		ASSERT_EQ(self->s.ret.value, at);
+		ASSERT_EQ(self->s.retsite.value, lr);
+		sp_in[i] = sp;
+	}
+	ASSERT_EQ(3, upng_trace_get("trace", "fx", t));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(4, sscanf(t->line[i], "(0x%lx <- 0x%lx) sp=0x%lx pc=0x%lx",
+				    &at, &from, &sp, &pc)) {
+			TH_LOG("fx: %s", t->line[i]);
+		}
+		ASSERT_EQ(self->s.retsite.value, at);
+		ASSERT_EQ(self->s.ret.value, from);
+		ASSERT_EQ(sp_in[i], sp);
+		ASSERT_EQ(self->s.retsite.value, pc);
+	}
+}
+#endif
+
 /* Two definitions under one event name make one event with two probes. */
 TEST_F(ev, multi_probe_event)
 {

@@ -82,7 +82,10 @@ FIXTURE(fetch) {
 FIXTURE_VARIANT(fetch) {
 	/* the target program, uev_target when NULL */
 	const char *target;
-	/* 'p' on uev_regs_probe or 'r' on uev_ret_func */
+	/*
+	 * 'p' on uev_regs_probe; "e" (an entry probe), 'r' or "p%return" on
+	 * uev_ret_func
+	 */
 	const char *kind;
 	const char *args;
 	const char *expect;
@@ -177,6 +180,24 @@ FIXTURE_VARIANT_ADD(fetch, reg_pstate) {
 	.kind = "p",
 	.args = "nzcv=%pstate:b4@28/32 n=%pstate:b1@31/32 z=%pstate:b1@30/32 el=%pstate:b4@0/32",
 	.expect = "(0x{PROBE}) nzcv=10 n=1 z=0 el=0",
+};
+
+/* At a function's entry x30 (lr) holds its return address. */
+FIXTURE_VARIANT_ADD(fetch, entry_lr) {
+	.kind = "e",
+	.args = "lr=%lr pc=%pc x30=%x30",
+	.expect = "(0x{RETFUNC}) lr=0x{RETSITE} pc=0x{RETFUNC} x30=0x{RETSITE}",
+};
+
+/*
+ * At its return, pc is the return address, x0 the return value, and lr
+ * the address the function returned with (the return address, not the
+ * trampoline's it was diverted to).
+ */
+FIXTURE_VARIANT_ADD(fetch, return_regs) {
+	.kind = "r",
+	.args = "x0=%x0:s32 pc=%pc lr=%lr",
+	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) x0=-2 pc=0x{RETSITE} lr=0x{RETSITE}",
 };
 
 /* Dereferences of the stack pointer: what the probed function pushed. */
@@ -441,8 +462,8 @@ FIXTURE_VARIANT_ADD(fetch, ia32_retval_suffix) {
 #endif
 
 /*
- * Define the probe (@kind "p" on uev_regs_probe, "r" or "p%return" on
- * uev_ret_func), let the target run it once and return its trace line.
+ * Define the probe (@kind "p" on uev_regs_probe, "e", "r" or "p%return"
+ * on uev_ret_func), let the target run it once and return its trace line.
  */
 static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 		     const char *kind, const char *fetchargs, char *line,
@@ -452,16 +473,17 @@ static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 	char def[1024], args[768];
 	const struct upng_sym *at;
 	struct uev_proc p;
-	bool ret = strcmp(kind, "p");
+	bool func = strcmp(kind, "p");
+	bool ret = func && strcmp(kind, "e");
 	const char *suffix = "";
 	int err;
 
 	if (!strcmp(kind, "p%return"))
 		suffix = "%return";
-	at = ret ? &a->retfunc : &a->probe;
+	at = func ? &a->retfunc : &a->probe;
 	expand(a, fetchargs, args, sizeof(args));
 	snprintf(def, sizeof(def), "%c:uprobes/fa %s:0x%lx%s %s",
-		 suffix[0] ? 'p' : kind[0],
+		 ret && !suffix[0] ? 'r' : 'p',
 		 a->path, at->offset, suffix, args);
 	err = upng_tracefs_write("uprobe_events", def);
 	if (err) {
@@ -478,7 +500,7 @@ static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 	err = uev_spawn(&p, a->path);
 	if (err)
 		return err;
-	err = uev_cmd(&p, ret ? 'r' : 'a', 1);
+	err = uev_cmd(&p, func ? 'r' : 'a', 1);
 	if (uev_finish(&p) != 0 && !err)
 		err = -ECHILD;
 	if (err)
