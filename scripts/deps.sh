@@ -1,7 +1,9 @@
 #!/bin/bash
 # Install (only when missing) the Debian packages the build, the guest image
-# and the tests need, then print the kernel source package version in use.
-# ARCH=arm64: also the cross compiler, qemu-system-aarch64 and an arm64
+# and the tests need (among them the cross compilers of make check's
+# host/cross:ARCH tests: arm64, riscv64, ppc64le, s390x, armhf, mips64el,
+# sparc64), then print the kernel source package version in use.
+# ARCH=arm64: also the arm64 C library, qemu-system-aarch64 and an arm64
 # busybox for the guest. Works as root or through sudo.
 . "$(dirname "$0")/lib.sh"
 
