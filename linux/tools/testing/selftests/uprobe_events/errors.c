@@ -35,9 +35,10 @@ FIXTURE(bad) {
 
 /*
  * A definition written to uprobe_events ({T}: the target, {O}: a valid
- * offset in it; '^' marks where error_log's caret must point and is not
- * written), the errno of the write, and the error_log text, NULL when the
- * definition is refused before the parser logs anything.
+ * offset in it, %{WIDE} ...: a register of the target, see uev_lib.h; '^'
+ * marks where error_log's caret must point and is not written), the
+ * errno of the write, and the error_log text, NULL when the definition is
+ * refused before the parser logs anything.
  */
 FIXTURE_VARIANT(bad) {
 	const char *def;
@@ -281,19 +282,19 @@ FIXTURE_VARIANT_ADD(bad, imm_str_open) {
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_brace) {
-	.def = "p {T}:{O} ^+0" UEV_REG(WIDE),
+	.def = "p {T}:{O} ^+0%{WIDE}",
 	.err = EINVAL,
 	.msg = "Dereference needs a brace",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_offs) {
-	.def = "p {T}:{O} ^+zz(" UEV_REG(WIDE) ")",
+	.def = "p {T}:{O} ^+zz(%{WIDE})",
 	.err = EINVAL,
 	.msg = "Invalid dereference offset",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_open) {
-	.def = "p {T}:{O} +0(" UEV_REG(WIDE) "^",
+	.def = "p {T}:{O} +0(%{WIDE}^",
 	.err = EINVAL,
 	.msg = "Dereference brace is not closed",
 };
@@ -323,31 +324,31 @@ FIXTURE_VARIANT_ADD(bad, bad_fetch_arg) {
 };
 
 FIXTURE_VARIANT_ADD(bad, array_open) {
-	.def = "p {T}:{O} " UEV_REG(WIDE) ":u8[3^",
+	.def = "p {T}:{O} %{WIDE}:u8[3^",
 	.err = EINVAL,
 	.msg = "Array is not closed",
 };
 
 FIXTURE_VARIANT_ADD(bad, array_suffix) {
-	.def = "p {T}:{O} " UEV_REG(WIDE) ":u8[3]^x",
+	.def = "p {T}:{O} %{WIDE}:u8[3]^x",
 	.err = EINVAL,
 	.msg = "Array has wrong suffix",
 };
 
 FIXTURE_VARIANT_ADD(bad, array_zero) {
-	.def = "p {T}:{O} " UEV_REG(WIDE) ":u8[^0]",
+	.def = "p {T}:{O} %{WIDE}:u8[^0]",
 	.err = EINVAL,
 	.msg = "Invalid array size",
 };
 
 FIXTURE_VARIANT_ADD(bad, array_too_big) {
-	.def = "p {T}:{O} " UEV_REG(WIDE) ":u8[^65]",
+	.def = "p {T}:{O} %{WIDE}:u8[^65]",
 	.err = EINVAL,
 	.msg = "Array number is too big",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_type) {
-	.def = "p {T}:{O} " UEV_REG(WIDE) ":^u9",
+	.def = "p {T}:{O} %{WIDE}:^u9",
 	.err = EINVAL,
 	.msg = "Unknown type is specified",
 };
@@ -365,7 +366,7 @@ FIXTURE_VARIANT_ADD(bad, type_symstr) {
 };
 
 FIXTURE_VARIANT_ADD(bad, string_of_reg) {
-	.def = "p {T}:{O} " UEV_REG(WIDE) ":^string",
+	.def = "p {T}:{O} %{WIDE}:^string",
 	.err = EINVAL,
 	.msg = "String accepts only memory argument",
 };
@@ -377,68 +378,68 @@ FIXTURE_VARIANT_ADD(bad, comm_not_string) {
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_too_wide) {
-	.def = "p {T}:{O} " UEV_REG(WIDE) ":^b65@0/64",
+	.def = "p {T}:{O} %{WIDE}:^b65@0/64",
 	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_overflow) {
-	.def = "p {T}:{O} " UEV_REG(NEG) ":^b4@6/8",
+	.def = "p {T}:{O} %{NEG}:^b4@6/8",
 	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_zero) {
-	.def = "p {T}:{O} " UEV_REG(WIDE) ":^b0@0/8",
+	.def = "p {T}:{O} %{WIDE}:^b0@0/8",
 	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_no_offs) {
-	.def = "p {T}:{O} " UEV_REG(WIDE) ":^b2@/8",
+	.def = "p {T}:{O} %{WIDE}:^b2@/8",
 	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, no_arg_name) {
-	.def = "p {T}:{O} ^=" UEV_REG(WIDE),
+	.def = "p {T}:{O} ^=%{WIDE}",
 	.err = EINVAL,
 	.msg = "Argument name is not specified",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_arg_name) {
-	.def = "p {T}:{O} ^1a=" UEV_REG(WIDE),
+	.def = "p {T}:{O} ^1a=%{WIDE}",
 	.err = EINVAL,
 	.msg = "Argument name must follow the same rules as C identifiers",
 };
 
 FIXTURE_VARIANT_ADD(bad, arg_name_too_long) {
-	.def = "p {T}:{O} ^" LONG40 "=" UEV_REG(WIDE),
+	.def = "p {T}:{O} ^" LONG40 "=%{WIDE}",
 	.err = EINVAL,
 	.msg = "Argument name is too long",
 };
 
 FIXTURE_VARIANT_ADD(bad, used_arg_name) {
-	.def = "p {T}:{O} a=" UEV_REG(WIDE) " ^a=" UEV_REG(DATA),
+	.def = "p {T}:{O} a=%{WIDE} ^a=%{DATA}",
 	.err = EINVAL,
 	.msg = "This argument name is already used",
 };
 
 FIXTURE_VARIANT_ADD(bad, reserved_arg_name) {
-	.def = "p {T}:{O} ^common_pid=" UEV_REG(WIDE),
+	.def = "p {T}:{O} ^common_pid=%{WIDE}",
 	.err = EINVAL,
 	.msg = "This argument name is already used",
 };
 
 /* 63 characters: the longest accepted argument, but 17 fetch steps. */
 FIXTURE_VARIANT_ADD(bad, too_many_ops) {
-	.def = "p {T}:{O} +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(" UEV_REG(WIDE) ")))))))))))))))",
+	.def = "p {T}:{O} +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(%{WIDE})))))))))))))))",
 	.err = EINVAL,
 	.msg = "Dereference is too much nested",
 };
 
 FIXTURE_VARIANT_ADD(bad, arg_too_long) {
-	.def = "p {T}:{O} a=^+" LONG70 "(" UEV_REG(WIDE) ")",
+	.def = "p {T}:{O} a=^+" LONG70 "(%{WIDE})",
 	.err = E2BIG,
 	.msg = "Argument expression is too long",
 };
@@ -456,7 +457,7 @@ FIXTURE_VARIANT_ADD(bad, filter_kind) {
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_single_eq) {
-	.def = "p {T}:{O} a=" UEV_REG(WIDE) " if ^pid=1",
+	.def = "p {T}:{O} a=%{WIDE} if ^pid=1",
 	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
@@ -486,13 +487,13 @@ FIXTURE_VARIANT_ADD(bad, filter_trailing) {
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_missing) {
-	.def = "p {T}:{O} a=" UEV_REG(WIDE) " ^if",
+	.def = "p {T}:{O} a=%{WIDE} ^if",
 	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_not_last) {
-	.def = "p {T}:{O} ^if pid==1 a=" UEV_REG(WIDE),
+	.def = "p {T}:{O} ^if pid==1 a=%{WIDE}",
 	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
@@ -514,15 +515,20 @@ FIXTURE_TEARDOWN(bad)
 	upng_tracefs_reset();
 }
 
-/* Expand {T} and {O} and cut out the caret; returns its position or -1. */
+/* Expand {T}, {O} and registers, cut out the caret; returns its position or -1. */
 static int expand(const char *path, unsigned long off, const char *in,
 		  char *out, size_t size)
 {
-	size_t len = 0;
+	size_t len = 0, n;
+	const char *reg;
 	int caret = -1;
 
 	while (*in && len + 1 < size) {
-		if (!strncmp(in, "{T}", 3)) {
+		n = uev_reg_token(in, &reg);
+		if (n) {
+			len += snprintf(out + len, size - len, "%s", reg);
+			in += n;
+		} else if (!strncmp(in, "{T}", 3)) {
 			len += snprintf(out + len, size - len, "%s", path);
 			in += 3;
 		} else if (!strncmp(in, "{O}", 3)) {
@@ -770,8 +776,8 @@ TEST_F(misc, duplicate_name)
 	const char *want;
 	int caret;
 
-	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx a=" UEV_REGF(WIDE), self->path,
-		 self->regs.offset);
+	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx a=%s", self->path,
+		 self->regs.offset, UEV_R_WIDE);
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
 	/* The very same probe again. */
 	want = "There is already the exact same probe event";
@@ -779,8 +785,8 @@ TEST_F(misc, duplicate_name)
 		TH_LOG("got '%s' for '%s'", self->msg, def);
 	}
 	/* Same name, other arguments: the caret is on the differing one. */
-	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx b=" UEV_REGF(WIDE), self->path,
-		 self->count.offset);
+	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx b=%s", self->path,
+		 self->count.offset, UEV_R_WIDE);
 	caret = strchr(def, ' ') - def + 1;
 	caret = strchr(def + caret, ' ') - def + 1;
 	want = "Argument type or name is different from existing probe";
@@ -788,15 +794,15 @@ TEST_F(misc, duplicate_name)
 		TH_LOG("got '%s' for '%s'", self->msg, def);
 	}
 	/* Same name, a return probe. */
-	snprintf(def, sizeof(def), "r:uprobes/dup %s:0x%lx a=" UEV_REGF(WIDE), self->path,
-		 self->count.offset);
+	snprintf(def, sizeof(def), "r:uprobes/dup %s:0x%lx a=%s", self->path,
+		 self->count.offset, UEV_R_WIDE);
 	want = "Probe type is different from existing probe";
 	ASSERT_EQ(0, dup_refused(def, want, 0, self->msg, sizeof(self->msg))) {
 		TH_LOG("got '%s' for '%s'", self->msg, def);
 	}
 	/* Nothing but the first definition is left. */
-	snprintf(expect, sizeof(expect), "p:uprobes/dup %s:0x%016lx a=" UEV_REGF(WIDE) "\n",
-		 self->path, self->regs.offset);
+	snprintf(expect, sizeof(expect), "p:uprobes/dup %s:0x%016lx a=%s\n",
+		 self->path, self->regs.offset, UEV_R_WIDE);
 	ASSERT_LT(0, upng_tracefs_read_len("uprobe_events", self->buf, sizeof(self->buf)));
 	ASSERT_STREQ(expect, self->buf);
 }
@@ -879,10 +885,10 @@ TEST_F(misc, too_many_args)
 	len = snprintf(def, sizeof(def), "p:uprobes/many %s:0x%lx", self->path,
 		       self->count.offset);
 	for (i = 0; i < 128; i++)
-		len += snprintf(def + len, sizeof(def) - len, " " UEV_REGF(ARG1));
+		len += snprintf(def + len, sizeof(def) - len, " %s", UEV_R_ARG1);
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:many"));
-	snprintf(def + len, sizeof(def) - len, " " UEV_REGF(STR));
+	snprintf(def + len, sizeof(def) - len, " %s", UEV_R_STR);
 	ASSERT_EQ(-E2BIG, upng_tracefs_write("uprobe_events", def));
 	ASSERT_FALSE(upng_event_exists("uprobes", "many"));
 }

@@ -72,24 +72,26 @@ TEST_F(ev, readback_canonical)
 
 	/* Decimal offset, extra blanks, named and unnamed arguments. */
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/rb   %s:%lu  a=" UEV_REGF(WIDE) "  +8(" UEV_REGF(DATA) "):x32\n",
-					 self->s.path, self->s.regs.offset));
+					 "p:uprobes/rb   %s:%lu  a=%s  +8(%s):x32\n",
+					 self->s.path, self->s.regs.offset, UEV_R_WIDE,
+					 UEV_R_DATA));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:mygrp/ev2 %s:0x%lx",
 					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/rr %s:0x%lx rv=$retval",
 					 self->s.path, self->s.ret.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rs %s:0x%lx%%return " UEV_REGF(RET) ":s8",
-					 self->s.path, self->s.ret.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rs %s:0x%lx%%return %s:s8",
+					 self->s.path, self->s.ret.offset, UEV_R_RET));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p %s:0x%lx",
 					 self->s.path, self->s.regs.offset));
 	snprintf(expect, sizeof(expect),
-		 "p:uprobes/rb %s:0x%016lx a=" UEV_REGF(WIDE) " arg2=+8(" UEV_REGF(DATA) "):x32\n"
+		 "p:uprobes/rb %s:0x%016lx a=%s arg2=+8(%s):x32\n"
 		 "p:mygrp/ev2 %s:0x%016lx\n"
 		 "r:uprobes/rr %s:0x%016lx rv=$retval\n"
-		 "r:uprobes/rs %s:0x%016lx arg1=" UEV_REGF(RET) ":s8\n"
+		 "r:uprobes/rs %s:0x%016lx arg1=%s:s8\n"
 		 "p:uprobes/p_uev_0x%lx %s:0x%016lx\n",
-		 self->s.path, self->s.regs.offset, self->s.path, self->s.count.offset,
-		 self->s.path, self->s.ret.offset, self->s.path, self->s.ret.offset,
+		 self->s.path, self->s.regs.offset, UEV_R_WIDE, UEV_R_DATA,
+		 self->s.path, self->s.count.offset, self->s.path, self->s.ret.offset,
+		 self->s.path, self->s.ret.offset, UEV_R_RET,
 		 self->s.regs.offset, self->s.path, self->s.regs.offset);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
 		TH_LOG("uprobe_events:\n%s\nexpected:\n%s", self->s.buf, expect);
@@ -130,8 +132,9 @@ TEST_F(ev, format_and_id)
 	size_t i;
 
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/fm %s:0x%lx a=" UEV_REGF(WIDE) " b=+8(" UEV_REGF(DATA) "):s32 s=+0(" UEV_REGF(STR) "):string",
-					 self->s.path, self->s.regs.offset));
+					 "p:uprobes/fm %s:0x%lx a=%s b=+8(%s):s32 s=+0(%s):string",
+					 self->s.path, self->s.regs.offset, UEV_R_WIDE,
+					 UEV_R_DATA, UEV_R_STR));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/fr %s:0x%lx rv=$retval:u16",
 					 self->s.path, self->s.ret.offset));
 	ASSERT_LT(0, upng_tracefs_read_len("events/uprobes/fm/id", id, sizeof(id)));
@@ -190,10 +193,10 @@ TEST_F(ev, dynamic_events_create)
 {
 	char expect[8192];
 
-	ASSERT_EQ(0, upng_tracefs_writef("dynamic_events", "p:uprobes/dy %s:0x%lx n=" UEV_REGF(ARG1) ":s32",
-					 self->s.path, self->s.count.offset));
-	snprintf(expect, sizeof(expect), "p:uprobes/dy %s:0x%016lx n=" UEV_REGF(ARG1) ":s32\n",
-		 self->s.path, self->s.count.offset);
+	ASSERT_EQ(0, upng_tracefs_writef("dynamic_events", "p:uprobes/dy %s:0x%lx n=%s:s32",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	snprintf(expect, sizeof(expect), "p:uprobes/dy %s:0x%016lx n=%s:s32\n",
+		 self->s.path, self->s.count.offset, UEV_R_ARG1);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
 		TH_LOG("uprobe_events:\n%s", self->s.buf);
 	}
@@ -231,8 +234,8 @@ TEST_F(ev, enable_disable_while_running)
 	static const int ns[] = { 3, 4, 5, 6, 7, 10, 13, 14 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
@@ -265,8 +268,8 @@ TEST_F(ev, enabled_before_exec)
 	static const int ns[] = { 0, 1, 0, 1 };
 	struct uev_proc p, q;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
@@ -284,8 +287,8 @@ TEST_F(ev, filter_on_argument)
 	static const int ns[] = { 3, 4, 5, 8 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_write_trunc("events/uprobes/cnt/filter", "n >= 3 && n < 6"));
 	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/filter", "n >= 3 && n < 6\n"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
@@ -313,8 +316,8 @@ TEST_F(ev, filter_on_pid)
 	struct uev_proc p, q;
 	char filter[64];
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_spawn(&q, self->s.path));
 	snprintf(filter, sizeof(filter), "common_pid == %d", q.pid);
@@ -352,22 +355,22 @@ TEST_F(ev, task_filter_clause)
 	ASSERT_EQ(0, uev_spawn(&p, path));
 	ASSERT_EQ(0, uev_spawn(&q, path));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/tq %s:0x%lx n=" UEV_REGF(ARG1) ":s64 if pid==%d",
-					 path, foff, q.pid));
+					 "p:uprobes/tq %s:0x%lx n=%s:s64 if pid==%d",
+					 path, foff, UEV_R_ARG1, q.pid));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/tt %s:0x%lx if tid==%d",
 					 path, foff, p.pid));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ts %s:0x%lx if sid==%d",
 					 path, foff, getsid(0)));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/tp %s:0x%lx n=" UEV_REGF(ARG1) ":s64 if ppid==%d",
-					 path, foff, p.pid));
+					 "p:uprobes/tp %s:0x%lx n=%s:s64 if ppid==%d",
+					 path, foff, UEV_R_ARG1, p.pid));
 	snprintf(expect, sizeof(expect),
-		 "p:uprobes/tq %s:0x%016lx n=" UEV_REGF(ARG1) ":s64 if pid==%d\n"
+		 "p:uprobes/tq %s:0x%016lx n=%s:s64 if pid==%d\n"
 		 "p:uprobes/tt %s:0x%016lx if tid==%d\n"
 		 "p:uprobes/ts %s:0x%016lx if sid==%d\n"
-		 "p:uprobes/tp %s:0x%016lx n=" UEV_REGF(ARG1) ":s64 if ppid==%d\n",
-		 path, foff, q.pid, path, foff, p.pid, path, foff, getsid(0),
-		 path, foff, p.pid);
+		 "p:uprobes/tp %s:0x%016lx n=%s:s64 if ppid==%d\n",
+		 path, foff, UEV_R_ARG1, q.pid, path, foff, p.pid, path, foff, getsid(0),
+		 path, foff, UEV_R_ARG1, p.pid);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
 		TH_LOG("uprobe_events:\n%s\nexpected:\n%s", self->s.buf, expect);
 	}
@@ -406,8 +409,8 @@ TEST_F(ev, filter_on_string)
 	struct uev_proc p;
 
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/fs %s:0x%lx s=+0(" UEV_REGF(STR) "):string b=+15(" UEV_REGF(DATA) "):b4@4/8",
-					 self->s.path, self->s.regs.offset));
+					 "p:uprobes/fs %s:0x%lx s=+0(%s):string b=+15(%s):b4@4/8",
+					 self->s.path, self->s.regs.offset, UEV_R_STR, UEV_R_DATA));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/fs/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, upng_tracefs_write_trunc("events/uprobes/fs/filter", "s == \"nope\""));
@@ -433,8 +436,8 @@ TEST_F(ev, enable_event_trigger)
 
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ta %s:0x%lx",
 					 self->s.path, self->s.regs.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/trigger", "enable_event:uprobes:cnt"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/enable", "1"));
 	/* Soft-disabled: armed but not recording. */
@@ -555,7 +558,7 @@ TEST_F(ev, entry_and_return_regs)
 	unsigned long at, from, sp, lr, pc, sp_in[3];
 	struct upng_trace *t = &self->s.t;
 	struct uev_proc p;
-	int i;
+	int i, n;
 
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/fe %s:0x%lx sp=%%sp lr=%%lr",
 					 self->s.path, self->s.ret.offset));
@@ -568,7 +571,8 @@ TEST_F(ev, entry_and_return_regs)
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
 	ASSERT_EQ(3, upng_trace_get("trace", "fe", t));
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(3, sscanf(t->line[i], "(0x%lx) sp=0x%lx lr=0x%lx", &at, &sp, &lr)) {
+		n = sscanf(t->line[i], "(0x%lx) sp=0x%lx lr=0x%lx", &at, &sp, &lr);
+		ASSERT_EQ(3, n) {
 			TH_LOG("fe: %s", t->line[i]);
 		}
 		ASSERT_EQ(self->s.ret.value, at);
@@ -577,8 +581,9 @@ TEST_F(ev, entry_and_return_regs)
 	}
 	ASSERT_EQ(3, upng_trace_get("trace", "fx", t));
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(4, sscanf(t->line[i], "(0x%lx <- 0x%lx) sp=0x%lx pc=0x%lx",
-				    &at, &from, &sp, &pc)) {
+		n = sscanf(t->line[i], "(0x%lx <- 0x%lx) sp=0x%lx pc=0x%lx",
+			   &at, &from, &sp, &pc);
+		ASSERT_EQ(4, n) {
 			TH_LOG("fx: %s", t->line[i]);
 		}
 		ASSERT_EQ(self->s.retsite.value, at);
@@ -595,14 +600,15 @@ TEST_F(ev, multi_probe_event)
 	char expect[8192];
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=" UEV_REGF(ARG1),
-					 self->s.path, self->s.count.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=" UEV_REGF(ARG1),
-					 self->s.path, self->s.regs.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%s",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%s",
+					 self->s.path, self->s.regs.offset, UEV_R_ARG1));
 	snprintf(expect, sizeof(expect),
-		 "p:uprobes/multi %s:0x%016lx x=" UEV_REGF(ARG1) "\n"
-		 "p:uprobes/multi %s:0x%016lx x=" UEV_REGF(ARG1) "\n",
-		 self->s.path, self->s.count.offset, self->s.path, self->s.regs.offset);
+		 "p:uprobes/multi %s:0x%016lx x=%s\n"
+		 "p:uprobes/multi %s:0x%016lx x=%s\n",
+		 self->s.path, self->s.count.offset, UEV_R_ARG1,
+		 self->s.path, self->s.regs.offset, UEV_R_ARG1);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", expect)) {
 		TH_LOG("uprobe_events:\n%s", self->s.buf);
 	}
@@ -630,10 +636,10 @@ TEST_F(ev, two_events_one_address)
 	static const int a[] = { 0, 1, 2, 3, 4 }, b[] = { 0, 1, 2 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ea %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/eb %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ea %s:0x%lx n=%s:s64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/eb %s:0x%lx n=%s:s64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ea/enable", "1"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/eb/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
@@ -651,8 +657,8 @@ TEST_F(ev, trigger_traceoff)
 {
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/trigger", "traceoff:1"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_TRUE(file_is(&self->s, "tracing_on", "1\n"));
@@ -682,8 +688,8 @@ TEST_F(ev, hist_trigger)
 	char *line, *save;
 	int total = 0;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":u64",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:u64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
 	if (access(UPNG_TRACEFS "/events/uprobes/cnt/hist", R_OK))
 		SKIP(return, "no hist triggers (CONFIG_HIST_TRIGGERS)");
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/trigger", "hist:keys=n"));
@@ -715,8 +721,8 @@ TEST_F(ev, instance)
 
 	rmdir(UPNG_TRACEFS "/instances/uevtest");
 	ASSERT_EQ(0, mkdir(UPNG_TRACEFS "/instances/uevtest", 0755));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_EQ(0, upng_tracefs_write("instances/uevtest/events/uprobes/cnt/enable", "1"));
@@ -739,16 +745,17 @@ TEST_F(ev, multiline_write)
 	char def[2048];
 
 	snprintf(def, sizeof(def),
-		 "p:uprobes/m1 %s:0x%lx\n# a comment\n\np:uprobes/m2 %s:0x%lx n=" UEV_REGF(ARG1) " # trailing\n"
+		 "p:uprobes/m1 %s:0x%lx\n# a comment\n\np:uprobes/m2 %s:0x%lx n=%s # trailing\n"
 		 "-:m1\np:uprobes/m3 %s:0x%lx\n",
 		 self->s.path, self->s.count.offset, self->s.path, self->s.count.offset,
-		 self->s.path, self->s.regs.offset);
+		 UEV_R_ARG1, self->s.path, self->s.regs.offset);
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
 	ASSERT_FALSE(upng_event_exists("uprobes", "m1"));
 	ASSERT_TRUE(upng_event_exists("uprobes", "m2"));
 	ASSERT_TRUE(upng_event_exists("uprobes", "m3"));
-	snprintf(def, sizeof(def), "p:uprobes/m2 %s:0x%016lx n=" UEV_REGF(ARG1) "\np:uprobes/m3 %s:0x%016lx\n",
-		 self->s.path, self->s.count.offset, self->s.path, self->s.regs.offset);
+	snprintf(def, sizeof(def), "p:uprobes/m2 %s:0x%016lx n=%s\np:uprobes/m3 %s:0x%016lx\n",
+		 self->s.path, self->s.count.offset, UEV_R_ARG1, self->s.path,
+		 self->s.regs.offset);
 	ASSERT_TRUE(file_is(&self->s, "uprobe_events", def)) {
 		TH_LOG("uprobe_events:\n%s", self->s.buf);
 	}

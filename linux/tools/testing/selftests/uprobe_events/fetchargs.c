@@ -3,13 +3,14 @@
  * uprobe_events fetch arguments: every form and type, checked value by
  * value against the trace output of a target whose registers, stack and
  * memory are known (uev_target_asm.S, for x86-64 and arm64).
- * Cases that name registers by UEV_REG() (uev_lib.h) are the same on every
+ * Cases that name registers by %{TOKEN} are the same on every
  * architecture; those that list an architecture's registers, and the
  * 32-bit (ia32) process's, are that architecture's.
  *
  * Expected lines may contain tokens replaced by addresses of the target:
  * {PROBE} {DATA} {DATA16} {STRING} {TCFOFF} {RETFUNC} {RETSITE} (hex) and
- * {DDATA} (decimal).
+ * {DDATA} (decimal); arguments, registers named by their contents
+ * (%{DATA}: the one holding the address of uev_data, see uev_lib.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ static int get_addrs(const char *target, struct addrs *a)
 	       upng_elf_sym(a->path, "uev_ret_site", &a->retsite);
 }
 
-/* Expand the {TOKENS} of @in into @out. */
+/* Expand the {TOKENS} and %{REGISTER} tokens of @in into @out. */
 static void expand(const struct addrs *a, const char *in, char *out,
 		   size_t size)
 {
@@ -54,9 +55,16 @@ static void expand(const struct addrs *a, const char *in, char *out,
 		a->string.value, tcfoff, a->retfunc.value, a->retsite.value,
 		a->data.value,
 	};
+	const char *reg;
 	size_t len = 0, i, n;
 
 	while (*in && len + 1 < size) {
+		n = uev_reg_token(in, &reg);
+		if (n) {
+			len += snprintf(out + len, size - len, "%s", reg);
+			in += n;
+			continue;
+		}
 		for (i = 0; i < ARRAY_SIZE(names); i++) {
 			n = strlen(names[i]);
 			if (in[0] == '{' && !strncmp(in + 1, names[i], n) &&
@@ -212,9 +220,7 @@ FIXTURE_VARIANT_ADD(fetch, sp_deref) {
 FIXTURE_VARIANT_ADD(fetch, types_negative) {
 	.kind = "p",
 	.args =
-		"u8=" UEV_REG(NEG) ":u8 u16=" UEV_REG(NEG) ":u16 u32=" UEV_REG(NEG) ":u32 u64=" UEV_REG(NEG) ":u64 "
-		"s8=" UEV_REG(NEG) ":s8 s16=" UEV_REG(NEG) ":s16 s32=" UEV_REG(NEG) ":s32 s64=" UEV_REG(NEG) ":s64 "
-		"x8=" UEV_REG(NEG) ":x8 x16=" UEV_REG(NEG) ":x16 x32=" UEV_REG(NEG) ":x32 x64=" UEV_REG(NEG) ":x64",
+		"u8=%{NEG}:u8 u16=%{NEG}:u16 u32=%{NEG}:u32 u64=%{NEG}:u64 s8=%{NEG}:s8 s16=%{NEG}:s16 s32=%{NEG}:s32 s64=%{NEG}:s64 x8=%{NEG}:x8 x16=%{NEG}:x16 x32=%{NEG}:x32 x64=%{NEG}:x64",
 	.expect =
 		"(0x{PROBE}) u8=133 u16=65413 u32=4294967173 u64=18446744073709551493 s8=-123 s16=-123 s32=-123 s64=-123 x8=0x85 x16=0xff85 x32=0xffffff85 x64=0xffffffffffffff85",
 };
@@ -222,15 +228,15 @@ FIXTURE_VARIANT_ADD(fetch, types_negative) {
 /* Truncation of a wide value (%ax, %x4 = 0xfedcba9876543210). */
 FIXTURE_VARIANT_ADD(fetch, types_truncate) {
 	.kind = "p",
-	.args = "u8=" UEV_REG(WIDE) ":u8 u16=" UEV_REG(WIDE) ":u16 s32=" UEV_REG(WIDE) ":s32 "
-		"u64=" UEV_REG(WIDE) ":u64 s64=" UEV_REG(WIDE) ":s64 x16=" UEV_REG(WIDE) ":x16",
+	.args =
+		"u8=%{WIDE}:u8 u16=%{WIDE}:u16 s32=%{WIDE}:s32 u64=%{WIDE}:u64 s64=%{WIDE}:s64 x16=%{WIDE}:x16",
 	.expect =
 		"(0x{PROBE}) u8=16 u16=12816 s32=1985229328 u64=18364758544493064720 s64=-81985529216486896 x16=0x3210",
 };
 
 FIXTURE_VARIANT_ADD(fetch, type_char) {
 	.kind = "p",
-	.args = "c=" UEV_REG(ARG1) ":char",
+	.args = "c=%{ARG1}:char",
 	.expect = "(0x{PROBE}) c='*'",
 };
 
@@ -284,36 +290,33 @@ FIXTURE_VARIANT_ADD(fetch, file_offset) {
 
 FIXTURE_VARIANT_ADD(fetch, deref) {
 	.kind = "p",
-	.args = "q=+0(" UEV_REG(DATA) ") d=+8(" UEV_REG(DATA) "):x32 w=+12(" UEV_REG(DATA) "):u16 "
-		"b=+14(" UEV_REG(DATA) "):s8 p=+0x28(" UEV_REG(DATA) ")",
+	.args =
+		"q=+0(%{DATA}) d=+8(%{DATA}):x32 w=+12(%{DATA}):u16 b=+14(%{DATA}):s8 p=+0x28(%{DATA})",
 	.expect = "(0x{PROBE}) q=0x1122334455667788 d=0xdeadbeef w=51966 b=-5 p=0x{STRING}",
 };
 
 FIXTURE_VARIANT_ADD(fetch, deref_negative) {
 	.kind = "p",
-	.args = "q=-16(" UEV_REG(DATA16) ") d=-8(" UEV_REG(DATA16) "):x32 "
-		"b=-2(" UEV_REG(DATA16) "):s8",
+	.args = "q=-16(%{DATA16}) d=-8(%{DATA16}):x32 b=-2(%{DATA16}):s8",
 	.expect = "(0x{PROBE}) q=0x1122334455667788 d=0xdeadbeef b=-5",
 };
 
 FIXTURE_VARIANT_ADD(fetch, deref_nested) {
 	.kind = "p",
-	.args = "self=+48(+48(" UEV_REG(DATA) ")) d=+8(+48(+48(+48(" UEV_REG(DATA) ")))):x32 "
-		"s=+0(+40(+48(" UEV_REG(DATA) "))):string",
+	.args =
+		"self=+48(+48(%{DATA})) d=+8(+48(+48(+48(%{DATA})))):x32 s=+0(+40(+48(%{DATA}))):string",
 	.expect = "(0x{PROBE}) self=0x{DATA} d=0xdeadbeef s=\"hello, uprobe\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, string) {
 	.kind = "p",
-	.args = "s=+0(" UEV_REG(STR) "):string t=+16(" UEV_REG(DATA) "):string "
-		"u=+0(" UEV_REG(DATA16) "):string",
+	.args = "s=+0(%{STR}):string t=+16(%{DATA}):string u=+0(%{DATA16}):string",
 	.expect = "(0x{PROBE}) s=\"hello, uprobe\" t=\"fetch-me\" u=\"fetch-me\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, ustring) {
 	.kind = "p",
-	.args = "s=+0(" UEV_REG(STR) "):ustring t=+u16(" UEV_REG(DATA) "):string "
-		"u=+u0(" UEV_REG(STR) "):ustring",
+	.args = "s=+0(%{STR}):ustring t=+u16(%{DATA}):string u=+u0(%{STR}):ustring",
 	.expect = "(0x{PROBE}) s=\"hello, uprobe\" t=\"fetch-me\" u=\"hello, uprobe\"",
 };
 
@@ -336,14 +339,14 @@ FIXTURE_VARIANT_ADD(fetch, immediate) {
  */
 FIXTURE_VARIANT_ADD(fetch, immediate_string) {
 	.kind = "p",
-	.args = "e=\\\"imm-str\" di=" UEV_REG(ARG1),
+	.args = "e=\\\"imm-str\" di=%{ARG1}",
 	.expect = "(0x{PROBE}) e=\"imm-str\" di=0x2a",
 	.alt = "(0x{PROBE}) e=(fault) di=0x2a",
 };
 
 FIXTURE_VARIANT_ADD(fetch, unnamed) {
 	.kind = "p",
-	.args = UEV_REG(ARG1) " " UEV_REG(WIDE) ":u8 +0(" UEV_REG(STR) "):string",
+	.args = "%{ARG1} %{WIDE}:u8 +0(%{STR}):string",
 	.expect = "(0x{PROBE}) arg1=0x2a arg2=16 arg3=\"hello, uprobe\"",
 };
 
@@ -351,37 +354,34 @@ FIXTURE_VARIANT_ADD(fetch, unnamed) {
 FIXTURE_VARIANT_ADD(fetch, bitfield) {
 	.kind = "p",
 	.args =
-		"hi=+15(" UEV_REG(DATA) "):b4@4/8 lo=+15(" UEV_REG(DATA) "):b3@0/8 "
-		"top=+15(" UEV_REG(DATA) "):b1@7/8 mid=+15(" UEV_REG(DATA) "):b2@1/8 "
-		"w=" UEV_REG(NEG) ":b8@8/16 q=" UEV_REG(WIDE) ":b16@48/64",
+		"hi=+15(%{DATA}):b4@4/8 lo=+15(%{DATA}):b3@0/8 top=+15(%{DATA}):b1@7/8 mid=+15(%{DATA}):b2@1/8 w=%{NEG}:b8@8/16 q=%{WIDE}:b16@48/64",
 	.expect = "(0x{PROBE}) hi=11 lo=5 top=1 mid=2 w=255 q=65244",
 };
 
 FIXTURE_VARIANT_ADD(fetch, array) {
 	.kind = "p",
-	.args = "u=+32(" UEV_REG(DATA) "):u16[4] x=+32(" UEV_REG(DATA) "):x16[3] "
-		"c=+16(" UEV_REG(DATA) "):char[5] one=+0(" UEV_REG(DATA) "):x64[1]",
+	.args =
+		"u=+32(%{DATA}):u16[4] x=+32(%{DATA}):x16[3] c=+16(%{DATA}):char[5] one=+0(%{DATA}):x64[1]",
 	.expect =
 		"(0x{PROBE}) u={1,2,65534,4} x={0x1,0x2,0xfffe} c={'f','e','t','c','h'} one={0x1122334455667788}",
 };
 
 FIXTURE_VARIANT_ADD(fetch, array_of_strings) {
 	.kind = "p",
-	.args = "s=+40(" UEV_REG(DATA) "):string[1]",
+	.args = "s=+40(%{DATA}):string[1]",
 	.expect = "(0x{PROBE}) s={\"hello, uprobe\"}",
 };
 
 /* %r9, %x7 = 0x10, which is never mapped. */
 FIXTURE_VARIANT_ADD(fetch, fault_string) {
 	.kind = "p",
-	.args = "s=+0(" UEV_REG(UNMAPPED) "):string u=+0(" UEV_REG(UNMAPPED) "):ustring "
-		"v=@0x10:string di=" UEV_REG(ARG1),
+	.args = "s=+0(%{UNMAPPED}):string u=+0(%{UNMAPPED}):ustring v=@0x10:string di=%{ARG1}",
 	.expect = "(0x{PROBE}) s=(fault) u=(fault) v=(fault) di=0x2a",
 };
 
 FIXTURE_VARIANT_ADD(fetch, fault_nested) {
 	.kind = "p",
-	.args = "s=+0(+0(" UEV_REG(UNMAPPED) ")):string di=" UEV_REG(ARG1),
+	.args = "s=+0(+0(%{UNMAPPED})):string di=%{ARG1}",
 	.expect = "(0x{PROBE}) s=(fault) di=0x2a",
 };
 
@@ -393,7 +393,7 @@ FIXTURE_VARIANT_ADD(fetch, retval) {
 
 FIXTURE_VARIANT_ADD(fetch, retval_suffix) {
 	.kind = "p%return",
-	.args = "rv=$retval:s32 ax=" UEV_REG(RET) ":s16 ip=" UEV_REG(PC),
+	.args = "rv=$retval:s32 ax=%{RET}:s16 ip=%{PC}",
 	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) rv=-2 ax=-2 ip=0x{RETSITE}",
 };
 

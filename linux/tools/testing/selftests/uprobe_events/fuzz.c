@@ -51,17 +51,18 @@ static const char * const tokens[] = {
 	"/sys", "/nonexistent", "/", "//", "/proc/self/exe",
 };
 
-/* Canonical definitions the mutator starts from ({T}, {O}: as in errors.c). */
+/*
+ * Canonical definitions the mutator starts from ({T}, {O} and the
+ * %{REGISTER} tokens: as in errors.c).
+ */
 static const char * const seeds[] = {
 	"p:fuzz/e1 {T}:{O}",
 	"r:fuzz/e2 {T}:{O} rv=$retval:s32",
 	"p:fuzz/e3 {T}:{O}%return $retval",
-	"p:fuzz/e4 {T}:{O}(0x10) a=" UEV_REG(WIDE) " b=+8(" UEV_REG(DATA) "):x32 "
-	"c=+0(" UEV_REG(STR) "):string",
+	"p:fuzz/e4 {T}:{O}(0x10) a=%{WIDE} b=+8(%{DATA}):x32 c=+0(%{STR}):string",
 	"p:fuzz/e5 {T}:{O} s=$stack0 t=$stack c=$comm d=\\123 e=@0x1000",
-	"p:fuzz/e6 {T}:{O} f=@+0x40:u16 g=+0(+8(+16(" UEV_REG(DATA16) "))):ustring",
-	"p:fuzz/e7 {T}:{O} h=+15(" UEV_REG(DATA) "):b4@4/8 i=+32(" UEV_REG(DATA) "):u16[4] "
-	"j=" UEV_REG(ARG1) ":char",
+	"p:fuzz/e6 {T}:{O} f=@+0x40:u16 g=+0(+8(+16(%{DATA16}))):ustring",
+	"p:fuzz/e7 {T}:{O} h=+15(%{DATA}):b4@4/8 i=+32(%{DATA}):u16[4] j=%{ARG1}:char",
 #if defined(__aarch64__)
 	"p {T}:{O} %x8 %x9:s8 +u4(%x10):x64",
 #else
@@ -105,14 +106,19 @@ static void append(char *buf, size_t *len, const char *s)
 
 static void expand_seed(struct fuzz *f, const char *in, char *out)
 {
+	const char *reg;
 	char num[32];
-	size_t len = 0;
+	size_t len = 0, n;
 
 	out[0] = '\0';
 	while (*in) {
 		char c[2] = { *in, '\0' };
 
-		if (!strncmp(in, "{T}", 3)) {
+		n = uev_reg_token(in, &reg);
+		if (n) {
+			append(out, &len, reg);
+			in += n;
+		} else if (!strncmp(in, "{T}", 3)) {
 			append(out, &len, f->path);
 			in += 3;
 		} else if (!strncmp(in, "{O}", 3)) {
@@ -415,8 +421,8 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 	if (getenv("UEV_FUZZ_ITERS"))
 		iters = atoi(getenv("UEV_FUZZ_ITERS"));
 	TH_LOG("seed 0x%llx, %d definitions", self->f.rng, iters);
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/sentinel %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->f.path, self->count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/sentinel %s:0x%lx n=%s:s64",
+					 self->f.path, self->count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/sentinel/enable", "1"));
 
 	clock_gettime(CLOCK_MONOTONIC, &start);

@@ -68,8 +68,9 @@ TEST_F(tg, ref_ctr_semaphore)
 	ASSERT_EQ(0, uev_query(&a, 's', &v));
 	ASSERT_EQ(0UL, v);
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/sem %s:0x%lx(0x%lx) n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset, sem.offset));
+					 "p:uprobes/sem %s:0x%lx(0x%lx) n=%s:s64",
+					 self->s.path, self->s.count.offset, sem.offset,
+					 UEV_R_ARG1));
 	ASSERT_EQ(0, uev_query(&a, 's', &v));
 	ASSERT_EQ(0UL, v);
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/sem/enable", "1"));
@@ -105,8 +106,8 @@ TEST_F(tg, pie_runtime_address)
 	ASSERT_EQ(0, upng_elf_sym(pie, "uev_count_func", &count));
 	ASSERT_EQ(0, upng_elf_sym(pie, "uev_text_const", &tconst));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/pie %s:0x%lx ip=" UEV_REGF(PC) " k=@+0x%lx",
-					 pie, count.offset,
+					 "p:uprobes/pie %s:0x%lx ip=%s k=@+0x%lx",
+					 pie, count.offset, UEV_R_PC,
 					 tconst.value - (count.value - count.offset)));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/pie/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, pie));
@@ -126,8 +127,8 @@ TEST_F(tg, fork_child_hit)
 	struct uev_proc p;
 	char key[32], *first;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
@@ -230,7 +231,7 @@ static void nested(struct __test_metadata *_metadata, const char *target,
 
 TEST_F(tg, nested_return_probes)
 {
-	nested(_metadata, UEV_TARGET, UEV_REG(ARG1) ":s64");
+	nested(_metadata, UEV_TARGET, UEV_R_ARG1 ":s64");
 }
 
 #if defined(__x86_64__)
@@ -263,8 +264,8 @@ TEST_F_TIMEOUT(tg, toggle_under_load, 120)
 	 * lines of the per-CPU buffers as the hits happened.
 	 */
 	ASSERT_EQ(0, upng_tracefs_write("trace_clock", "counter"));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/tog %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/tog %s:0x%lx n=%s:s64",
+					 self->s.path, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/tog/enable", "1"));
 	ASSERT_EQ(1, write(p.to, "l", 1));
@@ -326,8 +327,8 @@ TEST_F(tg, long_string)
 
 	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_long_string", &ls));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/ls %s:0x%lx s=@0x%lx:string di=" UEV_REGF(ARG1),
-					 self->s.path, self->s.regs.offset, ls.value));
+					 "p:uprobes/ls %s:0x%lx s=@0x%lx:string di=%s",
+					 self->s.path, self->s.regs.offset, ls.value, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ls/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
@@ -387,13 +388,13 @@ TEST_F(tg, strings_over_a_page)
 	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_long_string", &ls));
 	/* One string of 4095 characters, then two of 3000. */
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/big1 %s:0x%lx s=@0x%lx:string di=" UEV_REGF(ARG1),
+					 "p:uprobes/big1 %s:0x%lx s=@0x%lx:string di=%s",
 					 self->s.path, self->s.regs.offset,
-					 ls.value + 6000 - 4095));
+					 ls.value + 6000 - 4095, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/big2 %s:0x%lx s=@0x%lx:string t=@0x%lx:ustring di=" UEV_REGF(ARG1),
+					 "p:uprobes/big2 %s:0x%lx s=@0x%lx:string t=@0x%lx:ustring di=%s",
 					 self->s.path, self->s.regs.offset, ls.value + 3000,
-					 ls.value + 3000));
+					 ls.value + 3000, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
@@ -463,8 +464,8 @@ TEST_F(tg, inode_not_name)
 	unlink(name);
 	unlink(old);
 	ASSERT_EQ(0, copy_target(self->s.path, name));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ino %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 name, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ino %s:0x%lx n=%s:s64",
+					 name, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ino/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&a, name));
 	ASSERT_EQ(0, uev_cmd(&a, 'c', 1));
@@ -514,8 +515,8 @@ TEST_F(tg, file_on_9p)
 		SKIP(return, "no 9p mount at /mnt/host");
 	unlink(name);
 	ASSERT_EQ(0, copy_target(self->s.path, name));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/nine %s:0x%lx n=" UEV_REGF(ARG1) ":s64",
-					 name, self->s.count.offset));
+	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/nine %s:0x%lx n=%s:s64",
+					 name, self->s.count.offset, UEV_R_ARG1));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/nine/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, name));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));

@@ -15,36 +15,33 @@
 #define UEV_TARGET_PIE	"uev_target_pie"
 #define UEV_TARGET32	"uev_target32"
 /*
- * The target's registers by their fetch-argument names, without the '%'
- * (so that a name goes into a printf format after "%%" and into a plain
- * string after "%"): what they hold at uev_regs_probe, and which ones
- * carry the argument of uev_count_func and uev_rec at their entry and the
- * return value of uev_ret_func at its return.
+ * The target's registers by their fetch-argument names: what they hold at
+ * uev_regs_probe, and which ones carry the argument of uev_count_func and
+ * uev_rec at their entry and the return value of uev_ret_func at its
+ * return. In the definitions of the tests "%{ARG1}" ... "%{PC}" stand for
+ * them (uev_reg_token()).
  */
 #if defined(__aarch64__)
-#define UEV_R_ARG1	"x0"	/* 42; n, depth */
-#define UEV_R_STR	"x1"	/* uev_string */
-#define UEV_R_NEG	"x2"	/* -123 */
-#define UEV_R_WIDE	"x4"	/* 0xfedcba9876543210 */
-#define UEV_R_DATA	"x5"	/* uev_data */
-#define UEV_R_DATA16	"x6"	/* uev_data + 16 */
-#define UEV_R_UNMAPPED	"x7"	/* 0x10, an address never mapped */
-#define UEV_R_RET	"x0"	/* -2 */
-#define UEV_R_PC	"pc"	/* the instruction pointer */
+#define UEV_R_ARG1	"%x0"	/* 42; n, depth */
+#define UEV_R_STR	"%x1"	/* uev_string */
+#define UEV_R_NEG	"%x2"	/* -123 */
+#define UEV_R_WIDE	"%x4"	/* 0xfedcba9876543210 */
+#define UEV_R_DATA	"%x5"	/* uev_data */
+#define UEV_R_DATA16	"%x6"	/* uev_data + 16 */
+#define UEV_R_UNMAPPED	"%x7"	/* 0x10, an address never mapped */
+#define UEV_R_RET	"%x0"	/* -2 */
+#define UEV_R_PC	"%pc"	/* the instruction pointer */
 #else
-#define UEV_R_ARG1	"di"
-#define UEV_R_STR	"si"
-#define UEV_R_NEG	"cx"
-#define UEV_R_WIDE	"ax"
-#define UEV_R_DATA	"bx"
-#define UEV_R_DATA16	"bp"
-#define UEV_R_UNMAPPED	"r9"
-#define UEV_R_RET	"ax"
-#define UEV_R_PC	"ip"
+#define UEV_R_ARG1	"%di"
+#define UEV_R_STR	"%si"
+#define UEV_R_NEG	"%cx"
+#define UEV_R_WIDE	"%ax"
+#define UEV_R_DATA	"%bx"
+#define UEV_R_DATA16	"%bp"
+#define UEV_R_UNMAPPED	"%r9"
+#define UEV_R_RET	"%ax"
+#define UEV_R_PC	"%ip"
 #endif
-/* "%NAME" of UEV_R_R for a plain string, "%%NAME" for a printf format. */
-#define UEV_REG(r)	"%" UEV_R_##r
-#define UEV_REGF(r)	"%%" UEV_R_##r
 
 /* Seconds a target may take to answer a command. */
 #define UEV_ACK_TIMEOUT	20
@@ -61,6 +58,8 @@ int uev_spawn(struct uev_proc *p, const char *path);
 int uev_cmd(struct uev_proc *p, char c, int times);
 int uev_query(struct uev_proc *p, char c, unsigned long *value);
 int uev_finish(struct uev_proc *p);
+/* The register a "%{NAME}" token at IN stands for (UEV_R_NAME), see there. */
+size_t uev_reg_token(const char *in, const char **reg);
 
 /* The probed functions of the target (uev_target_asm.S). */
 void uev_regs_func(void);

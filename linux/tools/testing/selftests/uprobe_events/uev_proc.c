@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * uprobe_events test helpers: driving a probe target (uev_target.c)
- * through its command pipe, one byte a command.
+ * through its command pipe, one byte a command; the names of its
+ * registers.
  */
 #include <errno.h>
 #include <poll.h>
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kselftest.h"
 #include "../uprobes/upng.h"
 #include "uev_lib.h"
 
@@ -150,4 +152,43 @@ int uev_finish(struct uev_proc *p)
 		usleep(10000);
 	}
 	return -1;
+}
+
+/**
+ * uev_reg_token() - the register a "%{NAME}" token stands for
+ * @in: text that may start with the token
+ * @reg: set to the register's fetch-argument name, UEV_R_NAME of
+ *	 uev_lib.h ("%di" on x86-64, "%x0" on arm64 for "%{ARG1}")
+ *
+ * The tests write their definitions with these tokens where a register
+ * of the target is meant, so that one definition serves every
+ * architecture.
+ *
+ * Return: the length of the token, 0 when @in does not start with one.
+ */
+size_t uev_reg_token(const char *in, const char **reg)
+{
+	static const struct {
+		const char *token, *reg;
+	} regs[] = {
+		{ "%{ARG1}", UEV_R_ARG1 },
+		{ "%{STR}", UEV_R_STR },
+		{ "%{NEG}", UEV_R_NEG },
+		{ "%{WIDE}", UEV_R_WIDE },
+		{ "%{DATA}", UEV_R_DATA },
+		{ "%{DATA16}", UEV_R_DATA16 },
+		{ "%{UNMAPPED}", UEV_R_UNMAPPED },
+		{ "%{RET}", UEV_R_RET },
+		{ "%{PC}", UEV_R_PC },
+	};
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(regs); i++) {
+		n = strlen(regs[i].token);
+		if (!strncmp(in, regs[i].token, n)) {
+			*reg = regs[i].reg;
+			return n;
+		}
+	}
+	return 0;
 }
