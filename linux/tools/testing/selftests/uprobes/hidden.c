@@ -15,7 +15,9 @@
  *                     leaves ours in place, and the probe keeps counting
  *   shown_when_off    with hide_breakpoints off every reader sees int3
  *
- * A debugger's own int3 on the probed instruction: debugger.c.
+ * (On arm64 our breakpoint is brk #5, the debugger's brk #0, four bytes
+ * each: upng.h, upng_regs.h.) A debugger's own int3 on the probed
+ * instruction: debugger.c.
  *
  * Needs our engine (debugfs uprobes/hide_breakpoints): the stock one
  * shows the breakpoints, and the cases are skipped there.
@@ -35,6 +37,7 @@
 
 #include "kselftest_harness.h"
 #include "upng.h"
+#include "upng_regs.h"
 
 #define RECV_MS		30000
 #define PAGE		4096UL
@@ -90,7 +93,7 @@ FIXTURE_SETUP(hidden)
 	ASSERT_EQ(0, upng_elf_sym(self->bin, "target_func", &self->sym));
 	ASSERT_EQ(0, upng_file_read(self->bin, self->sym.offset, self->file,
 				    sizeof(self->file)));
-	ASSERT_NE(0xcc, self->file[0]);
+	ASSERT_FALSE(upng_is_bkpt(self->file));
 	ASSERT_EQ(0, upng_spawn_hook(&self->child, self->bin, NULL, NULL,
 				     core_unlimited));
 	ASSERT_LT(0, upng_recv(&self->child, line, sizeof(line), RECV_MS));
@@ -99,7 +102,7 @@ FIXTURE_SETUP(hidden)
 	ASSERT_EQ(0, upng_probe_add(self->ev, self->bin, self->sym.offset,
 				    NULL));
 	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
-	ASSERT_EQ(0xcc, upng_shown_byte(self->child.pid, self->func));
+	ASSERT_EQ(1, upng_shown_bkpt(self->child.pid, self->func));
 }
 
 FIXTURE_TEARDOWN(hidden)
@@ -110,6 +113,23 @@ FIXTURE_TEARDOWN(hidden)
 	}
 	upng_probe_del(self->ev);
 	upng_hide_breakpoints(false);
+}
+
+/*
+ * Whether PID has the file's instruction FILE at ADDR (its first
+ * UPNG_BKPT_SIZE bytes), read with breakpoints shown: 1, 0 or -errno.
+ */
+static int shown_is_file(pid_t pid, unsigned long addr,
+			 const unsigned char *file)
+{
+	unsigned char b[UPNG_BKPT_SIZE];
+	int err = upng_hide_breakpoints(false);
+
+	if (!err)
+		err = upng_mem_read(pid, addr, b, sizeof(b));
+	if (upng_hide_breakpoints(true) && !err)
+		err = -EIO;
+	return err ? err : !memcmp(b, file, sizeof(b));
 }
 
 /* The probe EV still counts: ten calls in C, ten more hits. */
@@ -244,17 +264,21 @@ TEST_F_TIMEOUT(hidden, core_dump, 120)
 TEST_F_TIMEOUT(hidden, poke_keeps, 120)
 {
 	pid_t pid = self->child.pid;
-	unsigned long at = self->func - 1;
+	unsigned long at = self->func - UPNG_DBG_BKPT_SIZE;
 	long word, planted;
 
 	ASSERT_EQ(0, upng_ptrace_attach(pid));
-	/* The word before: our breakpoint is its second byte. */
+	/*
+	 * The word before: our breakpoint is its second byte (on arm64 its
+	 * second instruction).
+	 */
 	errno = 0;
 	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)at, NULL);
 	ASSERT_EQ(0, errno);
-	EXPECT_EQ(self->file[0], (unsigned char)(word >> 8));
+	EXPECT_EQ(0, memcmp((unsigned char *)&word + UPNG_DBG_BKPT_SIZE,
+			    self->file, UPNG_BKPT_SIZE));
 	/* A breakpoint of the debugger's own in its first byte... */
-	planted = (word & ~0xffL) | 0xcc;
+	planted = upng_with_dbg_bkpt(word);
 	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, pid, (void *)at,
 			    (void *)planted));
 	/* ... and the word as read, to remove it. */
@@ -264,11 +288,11 @@ TEST_F_TIMEOUT(hidden, poke_keeps, 120)
 	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, pid, (void *)self->func,
 			    (void *)word));
 	EXPECT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
-	EXPECT_EQ(0xcc, upng_shown_byte(pid, self->func));
+	EXPECT_EQ(1, upng_shown_bkpt(pid, self->func));
 	still_hits(_metadata, &self->child, self->ev);
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
-	EXPECT_EQ(self->file[0], upng_shown_byte(pid, self->func));
+	EXPECT_EQ(1, shown_is_file(pid, self->func, self->file));
 }
 
 TEST_F_TIMEOUT(hidden, shown_when_off, 120)
@@ -279,13 +303,14 @@ TEST_F_TIMEOUT(hidden, shown_when_off, 120)
 
 	ASSERT_EQ(0, upng_hide_breakpoints(false));
 	ASSERT_EQ(0, upng_mem_read(pid, self->func, mem, sizeof(mem)));
-	EXPECT_EQ(0xcc, mem[0]);
-	EXPECT_EQ(0, memcmp(self->file + 1, mem + 1, sizeof(mem) - 1));
+	EXPECT_TRUE(upng_is_bkpt(mem));
+	EXPECT_EQ(0, memcmp(self->file + UPNG_BKPT_SIZE, mem + UPNG_BKPT_SIZE,
+			    sizeof(mem) - UPNG_BKPT_SIZE));
 	ASSERT_EQ(0, upng_ptrace_attach(pid));
 	errno = 0;
 	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)self->func, NULL);
 	EXPECT_EQ(0, errno);
-	EXPECT_EQ(0xcc, (unsigned char)word);
+	EXPECT_TRUE(upng_is_bkpt(&word));
 	EXPECT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
 	still_hits(_metadata, &self->child, self->ev);
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ptrace coexistence: a tracer single-steps through a function with a
- * probed instruction, and plants its own int3 next to or on the probed
- * instruction.  The tracer must see the same stops (addresses, register
- * values) as without the probe, the probe must count its hits, and the
- * traced program must compute the right result.
+ * probed instruction, and plants its own breakpoint (int3, brk #0 on
+ * arm64) next to or on the probed instruction.  The tracer must see the
+ * same stops (addresses, register values) as without the probe, the
+ * probe must count its hits, and the traced program must compute the
+ * right result.
  */
 #include <errno.h>
 #include <signal.h>
@@ -19,8 +20,21 @@
 #include "kselftest_harness.h"
 #include "sites.h"
 #include "upng.h"
+#include "upng_regs.h"
 
 #define ARG 7
+
+/*
+ * The register site_steps() computes in (rax; x0 on arm64, where
+ * site_step2 multiplies by 3 with an add, and the ret is simulated).
+ */
+#if defined(__aarch64__)
+#define ACC(r)		((r)->regs[0])
+#define ACC_ARG		"ax=%x0:x64"
+#else
+#define ACC(r)		((r)->rax)
+#define ACC_ARG		"ax=%ax:x64"
+#endif
 
 static char *const step_sites[] = {
 	site_step0, site_step1, site_step2, site_step3, site_step4,
@@ -48,8 +62,14 @@ static pid_t start_tracee(struct __test_metadata *_metadata)
 	return pid;
 }
 
-/* Plant int3 at ADDR (read-modify-write of one byte), return old byte. */
-static int set_bp(pid_t pid, unsigned long addr)
+/* The bytes of a breakpoint at the start of a word. */
+#define BP_MASK	((1L << (8 * UPNG_DBG_BKPT_SIZE)) - 1)
+
+/*
+ * Plant the debugger's breakpoint at ADDR (read-modify-write of its
+ * bytes), return the old bytes (or -errno).
+ */
+static long set_bp(pid_t pid, unsigned long addr)
 {
 	long word;
 
@@ -58,12 +78,12 @@ static int set_bp(pid_t pid, unsigned long addr)
 	if (errno)
 		return -errno;
 	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr,
-		   (void *)((word & ~0xffL) | 0xcc)))
+		   (void *)upng_with_dbg_bkpt(word)))
 		return -errno;
-	return word & 0xff;
+	return word & BP_MASK;
 }
 
-static int clear_bp(pid_t pid, unsigned long addr, int old)
+static int clear_bp(pid_t pid, unsigned long addr, long old)
 {
 	long word;
 
@@ -72,7 +92,7 @@ static int clear_bp(pid_t pid, unsigned long addr, int old)
 	if (errno)
 		return -errno;
 	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr,
-		   (void *)((word & ~0xffL) | old)))
+		   (void *)((word & ~BP_MASK) | old)))
 		return -errno;
 	return 0;
 }
@@ -86,7 +106,7 @@ static int resume(pid_t pid, int req, struct user_regs_struct *regs)
 		return -1;
 	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
 		return -1;
-	if (ptrace(PTRACE_GETREGS, pid, NULL, regs))
+	if (upng_getregs(pid, regs))
 		return -1;
 	return WSTOPSIG(status);
 }
@@ -108,15 +128,15 @@ static void run_to_entry(struct __test_metadata *_metadata, pid_t pid)
 {
 	unsigned long entry = (unsigned long)site_step0;
 	struct user_regs_struct regs;
-	int old;
+	long old;
 
 	old = set_bp(pid, entry);
 	ASSERT_LE(0, old);
 	ASSERT_EQ(SIGTRAP, resume(pid, PTRACE_CONT, &regs));
-	ASSERT_EQ(entry + 1, regs.rip);
+	ASSERT_EQ(upng_dbg_bkpt_pc(entry), UPNG_REGS_PC(&regs));
 	ASSERT_EQ(0, clear_bp(pid, entry, old));
-	regs.rip = entry;
-	ASSERT_EQ(0, ptrace(PTRACE_SETREGS, pid, NULL, &regs));
+	UPNG_REGS_PC(&regs) = entry;
+	ASSERT_EQ(0, upng_setregs(pid, &regs));
 }
 
 FIXTURE(ptrace) {
@@ -148,7 +168,7 @@ FIXTURE_SETUP(ptrace)
 	upng_evname(self->ev, sizeof(self->ev), "ptrace");
 	ASSERT_EQ(0, upng_trace_reset());
 	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(), sym.offset,
-				    "ax=%ax:x64"));
+				    ACC_ARG));
 	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
 }
 
@@ -161,7 +181,7 @@ FIXTURE_TEARDOWN(ptrace)
 	upng_probe_del(self->ev);
 }
 
-/* rax after site_step[i] ran (rip at site_step[i + 1]). */
+/* The accumulator after site_step[i] ran (pc at site_step[i + 1]). */
 static unsigned long rax_after(int i)
 {
 	switch (i) {
@@ -184,18 +204,22 @@ TEST_F_TIMEOUT(ptrace, singlestep_through_probe, 120)
 
 	self->pid = start_tracee(_metadata);
 	run_to_entry(_metadata, self->pid);
-	ASSERT_EQ(0, ptrace(PTRACE_GETREGS, self->pid, NULL, &regs));
+	ASSERT_EQ(0, upng_getregs(self->pid, &regs));
+#if defined(__aarch64__)
+	ret_addr = regs.regs[30];
+#else
 	errno = 0;
 	ret_addr = ptrace(PTRACE_PEEKDATA, self->pid, (void *)regs.rsp, NULL);
 	ASSERT_EQ(0, errno);
+#endif
 
 	/* One stop after each instruction, probed or not. */
 	for (i = 0; i < 5; i++) {
 		ASSERT_EQ(SIGTRAP, resume(self->pid, PTRACE_SINGLESTEP, &regs))
 			TH_LOG("step %d", i);
 		expect = i < 4 ? (unsigned long)step_sites[i + 1] : ret_addr;
-		ASSERT_EQ(expect, regs.rip) TH_LOG("step %d", i);
-		ASSERT_EQ(rax_after(i), regs.rax) TH_LOG("step %d", i);
+		ASSERT_EQ(expect, UPNG_REGS_PC(&regs)) TH_LOG("step %d", i);
+		ASSERT_EQ(rax_after(i), ACC(&regs)) TH_LOG("step %d", i);
 	}
 	ASSERT_EQ(0, run_to_exit(self->pid));
 	self->pid = 0;
@@ -206,18 +230,18 @@ TEST_F_TIMEOUT(ptrace, breakpoint_beside_probe, 120)
 {
 	unsigned long bp = (unsigned long)step_sites[variant->bp];
 	struct user_regs_struct regs;
-	int old;
+	long old;
 
 	self->pid = start_tracee(_metadata);
 	old = set_bp(self->pid, bp);
 	ASSERT_LE(0, old);
-	ASSERT_NE(0xcc, old);
+	ASSERT_FALSE(upng_is_dbg_bkpt(old));
 	ASSERT_EQ(SIGTRAP, resume(self->pid, PTRACE_CONT, &regs));
-	ASSERT_EQ(bp + 1, regs.rip);
-	ASSERT_EQ(variant->bp ? rax_after(variant->bp - 1) : ARG, regs.rax);
+	ASSERT_EQ(upng_dbg_bkpt_pc(bp), UPNG_REGS_PC(&regs));
+	ASSERT_EQ(variant->bp ? rax_after(variant->bp - 1) : ARG, ACC(&regs));
 	ASSERT_EQ(0, clear_bp(self->pid, bp, old));
-	regs.rip = bp;
-	ASSERT_EQ(0, ptrace(PTRACE_SETREGS, self->pid, NULL, &regs));
+	UPNG_REGS_PC(&regs) = bp;
+	ASSERT_EQ(0, upng_setregs(self->pid, &regs));
 	ASSERT_EQ(0, run_to_exit(self->pid));
 	self->pid = 0;
 	ASSERT_EQ(1, upng_probe_hits(self->ev));
@@ -230,12 +254,14 @@ TEST_F_TIMEOUT(ptrace, breakpoint_beside_probe, 120)
  * right result, the probe hits once, and if the tracer gets a stop it is
  * a SIGTRAP right after the probed address with the state from before the
  * instruction.  (The 6.12 engine consumes the tracer's trap: no stop.)
+ * On arm64 the same with brk #0 over the probe's brk, the stop on it.
  */
 TEST_F_TIMEOUT(ptrace, breakpoint_on_probe, 120)
 {
 	unsigned long addr = (unsigned long)step_sites[variant->probe];
 	struct user_regs_struct regs;
-	int old, status;
+	int status;
+	long old;
 
 	self->pid = start_tracee(_metadata);
 	old = set_bp(self->pid, addr);
@@ -244,12 +270,12 @@ TEST_F_TIMEOUT(ptrace, breakpoint_on_probe, 120)
 	ASSERT_EQ(self->pid, waitpid(self->pid, &status, 0));
 	if (WIFSTOPPED(status)) {
 		ASSERT_EQ(SIGTRAP, WSTOPSIG(status));
-		ASSERT_EQ(0, ptrace(PTRACE_GETREGS, self->pid, NULL, &regs));
-		ASSERT_EQ(addr + 1, regs.rip);
-		ASSERT_EQ(rax_after(variant->probe - 1), regs.rax);
+		ASSERT_EQ(0, upng_getregs(self->pid, &regs));
+		ASSERT_EQ(upng_dbg_bkpt_pc(addr), UPNG_REGS_PC(&regs));
+		ASSERT_EQ(rax_after(variant->probe - 1), ACC(&regs));
 		ASSERT_EQ(0, clear_bp(self->pid, addr, old));
-		regs.rip = addr;
-		ASSERT_EQ(0, ptrace(PTRACE_SETREGS, self->pid, NULL, &regs));
+		UPNG_REGS_PC(&regs) = addr;
+		ASSERT_EQ(0, upng_setregs(self->pid, &regs));
 		ASSERT_EQ(0, run_to_exit(self->pid));
 		TH_LOG("the tracer got its stop");
 	} else {

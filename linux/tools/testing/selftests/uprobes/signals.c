@@ -25,6 +25,7 @@
 #include "kselftest_harness.h"
 #include "sites.h"
 #include "upng.h"
+#include "upng_regs.h"
 
 #define LOOPS 3000
 #define MAX_LOOPS 300000
@@ -235,7 +236,7 @@ static void segv_handler(int sig, siginfo_t *si, void *uc)
 {
 	ucontext_t *ctx = uc;
 
-	STORE(fault_ip, ctx->uc_mcontext.gregs[REG_RIP]);
+	STORE(fault_ip, UPNG_UC_PC(ctx));
 	STORE(fault_addr, (unsigned long)si->si_addr);
 	siglongjmp(fault_jmp, 1);
 }
@@ -289,7 +290,7 @@ static void segv_fix_handler(int sig, siginfo_t *si, void *uc)
 {
 	ucontext_t *ctx = uc;
 
-	STORE(fault_ip, ctx->uc_mcontext.gregs[REG_RIP]);
+	STORE(fault_ip, UPNG_UC_PC(ctx));
 	STORE(fault_addr, (unsigned long)si->si_addr);
 	if (mprotect(fix_page, 4096, PROT_READ))
 		_exit(3);
@@ -332,6 +333,7 @@ TEST_F_TIMEOUT(signals, fault_fixed_by_handler, 120)
 	munmap(fix_page, 4096);
 }
 
+#if defined(__x86_64__)
 /*
  * An emulated or boosted rip-relative access (@site, probed at
  * site_@tag_probe, which is at @probe) whose user access fails
@@ -439,5 +441,135 @@ TEST_F_TIMEOUT(signals, invalid_opcode_in_boosted_copy, 120)
 	EXPECT_EQ(0, upng_probe_del(name));
 	ASSERT_EQ(0, LOAD(traps));
 }
+
+#elif defined(__aarch64__)
+/*
+ * A literal load (ldr, ldrsw), which the engine simulates, whose literal
+ * the kernel cannot read because site_litdata is PROT_NONE: a copy that
+ * loads from a register is stepped instead and faults, and the program
+ * sees the fault at the probed address. The literal is VAL, which @site
+ * (probed at site_@tag_probe, which is at @probe) returns as @want while
+ * the page is readable.
+ */
+#define LIT_VAL	0x00001234ffff5eedL
+
+static void lit_load_faults(struct __test_metadata *_metadata,
+			    const char *ev, long (*site)(void),
+			    const char *tag, const char *probe, long want)
+{
+	struct upng_sym sym;
+	char name[80];
+
+	ASSERT_EQ(0, catch_fault(SIGSEGV));
+	snprintf(name, sizeof(name), "site_%s_probe", tag);
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &sym));
+	ASSERT_EQ((unsigned long)probe, sym.value);
+	snprintf(name, sizeof(name), "%s_%s", ev, tag);
+	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(name, true));
+	/* A page of the text: written through a private copy. */
+	ASSERT_EQ(0, mprotect(site_litdata, 4096, PROT_READ | PROT_WRITE));
+	site_litdata[0] = LIT_VAL;
+	ASSERT_EQ(0, mprotect(site_litdata, 4096, PROT_READ));
+	ASSERT_EQ(want, site());
+	ASSERT_EQ(0, mprotect(site_litdata, 4096, PROT_NONE));
+	if (!sigsetjmp(fault_jmp, 1)) {
+		site();
+		ASSERT_TRUE(false) TH_LOG("the load did not fault");
+	}
+	ASSERT_EQ(0, mprotect(site_litdata, 4096, PROT_READ));
+	ASSERT_EQ(want, site());
+	ASSERT_EQ(0, upng_probe_enable(name, false));
+	EXPECT_EQ(3, upng_probe_hits(name));
+	EXPECT_EQ(0, upng_probe_del(name));
+	ASSERT_EQ((unsigned long)probe, LOAD(fault_ip));
+	ASSERT_EQ((unsigned long)site_litdata, LOAD(fault_addr));
+	ASSERT_EQ(0, LOAD(traps));
+}
+
+TEST_F_TIMEOUT(signals, fault_in_emulated_load, 120)
+{
+	lit_load_faults(_metadata, self->ev, site_litload, "litload",
+			site_litload_probe, LIT_VAL);
+}
+
+TEST_F_TIMEOUT(signals, fault_in_emulated_load_w, 120)
+{
+	lit_load_faults(_metadata, self->ev, site_litload_w, "litload_w",
+			site_litload_w_probe, (long)(int)LIT_VAL);
+}
+
+static int fault_sig, fault_code;
+
+static void ill_handler(int sig, siginfo_t *si, void *uc)
+{
+	ucontext_t *ctx = uc;
+
+	STORE(fault_sig, sig);
+	STORE(fault_code, si->si_code);
+	STORE(fault_ip, UPNG_UC_PC(ctx));
+	STORE(fault_addr, (unsigned long)si->si_addr);
+	siglongjmp(fault_jmp, 1);
+}
+
+/* Runs site_undef(); the signal it died of (0: none), as ill_handler() saw it. */
+static int run_undef(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = ill_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGILL, &sa, NULL))
+		return -1;
+	STORE(fault_sig, 0);
+	STORE(fault_code, 0);
+	STORE(fault_ip, 0);
+	STORE(fault_addr, 0);
+	if (!sigsetjmp(fault_jmp, 1))
+		site_undef();
+	return LOAD(fault_sig);
+}
+
+/*
+ * A stepped copy that raises an undefined instruction exception (mrs of
+ * PMCCNTR_EL0, which user mode may not read): SIGILL with the probed
+ * address in si_addr and in the signal frame, never the slot's, the same
+ * si_code as without the probe.
+ */
+TEST_F_TIMEOUT(signals, undefined_insn_in_stepped_copy, 120)
+{
+	unsigned long probe = (unsigned long)site_undef_probe;
+	struct upng_sym sym;
+	char name[80];
+	int i, code;
+
+	if (run_undef() != SIGILL)
+		SKIP(return, "mrs of PMCCNTR_EL0 does not trap in user mode here");
+	ASSERT_EQ(probe, LOAD(fault_ip));
+	ASSERT_EQ(probe, LOAD(fault_addr));
+	code = LOAD(fault_code);
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_undef_probe", &sym));
+	ASSERT_EQ(probe, sym.value);
+	snprintf(name, sizeof(name), "%s_undef", self->ev);
+	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(name, true));
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(SIGILL, run_undef()) TH_LOG("call %d", i);
+		EXPECT_EQ(code, LOAD(fault_code)) TH_LOG("call %d", i);
+		EXPECT_EQ(probe, LOAD(fault_ip))
+			TH_LOG("call %d: pc %#lx in the signal frame, not the probed %#lx",
+			       i, LOAD(fault_ip), probe);
+		EXPECT_EQ(probe, LOAD(fault_addr))
+			TH_LOG("call %d: si_addr %#lx, not the probed %#lx",
+			       i, LOAD(fault_addr), probe);
+	}
+	ASSERT_EQ(0, upng_probe_enable(name, false));
+	EXPECT_EQ(2, upng_probe_hits(name));
+	EXPECT_EQ(0, upng_probe_del(name));
+	ASSERT_EQ(0, LOAD(traps));
+}
+#endif
 
 TEST_HARNESS_MAIN

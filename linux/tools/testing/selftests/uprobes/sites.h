@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Probe sites in sites.S. */
+/* Probe sites in sites.S (x86-64) and sites_a64.S (arm64). */
 #ifndef SITES_H
 #define SITES_H
 
@@ -19,9 +19,33 @@
 #define SITE_REGS_RZ	SITE_UL(0x5a5a5a5a5a5a5a00)
 
 #ifndef __ASSEMBLER__
+/* Both architectures (sites.S, sites_a64.S). */
 long site_work(long x);
 long site_load(long *p);
 long site_steps(long x);
+unsigned long site_xv_loop(unsigned long n, unsigned long acc,
+			   const unsigned long *k);
+
+extern char site_work_probe[], site_load_probe[];
+extern char site_step0[], site_step1[], site_step2[], site_step3[],
+	    site_step4[];
+extern char site_xv_mem[], site_xv_step[], site_xv_end[];
+
+long site_nop5(long x);
+extern char site_nop5_probe[];
+long site_mov(long x);
+long site_nop1(long x);
+
+#if defined(__aarch64__)
+/* arm64 only (sites_a64.S). */
+long site_litload(void);
+long site_litload_w(void);
+long site_undef(void);
+extern char site_litload_probe[], site_litload_w_probe[], site_undef_probe[];
+extern long site_litdata[];
+extern char site_xv_sim[];
+#else
+/* x86-64 only (sites.S). */
 long site_ripload(void);
 long site_ripstore(long x);
 long site_ripcmp(long x);
@@ -29,22 +53,13 @@ long site_ripor(long x);
 long site_ripsse(long x);
 long site_far(long x);
 long site_invept(void *desc);
-unsigned long site_xv_loop(unsigned long n, unsigned long acc,
-			   const unsigned long *k);
 
-extern char site_work_probe[], site_load_probe[], site_ripload_probe[];
+extern char site_ripload_probe[];
 extern char site_ripstore_probe[], site_ripcmp_probe[];
 extern char site_ripor_probe[], site_ripsse_probe[], site_invept_probe[];
 extern long site_ripdata[];
-extern char site_step0[], site_step1[], site_step2[], site_step3[],
-	    site_step4[];
-extern char site_xv_boost[], site_xv_mem[], site_xv_step[], site_xv_nop5[],
-	    site_xv_end[];
-
-long site_nop5(long x);
-extern char site_nop5_probe[], site_nop5_regs_probe[];
-long site_mov(long x);
-long site_nop1(long x);
+extern char site_xv_boost[], site_xv_nop5[];
+extern char site_nop5_regs_probe[];
 
 /* What site_nop5_regs() finds after the nop. */
 struct site_regs {
@@ -65,6 +80,7 @@ extern char site_x87_fldl_fpe[];
 void site_x87_store_ro(void);
 extern char site_x87_fstpl[];
 extern const double site_x87_ro;
+#endif
 
 #define SITE_WORK(x) ((x) * 3 + 1)
 #define SITE_STEPS(x) ((((x) + 5) * 3) ^ 0x55)

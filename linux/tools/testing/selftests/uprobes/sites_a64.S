@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * arm64 probe sites for the signal, ptrace, XOL visibility and debugger
+ * tests: the functions and labels of sites.S (x86-64) where arm64 has the
+ * same kind of instruction, and the arm64 kinds (sites.h).  The engine
+ * single-steps a copy of most instructions out of line and simulates
+ * those that read pc (branches, adr/adrp, literal loads) and nop.
+ */
+
+#include "sites.h"
+
+	.macro FUNC name
+	.p2align 4
+	.globl \name
+	.type \name, @function
+\name:
+	.endm
+
+	.macro ENDF name
+	.size \name, . - \name
+	.endm
+
+	.macro LABEL name
+	.globl \name
+\name:
+	.endm
+
+	.text
+
+/* long site_work(long x): returns x * 3 + 1; probe on a stepped add. */
+FUNC site_work
+	mov	x1, x0
+LABEL site_work_probe
+	add	x0, x1, x1, lsl #1
+	add	x0, x0, #1
+	ret
+ENDF site_work
+
+/* long site_load(long *p): returns *p; probe on the (stepped) load. */
+FUNC site_load
+LABEL site_load_probe
+	ldr	x0, [x0]
+	ret
+ENDF site_load
+
+/*
+ * long site_litload(void): returns site_litdata[0] through a 64-bit
+ * literal load; long site_litload_w(void): site_litdata[0]'s low word,
+ * sign-extended, through ldrsw (literal).  Both are simulated; when the
+ * kernel cannot read the literal, a copy rewritten to load from a
+ * register is stepped, and faults as the original.
+ */
+FUNC site_litload
+LABEL site_litload_probe
+	ldr	x0, site_litdata
+	ret
+ENDF site_litload
+
+FUNC site_litload_w
+LABEL site_litload_w_probe
+	ldrsw	x0, site_litdata
+	ret
+ENDF site_litload_w
+
+/*
+ * long site_undef(void): reads PMCCNTR_EL0, which user mode may not
+ * (PMUSERENR_EL0 is 0): an undefined instruction exception, SIGILL. The
+ * probe on it is stepped from a slot, where it traps first.
+ */
+FUNC site_undef
+	mov	x0, #0
+LABEL site_undef_probe
+	mrs	x0, pmccntr_el0
+	ret
+ENDF site_undef
+
+/*
+ * long site_steps(long x): returns ((x + 5) * 3) ^ 0x55, one instruction
+ * per label site_step0..site_step4 (the last is the ret, simulated); x0
+ * holds the value as it goes.
+ */
+FUNC site_steps
+LABEL site_step0
+	mov	x9, #0x55
+LABEL site_step1
+	add	x0, x0, #5
+LABEL site_step2
+	add	x0, x0, x0, lsl #1
+LABEL site_step3
+	eor	x0, x0, x9
+LABEL site_step4
+	ret
+ENDF site_steps
+
+/*
+ * unsigned long site_xv_loop(unsigned long n, unsigned long acc,
+ *			      const unsigned long *k): N > 0 times
+ * acc = acc * 3 + 1 + *k; returns acc.  Three probe sites, one per way of
+ * running a probed instruction: site_xv_step (an add, stepped out of
+ * line), site_xv_mem (a load, stepped, its copy reads memory) and
+ * site_xv_sim (the loop's cbnz, simulated).  The loop ends at
+ * site_xv_end.
+ */
+FUNC site_xv_loop
+	mov	x3, x1
+1:
+LABEL site_xv_step
+	add	x3, x3, x3, lsl #1
+LABEL site_xv_mem
+	ldr	x4, [x2]
+	add	x3, x3, x4
+	add	x3, x3, #1
+	sub	x0, x0, #1
+LABEL site_xv_sim
+	cbnz	x0, 1b
+	mov	x0, x3
+	ret
+LABEL site_xv_end
+ENDF site_xv_loop
+
+/*
+ * long site_nop5(long x): x * 3 + 1, its first instruction a nop
+ * (site_nop5_probe), as at a patchable function entry.
+ */
+FUNC site_nop5
+LABEL site_nop5_probe
+	nop
+	add	x0, x0, x0, lsl #1
+	add	x0, x0, #1
+	ret
+ENDF site_nop5
+
+/*
+ * long site_mov(long x), long site_nop1(long x): x * 3 + 1, their first
+ * instruction a register move (mov x9, x0: stepped) and a nop
+ * (simulated), for a debugger's breakpoint on a probed instruction
+ * (debugger.c).
+ */
+FUNC site_mov
+	mov	x9, x0
+	add	x0, x9, x9, lsl #1
+	add	x0, x0, #1
+	ret
+ENDF site_mov
+
+FUNC site_nop1
+	nop
+	add	x0, x0, x0, lsl #1
+	add	x0, x0, #1
+	ret
+ENDF site_nop1
+
+/*
+ * The literals of site_litload(): a page of its own, that a test can take
+ * the read permission away from, in the text section (a literal load
+ * reaches 1 MiB around it).
+ */
+	.p2align 12
+	.globl site_litdata
+	.type site_litdata, @object
+site_litdata:
+	.zero 4096
+	.size site_litdata, . - site_litdata
+
+	.section .note.GNU-stack, "", @progbits
