@@ -176,37 +176,52 @@ static struct return_instance *uprobe_chain_end(struct return_instance *ri)
 }
 
 /**
+ * arch_uretprobe_set_return() - send a thread at the trampoline to its caller
+ * @regs: the user registers, at the return trampoline
+ * @orig_ret_vaddr: the return address the probe diverted
+ *
+ * Sets the instruction pointer, and puts back whatever else the return
+ * through the trampoline left as the program would not have it: the
+ * return handlers see the registers the program will run with.
+ */
+void __weak arch_uretprobe_set_return(struct pt_regs *regs,
+				      unsigned long orig_ret_vaddr)
+{
+	instruction_pointer_set(regs, orig_ret_vaddr);
+}
+
+/**
  * uprobe_handle_trampoline() - a probed function returned
  * @regs: the user registers, at the trampoline
  *
  * Finds the innermost chain of instances whose frame is the one
  * returning (chains above it belong to frames that longjmp() left: they
- * are dropped without calling their handlers), runs its ret_handlers
- * innermost first and sends the thread to the original return address.
- * A thread that reaches the trampoline without an instance gets SIGILL.
+ * are dropped without calling their handlers), sends the thread to its
+ * original return address and runs the chain's ret_handlers, innermost
+ * first. A thread that reaches the trampoline without an instance gets
+ * SIGILL.
  */
 void uprobe_handle_trampoline(struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
 	struct return_instance *next;
-	bool live;
 
 	if (!utask || !utask->return_instances)
 		goto bad;
-	do {
+	for (;;) {
 		next = uprobe_chain_end(utask->return_instances);
 		/* Returning from this chain's frame: the next one is live. */
-		live = !next || arch_uretprobe_is_alive(next, RP_CHECK_RET, regs);
-		instruction_pointer_set(regs,
-					utask->return_instances->orig_ret_vaddr);
-		while (utask->return_instances != next) {
-			if (live)
-				uprobe_run_ret_handlers(utask->return_instances,
-							regs);
+		if (!next || arch_uretprobe_is_alive(next, RP_CHECK_RET, regs))
+			break;
+		while (utask->return_instances != next)
 			uprobe_recycle_instance(utask,
 						uprobe_pop_instance(utask));
-		}
-	} while (!live);
+	}
+	arch_uretprobe_set_return(regs, utask->return_instances->orig_ret_vaddr);
+	while (utask->return_instances != next) {
+		uprobe_run_ret_handlers(utask->return_instances, regs);
+		uprobe_recycle_instance(utask, uprobe_pop_instance(utask));
+	}
 	return;
 bad:
 	pr_warn_ratelimited("pid %d: return trampoline without a pending return probe\n",

@@ -7,8 +7,9 @@
  * trampoline the core maps in the XOL area, a BRK with the uprobes
  * immediate (the core's default trampoline).  The function saves and
  * restores x30 as it would its own return address, and its ret goes to
- * the trampoline, whose hit the core recognises by its address: it runs
- * the return handlers and sets pc to the real return address.
+ * the trampoline, whose hit the core recognises by its address: it sets
+ * pc, and x30 if the ret went through it, to the real return address and
+ * runs the return handlers.
  *
  * A function that signs its return address (paciasp) does so after the
  * entry, so it signs and authenticates the trampoline's address.  A probe
@@ -61,6 +62,23 @@ bool arch_uretprobe_is_alive(struct return_instance *ret, enum rp_check ctx,
 	if (ctx == RP_CHECK_CALL)
 		return user_stack_pointer(regs) < ret->stack;
 	return user_stack_pointer(regs) <= ret->stack;
+}
+
+/**
+ * arch_uretprobe_set_return - send a thread at the trampoline to its caller
+ * @regs: the user registers, pc on the trampoline
+ * @orig_ret_vaddr: the return address the probe diverted
+ *
+ * A ret to the trampoline through x30 left the trampoline's address
+ * there, where the program, unprobed, would have its return address:
+ * the return handlers, and the program after them, see that one.
+ */
+void arch_uretprobe_set_return(struct pt_regs *regs,
+			       unsigned long orig_ret_vaddr)
+{
+	if (procedure_link_pointer(regs) == instruction_pointer(regs))
+		procedure_link_pointer_set(regs, orig_ret_vaddr);
+	instruction_pointer_set(regs, orig_ret_vaddr);
 }
 
 #ifdef CONFIG_UPROBES_ARM64_KUNIT_TEST

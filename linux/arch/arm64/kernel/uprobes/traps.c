@@ -52,16 +52,12 @@ unsigned long uprobe_get_swbp_addr(struct pt_regs *regs)
  * @esr: the exception's syndrome
  *
  * Return: DBG_HOOK_HANDLED when the core took care of it (a probe's hit,
- * the return trampoline, after which x30 holds the original return
- * address as it would without the probe), DBG_HOOK_ERROR to have it
+ * the return trampoline), DBG_HOOK_ERROR to have it
  * reported as a breakpoint: a BRK of the program's own, or a debugger's
  * over a probe.
  */
 int uprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 {
-	unsigned long tramp = uprobe_get_trampoline_vaddr();
-	bool returning = instruction_pointer(regs) == tramp;
-
 	/*
 	 * A hardware breakpoint on this address fired first, and the
 	 * kernel single-steps to get past it: the BRK was that step.
@@ -72,12 +68,6 @@ int uprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	preempt_enable();
 	if (!uprobe_breakpoint_trap(regs))
 		return DBG_HOOK_ERROR;
-	/*
-	 * A ret that came to the return trampoline left its address in
-	 * x30, where the program would have its return address: that one.
-	 */
-	if (returning && regs->regs[30] == tramp)
-		regs->regs[30] = instruction_pointer(regs);
 	return DBG_HOOK_HANDLED;
 }
 

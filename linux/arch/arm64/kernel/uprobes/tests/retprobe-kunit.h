@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * KUnit tests for the arm64 uprobes return probes: the diversion of the
- * link register and the liveness of diverted frames.
+ * link register, the liveness of diverted frames and the registers a
+ * return through the trampoline leaves.
  *
  * Included at the end of retprobe.c.
  */
@@ -64,12 +65,32 @@ static void uprobe_arm64_ret_alive(struct kunit *test)
 							 &regs));
 }
 
+/* Back from the trampoline: pc, and x30 where ret took it from there. */
+static void uprobe_arm64_ret_set_return(struct kunit *test)
+{
+	struct pt_regs regs = { };
+
+	regs.pc = RET_TRAMP;
+	regs.regs[30] = RET_TRAMP;
+	arch_uretprobe_set_return(&regs, RET_ADDR);
+	KUNIT_EXPECT_EQ(test, regs.pc, RET_ADDR);
+	KUNIT_EXPECT_EQ(test, regs.regs[30], RET_ADDR);
+
+	/* "ret x5": x30 is the program's own, untouched */
+	regs.pc = RET_TRAMP;
+	regs.regs[30] = 0x400100UL;
+	arch_uretprobe_set_return(&regs, RET_ADDR);
+	KUNIT_EXPECT_EQ(test, regs.pc, RET_ADDR);
+	KUNIT_EXPECT_EQ(test, regs.regs[30], 0x400100UL);
+}
+
 #undef RET_TRAMP
 #undef RET_ADDR
 
 static struct kunit_case uprobe_arm64_ret_test_cases[] = {
 	KUNIT_CASE(uprobe_arm64_ret_hijack),
 	KUNIT_CASE(uprobe_arm64_ret_alive),
+	KUNIT_CASE(uprobe_arm64_ret_set_return),
 	{}
 };
 
