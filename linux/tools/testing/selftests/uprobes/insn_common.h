@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by insn.c and refuse.c: read the result table an insn64/insn32
- * runner prints ("NAME VALUE" lines up to "end"). Also the symbols of
- * insn64.S/insn32.S that insn_main.c and faults.c use directly.
+ * Shared by insn.c and refuse.c: read the result table an insn64/insn32/
+ * insna64 runner prints ("NAME VALUE" lines up to "end"). Also the symbols
+ * of insn64.S/insn32.S/insn_a64.S that insn_main.c and faults.c use
+ * directly.
  */
 #ifndef INSN_COMMON_H
 #define INSN_COMMON_H
@@ -13,12 +14,13 @@
 
 #include "upng.h"
 
-#define INSN_MAX 160
+/* Probe sites (and result lines) of one table, at most: arm64 has ~220. */
+#define INSN_MAX 256
 #define INSN_RECV_MS 60000
 
-/* Global function of both tables, the anchor for run-time addresses. */
+/* Global function of every table, the anchor for run-time addresses. */
 void refused_insns(void);
-/* Functions of both tables (insn_t_NAME, see insn64.S), called directly. */
+/* Functions of every table (insn_t_NAME, see insn64.S), called directly. */
 long insn_t_call_reg(void);
 long insn_t_push_reg(void);
 

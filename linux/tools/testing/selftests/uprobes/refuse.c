@@ -15,12 +15,20 @@
  * A process whose USDT semaphore cannot be written (its page lies beyond
  * the end of the file: SIGBUS) gets no breakpoint the semaphore would
  * hide from the program.
+ *
+ * On arm64 (bin/insna64, insn_a64.S) the refused instructions are those
+ * the engine can neither simulate nor step out of line: exception
+ * generation and return, exclusives, pointer-authenticated branches,
+ * SIMD&FP literal loads and one into the zero register, system
+ * instructions and registers beyond EL0's, FEAT_MOPS, unallocated
+ * encodings; each must also be logged with its reason.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -32,6 +40,24 @@
 /* Kernel-internal "not supported", what the 6.12 engine returns. */
 #define ENOTSUPP_KERNEL 524
 
+/*
+ * The table of this architecture, a probe site of it that works (the
+ * program's results must not change with it), a refused one.
+ */
+#if defined(__x86_64__)
+#define INSN_BIN	"bin/insn64"
+#define INSN_GOOD	"insn_p_nop5"
+#define INSN_BAD	"insn_r_int3"
+#elif defined(__aarch64__)
+#define INSN_BIN	"bin/insna64"
+#define INSN_GOOD	"insn_p_nop"
+#define INSN_BAD	"insn_r_brk"
+#endif
+
+#ifndef HWCAP2_HBC
+#define HWCAP2_HBC	(1UL << 44)
+#endif
+
 FIXTURE(refuse) {
 	struct upng_child child;
 	struct insn_results base, after;
@@ -41,8 +67,13 @@ FIXTURE(refuse) {
 FIXTURE_VARIANT(refuse) {
 	const char *bin;
 	const char *sym;
+	/* What the kernel log must give as the reason (not checked: NULL). */
+	const char *reason;
+	/* Not refused on a CPU with one of these AT_HWCAP2 bits: skipped. */
+	unsigned long unless_hwcap2;
 };
 
+#if defined(__x86_64__)
 FIXTURE_VARIANT_ADD(refuse, x86_64_int3) {
 	.bin = "bin/insn64",
 	.sym = "insn_r_int3",
@@ -212,6 +243,72 @@ FIXTURE_VARIANT_ADD(refuse, i386_mov_ss) {
 	.bin = "bin/insn32",
 	.sym = "insn_r_mov_ss",
 };
+#elif defined(__aarch64__)
+#define A64_REFUSED(name, why)				\
+	FIXTURE_VARIANT_ADD(refuse, a64_##name) {	\
+		.bin = "bin/insna64",			\
+		.sym = "insn_r_" #name,			\
+		.reason = why,				\
+	}
+
+#define A64_EXC		"exception-generating instruction"
+#define A64_UNDEF	"undefined instruction"
+#define A64_EXCL	"exclusive load/store"
+#define A64_ERET	"exception return"
+#define A64_PAC		"branch with pointer authentication"
+#define A64_SIMD_LIT	"SIMD&FP literal load"
+#define A64_SYSREG	"system register access"
+#define A64_PSTATE	"PSTATE write"
+#define A64_SYS		"system instruction"
+#define A64_MOPS	"memory copy or set (FEAT_MOPS)"
+
+A64_REFUSED(svc, A64_EXC);
+A64_REFUSED(hvc, A64_EXC);
+A64_REFUSED(smc, A64_EXC);
+A64_REFUSED(brk, A64_EXC);
+A64_REFUSED(brk_uprobes, A64_EXC);
+A64_REFUSED(hlt, A64_EXC);
+A64_REFUSED(dcps1, A64_EXC);
+A64_REFUSED(udf, A64_UNDEF);
+A64_REFUSED(ldxr, A64_EXCL);
+A64_REFUSED(stxr, A64_EXCL);
+A64_REFUSED(ldaxr, A64_EXCL);
+A64_REFUSED(stlxr, A64_EXCL);
+A64_REFUSED(ldxp, A64_EXCL);
+A64_REFUSED(stxp, A64_EXCL);
+A64_REFUSED(eret, A64_ERET);
+A64_REFUSED(eretaa, A64_ERET);
+A64_REFUSED(drps, A64_ERET);
+A64_REFUSED(braa, A64_PAC);
+A64_REFUSED(blraaz, A64_PAC);
+A64_REFUSED(retaa, A64_PAC);
+A64_REFUSED(ldr_q_lit, A64_SIMD_LIT);
+A64_REFUSED(ldr_d_lit, A64_SIMD_LIT);
+A64_REFUSED(ldr_s_lit, A64_SIMD_LIT);
+A64_REFUSED(ldr_xzr_lit, "literal load into the zero register");
+A64_REFUSED(ldr_lit_opc3_simd, A64_UNDEF);
+A64_REFUSED(msr_sctlr, A64_SYSREG);
+A64_REFUSED(mrs_sctlr, A64_SYSREG);
+A64_REFUSED(msr_daifset, A64_PSTATE);
+A64_REFUSED(msr_pan, A64_PSTATE);
+A64_REFUSED(wfet, A64_SYS);
+A64_REFUSED(tlbi, A64_SYS);
+A64_REFUSED(dc_ivac, A64_SYS);
+A64_REFUSED(sysl, A64_SYS);
+A64_REFUSED(mrs_debug, "debug register access");
+A64_REFUSED(cpyfp, A64_MOPS);
+A64_REFUSED(setp, A64_MOPS);
+A64_REFUSED(unallocated_op0_1, A64_UNDEF);
+A64_REFUSED(unallocated_branch, A64_UNDEF);
+
+/* bc.cond is an instruction of FEAT_HBC only (simulated there). */
+FIXTURE_VARIANT_ADD(refuse, a64_bc_eq) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_bc_eq",
+	.reason = A64_UNDEF,
+	.unless_hwcap2 = HWCAP2_HBC,
+};
+#endif
 
 FIXTURE_SETUP(refuse)
 {
@@ -228,6 +325,24 @@ FIXTURE_TEARDOWN(refuse)
 	upng_probe_del(self->ev);
 }
 
+/* Whether a kernel log record read from FD on contains both A and B. */
+static bool kmsg_has(int fd, const char *a, const char *b)
+{
+	char rec[1024];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;
+		if (n <= 0)
+			return false;
+		rec[n] = '\0';
+		if (strstr(rec, a) && strstr(rec, b))
+			return true;
+	}
+}
+
 static void run_once(struct __test_metadata *_metadata, struct upng_child *c,
 		     struct insn_results *r)
 {
@@ -242,11 +357,13 @@ TEST_F_TIMEOUT(refuse, refused_and_intact, 120)
 	unsigned char file[16], mem[16];
 	uint64_t hash = upng_file_hash(path);
 	unsigned long anchoraddr, delta;
-	char line[128], ev[80];
-	int i, n, err;
+	char line[128], ev[80], why[160];
+	int i, n, err, kmsg = -1;
 
+	if (getauxval(AT_HWCAP2) & variant->unless_hwcap2)
+		SKIP(return, "%s: the CPU has the feature", variant->sym);
 	ASSERT_EQ(0, upng_elf_sym(path, "refused_insns", &anchor));
-	ASSERT_EQ(0, upng_elf_sym(path, "insn_p_nop5", &good));
+	ASSERT_EQ(0, upng_elf_sym(path, INSN_GOOD, &good));
 	ASSERT_EQ(0, upng_elf_sym(path, variant->sym, &bad));
 
 	ASSERT_EQ(0, upng_spawn(&self->child, path, "serve", NULL));
@@ -257,12 +374,23 @@ TEST_F_TIMEOUT(refuse, refused_and_intact, 120)
 	run_once(_metadata, &self->child, &self->base);
 
 	snprintf(ev, sizeof(ev), "%s_bad", self->ev);
+	if (variant->reason) {
+		kmsg = upng_kmsg_open();
+		ASSERT_LE(0, kmsg);
+	}
 	ASSERT_EQ(0, upng_probe_add(ev, path, bad.offset, NULL));
 	err = upng_probe_enable(ev, true);
 	EXPECT_TRUE(err == -EOPNOTSUPP || err == -ENOTSUPP_KERNEL ||
 		    err == -EINVAL)
 		TH_LOG("%s: enable returned %d", bad.name, err);
 	EXPECT_EQ(0, upng_probe_enabled(ev));
+	if (variant->reason) {
+		snprintf(why, sizeof(why), ":0x%lx: cannot probe: %s (",
+			 bad.offset, variant->reason);
+		EXPECT_TRUE(kmsg_has(kmsg, "uprobe", why))
+			TH_LOG("no \"%s\" line in the kernel log", why);
+		close(kmsg);
+	}
 	ASSERT_EQ(0, upng_file_read(path, bad.offset, file, sizeof(file)));
 	ASSERT_EQ(0, upng_mem_read(self->child.pid, bad.value + delta, mem,
 				   sizeof(mem)));
@@ -300,7 +428,7 @@ FIXTURE_SETUP(edge)
 
 	upng_die_with_parent();
 	upng_evname(self->ev, sizeof(self->ev), "edge");
-	self->path = upng_path("bin/insn64");
+	self->path = upng_path(INSN_BIN);
 	ASSERT_EQ(0, upng_trace_reset());
 	ASSERT_EQ(0, upng_elf_sym(self->path, "refused_insns", &anchor));
 	ASSERT_EQ(0, upng_spawn(&self->child, self->path, "serve", NULL));
@@ -390,32 +518,14 @@ FIXTURE_TEARDOWN(unmapped)
 	upng_probe_del(self->ev);
 }
 
-/* Whether a kernel log record since setup contains both A and B. */
-static bool kmsg_has(int fd, const char *a, const char *b)
-{
-	char rec[1024];
-	ssize_t n;
-
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;
-		if (n <= 0)
-			return false;
-		rec[n] = '\0';
-		if (strstr(rec, a) && strstr(rec, b))
-			return true;
-	}
-}
-
 TEST_F_TIMEOUT(unmapped, refused_at_registration, 120)
 {
-	const char *path = upng_path("bin/insn64");
+	const char *path = upng_path(INSN_BIN);
 	struct upng_sym bad;
 	char where[64];
 	int err;
 
-	ASSERT_EQ(0, upng_elf_sym(path, "insn_r_int3", &bad));
+	ASSERT_EQ(0, upng_elf_sym(path, INSN_BAD, &bad));
 	ASSERT_EQ(0, upng_probe_add(self->ev, path, bad.offset, NULL));
 	err = upng_probe_enable(self->ev, true);
 	EXPECT_TRUE(err == -EOPNOTSUPP || err == -ENOTSUPP_KERNEL)
@@ -426,8 +536,16 @@ TEST_F_TIMEOUT(unmapped, refused_at_registration, 120)
 		TH_LOG("no \"%s\" line in the kernel log", where);
 }
 
-/* lea 0x1(%rdi,%rdi,2),%eax; ret: the probed function of a code file. */
+/* 3 * n + 1: the probed function of a code file. */
+#if defined(__x86_64__)
+/* lea 0x1(%rdi,%rdi,2),%eax; ret */
 static const unsigned char sem_code[] = { 0x8d, 0x44, 0x7f, 0x01, 0xc3 };
+#elif defined(__aarch64__)
+/* add w0, w0, w0, lsl #1; add w0, w0, #1; ret */
+static const unsigned char sem_code[] = {
+	0x00, 0x04, 0x00, 0x0b, 0x00, 0x04, 0x00, 0x11, 0xc0, 0x03, 0x5f, 0xd6,
+};
+#endif
 
 /* What a child of the semaphore case maps (see sem_child()). */
 struct sem_map {
@@ -523,7 +641,7 @@ TEST_F_TIMEOUT(unmapped, semaphore_beyond_eof, 120)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct sem_proc bad = { 0 }, good = { 0 };
-	unsigned char buf[3 * 4096], mem;
+	unsigned char buf[3 * 4096], mem[UPNG_BKPT_SIZE];
 	char path[64];
 	int fd;
 
@@ -543,23 +661,23 @@ TEST_F_TIMEOUT(unmapped, semaphore_beyond_eof, 120)
 	EXPECT_EQ(0, sem_start(&bad, path, true));
 	EXPECT_EQ(0, sem_start(&good, path, false));
 	if (bad.code) {
-		EXPECT_EQ(0, upng_mem_read(bad.pid, bad.code, &mem, 1));
-		EXPECT_EQ(sem_code[0], mem)
+		EXPECT_EQ(0, upng_mem_read(bad.pid, bad.code, mem, sizeof(mem)));
+		EXPECT_EQ(0, memcmp(sem_code, mem, sizeof(mem)))
 			TH_LOG("a breakpoint its semaphore cannot count");
 		EXPECT_EQ(0, sem_calls(&bad));
 		EXPECT_EQ(0, upng_probe_hits(self->ev));
 	}
 	if (good.code) {
-		EXPECT_EQ(0, upng_mem_read(good.pid, good.code, &mem, 1));
-		EXPECT_EQ(0xcc, mem);
+		EXPECT_EQ(0, upng_mem_read(good.pid, good.code, mem, sizeof(mem)));
+		EXPECT_TRUE(upng_is_bkpt(mem));
 		EXPECT_EQ(0, sem_calls(&good));
 		EXPECT_EQ(10, upng_probe_hits(self->ev));
 	}
 	EXPECT_EQ(0, upng_probe_enable(self->ev, false));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
 	if (good.code) {
-		EXPECT_EQ(0, upng_mem_read(good.pid, good.code, &mem, 1));
-		EXPECT_EQ(sem_code[0], mem);
+		EXPECT_EQ(0, upng_mem_read(good.pid, good.code, mem, sizeof(mem)));
+		EXPECT_EQ(0, memcmp(sem_code, mem, sizeof(mem)));
 	}
 	/* good, forked later, holds bad's command pipe too: it goes first. */
 	EXPECT_EQ(0, sem_stop(&good));
@@ -567,16 +685,23 @@ TEST_F_TIMEOUT(unmapped, semaphore_beyond_eof, 120)
 	unlink(path);
 }
 
-/* Every insn_r_ site of both tables has a variant above. */
+/* Every insn_r_ site of the tables has a variant above. */
 TEST(refused_sites_listed)
 {
+#if defined(__x86_64__)
 	static const char * const bins[] = { "bin/insn64", "bin/insn32" };
+	static const int nr[] = { 20, 14 };
+#elif defined(__aarch64__)
+	static const char * const bins[] = { "bin/insna64" };
+	static const int nr[] = { 39 };
+#endif
 	static struct upng_sym sym[64];
-	int b, n;
+	unsigned int b;
+	int n;
 
-	for (b = 0; b < 2; b++) {
+	for (b = 0; b < sizeof(bins) / sizeof(bins[0]); b++) {
 		n = upng_elf_syms(upng_path(bins[b]), "insn_r_", sym, 64);
-		ASSERT_EQ(b ? 14 : 20, n) TH_LOG("%s", bins[b]);
+		ASSERT_EQ(nr[b], n) TH_LOG("%s", bins[b]);
 	}
 }
 
