@@ -82,7 +82,13 @@ v32b:	.long	0x7ffffffe
 v16:	.hword	0x8002
 vb:	.byte	0x85
 	.p2align 3
-vsave:	.quad	0
+fresh_n:	.quad	0		/* calls of fresh_page */
+fresh_sp_n:	.quad	0		/* calls of fresh_stack */
+
+/* Pages no instruction touched before a probed one faults them in. */
+	.bss
+	.p2align 12
+fresh:	.skip	16 * 4096
 
 	.text
 /* Returns its own return address. */
@@ -121,7 +127,11 @@ PROBE b_far_fwd
 	ret
 2:	add	x0, x0, #0x1000
 	ret
-	.skip	0x40000, 0
+	.skip	0x20000, 0
+/* A literal in a page nothing else reads (ldr_lit_far) */
+far_lit:
+	.quad	0x0fedcba987654321
+	.skip	0x20000 - 8, 0
 1:	mov	x0, #0x3
 PROBE b_far_back
 	b	2b
@@ -490,6 +500,13 @@ PROBE ldr_x_lit_unaligned
 	.long	0
 1:	.long	0x89abcdef, 0x01234567
 ENDF ldr_x_lit_unaligned
+
+/* Its literal's page is not mapped yet: the engine's read faults it in. */
+FUNC ldr_lit_far
+PROBE ldr_lit_far
+	ldr	x0, far_lit
+	ret
+ENDF ldr_lit_far
 
 FUNC ldr_lr_lit
 	mov	x9, x30
@@ -1642,6 +1659,51 @@ PROBE below_sp_load
 	b.ne	3b
 	ret
 ENDF below_sp
+
+/*
+ * A stepped store and load whose pages are faulted in by the step: a page
+ * of .bss each call (8 calls of a process, after that pages touched
+ * before), and a new page of the stack, 512 KiB and more below sp.
+ */
+FUNC fresh_page
+	ADDR	x1, fresh_n
+	ldr	x2, [x1]
+	add	x3, x2, #1
+	str	x3, [x1]
+	and	x2, x2, #7
+	ADDR	x4, fresh
+	add	x4, x4, x2, lsl #13
+	MOV64	x5, 0x5a5a00000000a5a5
+PROBE fresh_store
+	str	x5, [x4, #8]
+PROBE fresh_load
+	ldr	x6, [x4, #4112]
+	ldr	x0, [x4, #8]
+	add	x0, x0, x6
+	ret
+ENDF fresh_page
+
+FUNC fresh_stack
+	ADDR	x1, fresh_sp_n
+	ldr	x2, [x1]
+	add	x3, x2, #1
+	str	x3, [x1]
+	and	x2, x2, #7
+	mov	x9, sp
+	mov	x3, #0x80000
+	add	x3, x3, x2, lsl #16
+	sub	x4, x9, x3
+	mov	sp, x4
+	MOV64	x5, 0x00c0ffee00c0ffee
+PROBE fresh_stack
+	str	x5, [sp, #-16]!
+	ldr	x0, [sp], #16
+	mov	x1, sp
+	mov	sp, x9
+	sub	x1, x1, x4
+	add	x0, x0, x1
+	ret
+ENDF fresh_stack
 
 /* Adjacent probes, the target of a probed branch probed too. */
 FUNC chain
