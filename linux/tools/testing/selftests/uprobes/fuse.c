@@ -49,7 +49,6 @@
 #include "upng.h"
 
 #define RECV_MS 30000
-#define INT3 0xcc
 #define PAGE 4096UL
 #define MAX_CPUS 64
 #define UPROBE_PMU_TYPE "/sys/bus/event_source/devices/uprobe/type"
@@ -127,11 +126,27 @@ static int wait_in_read(pid_t pid)
 	return -ETIMEDOUT;
 }
 
-static int byte_at(pid_t pid, unsigned long addr)
+/*
+ * The first bytes of the instruction at P, where a breakpoint goes
+ * (UPNG_BKPT_SIZE: one on x86, the whole instruction on arm64), as a
+ * little-endian number, to compare with UPNG_BKPT.
+ */
+static long first(const unsigned char *p)
 {
-	unsigned char b;
+	long v = 0;
+	int i;
 
-	return upng_mem_read(pid, addr, &b, 1) ? -1 : b;
+	for (i = UPNG_BKPT_SIZE - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Those bytes at ADDR of PID, or -1. */
+static long byte_at(pid_t pid, unsigned long addr)
+{
+	unsigned char b[UPNG_BKPT_SIZE];
+
+	return upng_mem_read(pid, addr, b, sizeof(b)) ? -1 : first(b);
 }
 
 /* ---- the file and its page cache ---- */
@@ -344,7 +359,7 @@ FIXTURE_SETUP(fuse)
 	ASSERT_EQ(0, upng_elf_sym(self->orig, "target_func", &self->sym));
 	ASSERT_EQ(0, upng_file_read(self->orig, self->sym.offset, self->insn,
 				    sizeof(self->insn)));
-	ASSERT_NE(INT3, self->insn[0]);
+	ASSERT_NE(UPNG_BKPT, first(self->insn));
 	upng_evname(self->ev, sizeof(self->ev), "fuse");
 	ASSERT_EQ(0, upng_trace_reset());
 
@@ -490,11 +505,11 @@ TEST_F_TIMEOUT(fuse, trace_cold_running, 300)
 				    NULL));
 	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
 	note_reads(_metadata, &self->fs, reads, "enabling");
-	EXPECT_EQ(INT3, byte_at(self->child.pid, func));
+	EXPECT_EQ(UPNG_BKPT, byte_at(self->child.pid, func));
 
 	call_target(_metadata, &self->child, 100);
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
-	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
+	EXPECT_EQ(first(self->insn), byte_at(self->child.pid, func));
 	call_target(_metadata, &self->child, 10);
 	quit(_metadata, &self->child);
 	EXPECT_EQ(100, upng_probe_hits(self->ev));
@@ -542,7 +557,7 @@ TEST_F_TIMEOUT(fuse, perf_cold_unmapped, 300)
 
 	/* Closed: a new process runs without the breakpoint. */
 	func = start(_metadata, &self->child, self->bin);
-	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
+	EXPECT_EQ(first(self->insn), byte_at(self->child.pid, func));
 	call_target(_metadata, &self->child, 5);
 	quit(_metadata, &self->child);
 	check_released(_metadata, &self->fs);
@@ -575,7 +590,7 @@ TEST_F_TIMEOUT(fuse, bpf_multi_cold_unmapped, 300)
 
 	/* Detached: a new process runs without the breakpoint. */
 	func = start(_metadata, &self->child, self->bin);
-	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
+	EXPECT_EQ(first(self->insn), byte_at(self->child.pid, func));
 	call_target(_metadata, &self->child, 5);
 	quit(_metadata, &self->child);
 	EXPECT_EQ(70, upng_bpf_counter(self->map));
@@ -609,7 +624,7 @@ TEST_F_TIMEOUT(fuse, page_cache_intact, 300)
 	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
 	func = start(_metadata, &self->child, self->bin);
 	call_target(_metadata, &self->child, 50);
-	EXPECT_EQ(INT3, byte_at(self->child.pid, func));
+	EXPECT_EQ(UPNG_BKPT, byte_at(self->child.pid, func));
 
 	res = cached(self->fd, self->sym.offset, 1);
 	if (variant->flags & FUSEFS_KEEP_CACHE) {
@@ -626,7 +641,7 @@ TEST_F_TIMEOUT(fuse, page_cache_intact, 300)
 	EXPECT_EQ(50, upng_probe_hits(self->ev));
 
 	EXPECT_EQ(0, upng_probe_del(self->ev));
-	EXPECT_EQ(self->insn[0], byte_at(self->child.pid, func));
+	EXPECT_EQ(first(self->insn), byte_at(self->child.pid, func));
 	call_target(_metadata, &self->child, 10);
 	quit(_metadata, &self->child);
 	check_content(_metadata, self->fd, self->orig);

@@ -39,6 +39,9 @@
  * too, the file's bytes (through the page cache) are unchanged, and the
  * kernel logged no splat.
  *
+ * On arm64 "int3" reads: the probe's brk #5 (UPNG_BKPT), the tracer's own
+ * brk #0 (upng_regs.h), four bytes each.
+ *
  * Duration: UPROBES_NG_STRESS_SECS (environment) or uprobes_ng.stress_secs=
  * (kernel command line) seconds for the two cases together (40% steady,
  * 60% chaos); by default DEFAULT_SECS, at most half the runner's limit per
@@ -68,6 +71,7 @@
 #include "kselftest_harness.h"
 #include "stress.h"
 #include "upng.h"
+#include "upng_regs.h"
 
 #define NWORKERS	3
 #define NTHREADS	3
@@ -75,7 +79,8 @@
 #define MIN_SECS	20
 #define WAIT_MS		60000	/* longest wait for a process or a stop */
 #define PROGRESS_MS	10000
-#define INT3		0xcc
+/* The bytes of a breakpoint at the start of a word. */
+#define BP_MASK		((1L << (8 * UPNG_BKPT_SIZE)) - 1)
 
 #define LOAD(v) __atomic_load_n(&(v), __ATOMIC_SEQ_CST)
 #define STORE(v, x) __atomic_store_n(&(v), (x), __ATOMIC_SEQ_CST)
@@ -476,6 +481,24 @@ static int tr_check_ip(struct tracee *t, unsigned long ip, const char *what)
 	return -1;
 }
 
+/*
+ * Whether the SIGTRAP of a stop, SI, is a single-step's: a step
+ * (TRAP_TRACE), a step over a syscall (TRAP_BRKPT on x86; on arm64 the
+ * generic report, SI_USER from no process), a step into a signal
+ * handler (si_code SIGTRAP); but not a breakpoint (x86's int3: SI_KERNEL,
+ * arm64's brk: TRAP_BRKPT) nor a SIGTRAP sent by someone.
+ */
+static bool tr_step_trap(const siginfo_t *si)
+{
+#if defined(__aarch64__)
+	if (si->si_code == SI_USER)
+		return !si->si_pid;
+	return si->si_code > 0 && si->si_code != TRAP_BRKPT;
+#else
+	return si->si_code != SI_KERNEL && si->si_code > 0;
+#endif
+}
+
 /* Classify the stop STATUS of the tracee and check where it is. */
 static int tr_stop(struct tracee *t, int status, const char *what)
 {
@@ -501,16 +524,12 @@ static int tr_stop(struct tracee *t, int status, const char *what)
 		if (ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &si))
 			goto gone;
 		kind = STOP_STEP;
-		/*
-		 * A step (TRAP_TRACE), a step over a syscall (TRAP_BRKPT),
-		 * a step into a signal handler (si_code SIGTRAP); but not
-		 * an int3 (SI_KERNEL) nor a SIGTRAP sent by someone.
-		 */
-		if (si.si_code == SI_KERNEL || si.si_code <= 0) {
+		if (!tr_step_trap(&si)) {
 			memset(&regs, 0, sizeof(regs));
-			ptrace(PTRACE_GETREGS, t->tid, NULL, &regs);
+			upng_getregs(t->tid, &regs);
 			helper_fail(t->c, "tracer: %s: %d got a SIGTRAP (si_code %#x) at %#llx",
-				    what, t->tid, si.si_code, regs.rip);
+				    what, t->tid, si.si_code,
+				    (unsigned long long)UPNG_REGS_PC(&regs));
 			t->inject = SIGTRAP;
 			return STOP_ERROR;
 		}
@@ -520,9 +539,9 @@ static int tr_stop(struct tracee *t, int status, const char *what)
 		ADD(shm->tr_signals, 1);
 		kind = STOP_SIGNAL;
 	}
-	if (ptrace(PTRACE_GETREGS, t->tid, NULL, &regs))
+	if (upng_getregs(t->tid, &regs))
 		goto gone;
-	if (tr_check_ip(t, regs.rip, what))
+	if (tr_check_ip(t, UPNG_REGS_PC(&regs), what))
 		return STOP_ERROR;
 	return kind;
 gone:
@@ -593,7 +612,7 @@ static int tr_pokes(struct tracee *t)
 	r = tr_peek(t, c->poke_addr, &w);
 	if (r)
 		return r;
-	if ((w & 0xff) != INT3 || (w & ~0xffL) != (file_p & ~0xffL)) {
+	if (!upng_is_bkpt(&w) || (w & ~BP_MASK) != (file_p & ~BP_MASK)) {
 		helper_fail(c, "tracer: st_sum %#lx in %d: %016lx, not int3 over %016lx",
 			    c->poke_addr, t->tid, w, file_p);
 		return -1;
@@ -609,7 +628,7 @@ static int tr_pokes(struct tracee *t)
 			    c->cold_addr, t->tid, w, file_q);
 		return -1;
 	}
-	r = tr_poke(t, c->cold_addr, (w & ~0xffL) | INT3);
+	r = tr_poke(t, c->cold_addr, upng_with_dbg_bkpt(w));
 	if (r)
 		return r;
 	return tr_poke(t, c->cold_addr, w);
@@ -935,13 +954,22 @@ static int toggler_main(struct st_ctx *c)
 
 /* ---- checks ---- */
 
-static bool armed_at(struct st_ctx *c, const bool *armed, unsigned long off)
+/*
+ * Whether B, at file offset OFF, is the byte there of the breakpoint of
+ * an enabled probe.
+ */
+static bool armed_byte(struct st_ctx *c, const bool *armed, unsigned long off,
+		       unsigned char b)
 {
+	unsigned long k;
 	int i;
 
-	for (i = 0; i < NEV; i++)
-		if (armed[i] && c->off[i] == off)
+	for (i = 0; i < NEV; i++) {
+		k = off - c->off[i];
+		if (armed[i] && k < UPNG_BKPT_SIZE &&
+		    b == (unsigned char)(UPNG_BKPT >> (8 * k)))
 			return true;
+	}
 	return false;
 }
 
@@ -1028,8 +1056,7 @@ static int check_worker(struct st_ctx *c, int w, const bool *armed,
 			for (j = memcmp(buf, c->file + foff, n) ? 0 : n;
 			     j < n; j++) {
 				if (buf[j] == c->file[foff + j] ||
-				    (buf[j] == INT3 &&
-				     armed_at(c, armed, foff + j)))
+				    armed_byte(c, armed, foff + j, buf[j]))
 					continue;
 				if (!bad++)
 					snprintf(why, len, "pid %d: %#lx (%s %#lx): %#x, file %#x",
@@ -1039,8 +1066,8 @@ static int check_worker(struct st_ctx *c, int w, const bool *armed,
 			}
 			for (e = 0; e < NEV; e++) {
 				if (!armed[e] || c->off[e] < foff ||
-				    c->off[e] >= foff + n ||
-				    buf[c->off[e] - foff] == INT3)
+				    c->off[e] + UPNG_BKPT_SIZE > foff + n ||
+				    upng_is_bkpt(buf + c->off[e] - foff))
 					continue;
 				if (!bad++)
 					snprintf(why, len, "pid %d: %s enabled, %#lx (%s): %#x",
@@ -1280,7 +1307,7 @@ FIXTURE_SETUP(stress)
 			TH_LOG("%s", st_events[i].sym);
 		if (st_events[i].killer)
 			c->kidx = i;
-		ASSERT_NE(INT3, c->file[c->off[i]]);
+		ASSERT_FALSE(upng_is_bkpt(c->file + c->off[i]));
 	}
 	ASSERT_LE(0, c->kidx);
 	ASSERT_EQ(0, sym(c, "st_semaphore", &c->sem_off, &c->sem_addr));

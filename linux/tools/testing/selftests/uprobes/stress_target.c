@@ -47,6 +47,7 @@
 
 #include "stress.h"
 #include "upng.h"
+#include "upng_regs.h"
 
 #define LOAD(v) __atomic_load_n(&(v), __ATOMIC_SEQ_CST)
 #define STORE(v, x) __atomic_store_n(&(v), (x), __ATOMIC_SEQ_CST)
@@ -381,7 +382,7 @@ static void alias_calls(uint64_t *rs, const unsigned char *buf, int n)
 static void rt_handler(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
-	unsigned long ip = uc->uc_mcontext.gregs[REG_RIP];
+	unsigned long ip = UPNG_UC_PC(uc);
 	unsigned long lo = LOAD(xol_lo), hi = LOAD(xol_hi);
 	long x = si->si_code == SI_QUEUE ? si->si_value.sival_int : 0, r;
 	int saved_errno = errno;
@@ -413,7 +414,7 @@ static void fatal_handler(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
 
-	fail(ST_E_SIGNAL, sig, uc->uc_mcontext.gregs[REG_RIP], si->si_code);
+	fail(ST_E_SIGNAL, sig, UPNG_UC_PC(uc), si->si_code);
 	_exit(3);
 }
 
