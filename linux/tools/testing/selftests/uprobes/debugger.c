@@ -39,6 +39,11 @@
  *                         jump's first byte, a step over it through the
  *                         jump, a probe removed under it
  *
+ * On arm64 the debugger's breakpoint is brk #0 over the probe's brk #5
+ * (four bytes each, upng_regs.h), its SIGTRAP has si_code TRAP_BRKPT and
+ * pc on the brk; the probed instructions are a mov (stepped) and a nop
+ * (simulated); nothing becomes a jump (no jump cases).
+ *
  * Needs our engine (debugfs uprobes/hide_breakpoints): on the stock one
  * the debugger's int3 is taken as the probe's and the cases are skipped.
  */
@@ -57,6 +62,7 @@
 #include "kselftest_harness.h"
 #include "sites.h"
 #include "upng.h"
+#include "upng_regs.h"
 
 #define ACK_MS		30000
 
@@ -88,7 +94,7 @@ FIXTURE(int3) {
 	char ev[64];
 	unsigned long addr;	/* the probed instruction */
 	long word;		/* the word there, as the debugger reads it */
-	unsigned char file0;	/* the file's byte there */
+	long file0;		/* the file's byte there (arm64: 4 bytes) */
 };
 
 FIXTURE_VARIANT(int3) {
@@ -97,6 +103,15 @@ FIXTURE_VARIANT(int3) {
 	int len;		/* of the probed instruction */
 };
 
+#if defined(__aarch64__)
+FIXTURE_VARIANT_ADD(int3, mov) {
+	.fn = site_mov, .sym = "site_mov", .len = 4,
+};
+
+FIXTURE_VARIANT_ADD(int3, nop) {
+	.fn = site_nop1, .sym = "site_nop1", .len = 4,
+};
+#else
 FIXTURE_VARIANT_ADD(int3, mov) {
 	.fn = site_mov, .sym = "site_mov", .len = 3,
 };
@@ -104,6 +119,38 @@ FIXTURE_VARIANT_ADD(int3, mov) {
 FIXTURE_VARIANT_ADD(int3, nop) {
 	.fn = site_nop1, .sym = "site_nop1", .len = 1,
 };
+#endif
+
+/* The bytes of a breakpoint (ours or the debugger's) at an address. */
+#define BP_MASK	((1UL << (8 * UPNG_BKPT_SIZE)) - 1)
+
+/* The first bytes of WORD, where a breakpoint goes. */
+static long low(long word)
+{
+	return (unsigned long)word & BP_MASK;
+}
+
+/*
+ * The first bytes at ADDR of PID as they are (breakpoints shown): its
+ * first byte on x86 (upng_shown_byte()), its instruction on arm64; or
+ * -errno.
+ */
+static long shown(pid_t pid, unsigned long addr)
+{
+	unsigned char b[UPNG_BKPT_SIZE];
+	long v = 0;
+	int err = upng_hide_breakpoints(false), i;
+
+	if (!err)
+		err = upng_mem_read(pid, addr, b, sizeof(b));
+	if (upng_hide_breakpoints(true) && !err)
+		err = -EIO;
+	if (err)
+		return err;
+	for (i = UPNG_BKPT_SIZE - 1; i >= 0; i--)
+		v = v << 8 | b[i];
+	return v;
+}
 
 static int poke(pid_t pid, unsigned long addr, long word)
 {
@@ -120,7 +167,7 @@ static long peek(pid_t pid, unsigned long addr)
 /* A word read at a breakpoint's address, with the debugger's int3. */
 static long with_int3(long word)
 {
-	return (word & ~0xffL) | 0xcc;
+	return upng_with_dbg_bkpt(word);
 }
 
 /* Kills and reaps the child PID (if any) and closes its pipes. */
@@ -140,19 +187,20 @@ static unsigned long get_ip(pid_t pid)
 {
 	struct user_regs_struct regs;
 
-	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs))
+	if (upng_getregs(pid, &regs))
 		return 0;
-	return regs.rip;
+	return UPNG_REGS_PC(&regs);
 }
 
 static int set_ip(pid_t pid, unsigned long ip)
 {
 	struct user_regs_struct regs;
+	int err = upng_getregs(pid, &regs);
 
-	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs))
-		return -errno;
-	regs.rip = ip;
-	return ptrace(PTRACE_SETREGS, pid, NULL, &regs) ? -errno : 0;
+	if (err)
+		return err;
+	UPNG_REGS_PC(&regs) = ip;
+	return upng_setregs(pid, &regs);
 }
 
 /*
@@ -197,16 +245,17 @@ static unsigned long step_from(pid_t pid, unsigned long addr)
 /*
  * Checks that the child is stopped by the debugger's int3 at ADDR: ip
  * after the int3, SIGTRAP from the kernel, the probe EV counted HITS.
+ * (arm64: pc on the brk, SIGTRAP with TRAP_BRKPT.)
  */
 static void at_int3(struct __test_metadata *_metadata, pid_t pid,
 		    unsigned long addr, const char *ev, long hits)
 {
 	siginfo_t si;
 
-	EXPECT_EQ(addr + 1, get_ip(pid));
+	EXPECT_EQ(upng_dbg_bkpt_pc(addr), get_ip(pid));
 	ASSERT_EQ(0, ptrace(PTRACE_GETSIGINFO, pid, NULL, &si));
 	EXPECT_EQ(SIGTRAP, si.si_signo);
-	EXPECT_EQ(SI_KERNEL, si.si_code);
+	EXPECT_EQ(UPNG_DBG_SI_CODE, si.si_code);
 	EXPECT_EQ(hits, upng_probe_hits(ev));
 }
 
@@ -225,23 +274,23 @@ FIXTURE_SETUP(int3)
 	ASSERT_EQ(0, upng_trace_reset());
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), variant->sym, &sym));
 	self->addr = (unsigned long)variant->fn;
-	self->file0 = *(unsigned char *)variant->fn;
+	self->file0 = low(*(long *)variant->fn);
 	self->pid = upng_fork_piped(calls_child, variant->fn, &self->cmd,
 				    &self->ack);
 	ASSERT_LT(0, self->pid);
 	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(), sym.offset,
 				    NULL));
 	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
-	ASSERT_EQ(0xcc, upng_shown_byte(self->pid, self->addr));
+	ASSERT_EQ(UPNG_BKPT, shown(self->pid, self->addr));
 
 	/* The debugger reads the program's byte and plants its int3. */
 	ASSERT_EQ(0, upng_ptrace_attach(self->pid));
 	self->word = peek(self->pid, self->addr);
 	ASSERT_EQ(0, errno);
-	ASSERT_EQ(self->file0, (unsigned char)self->word);
+	ASSERT_EQ(self->file0, low(self->word));
 	ASSERT_EQ(0, poke(self->pid, self->addr, with_int3(self->word)));
 	/* Its own byte is what it reads there now. */
-	EXPECT_EQ(0xcc, (unsigned char)peek(self->pid, self->addr));
+	EXPECT_EQ(UPNG_DBG_BKPT, low(peek(self->pid, self->addr)));
 }
 
 FIXTURE_TEARDOWN(int3)
@@ -282,8 +331,8 @@ TEST_F_TIMEOUT(int3, stops_each_call, 120)
 	/* Stopped to look: the debugger's int3 is what readers see. */
 	ASSERT_EQ(0, kill(pid, SIGSTOP));
 	ASSERT_EQ(0, waitpid(pid, NULL, __WALL) == pid ? 0 : -1);
-	EXPECT_EQ(0xcc, (unsigned char)peek(pid, self->addr));
-	EXPECT_EQ(0xcc, upng_shown_byte(pid, self->addr));
+	EXPECT_EQ(UPNG_DBG_BKPT, low(peek(pid, self->addr)));
+	EXPECT_EQ(UPNG_DBG_BKPT, shown(pid, self->addr));
 }
 
 TEST_F_TIMEOUT(int3, deleted_at_stop, 120)
@@ -297,7 +346,7 @@ TEST_F_TIMEOUT(int3, deleted_at_stop, 120)
 	at_int3(_metadata, pid, self->addr, self->ev, 1);
 	/* gdb's "delete" and "continue": out for good, ip back, on. */
 	ASSERT_EQ(0, poke(pid, self->addr, self->word));
-	EXPECT_EQ(self->file0, (unsigned char)peek(pid, self->addr));
+	EXPECT_EQ(self->file0, low(peek(pid, self->addr)));
 	ASSERT_EQ(0, set_ip(pid, self->addr));
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));
@@ -305,17 +354,26 @@ TEST_F_TIMEOUT(int3, deleted_at_stop, 120)
 	EXPECT_EQ(3, upng_probe_hits(self->ev));
 }
 
-/* The debugger executes the probed instruction itself; 0 or -errno. */
-static int execute(pid_t pid, unsigned long addr, int len)
+/*
+ * The debugger executes the probed instruction (site_mov's for MOV, a
+ * nop otherwise) itself; 0 or -errno.
+ */
+static int execute(pid_t pid, unsigned long addr, int len, bool mov)
 {
 	struct user_regs_struct regs;
+	int err = upng_getregs(pid, &regs);
 
-	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs))
-		return -errno;
-	if (len == 3)		/* mov %rdi, %rax */
+	if (err)
+		return err;
+#if defined(__aarch64__)
+	if (mov)		/* mov x9, x0 */
+		regs.regs[9] = regs.regs[0];
+#else
+	if (mov)		/* mov %rdi, %rax */
 		regs.rax = regs.rdi;
-	regs.rip = addr + len;
-	return ptrace(PTRACE_SETREGS, pid, NULL, &regs) ? -errno : 0;
+#endif
+	UPNG_REGS_PC(&regs) = addr + len;
+	return upng_setregs(pid, &regs);
 }
 
 TEST_F_TIMEOUT(int3, stepped_elsewhere, 120)
@@ -328,11 +386,13 @@ TEST_F_TIMEOUT(int3, stepped_elsewhere, 120)
 	ASSERT_EQ(1, next_event(pid, self->ack, &c));
 	at_int3(_metadata, pid, self->addr, self->ev, 1);
 	/* Executed by the debugger, its breakpoint left in: the next call. */
-	ASSERT_EQ(0, execute(pid, self->addr, variant->len));
+	ASSERT_EQ(0, execute(pid, self->addr, variant->len,
+			     variant->fn == site_mov));
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	ASSERT_EQ(1, next_event(pid, self->ack, &c));
 	at_int3(_metadata, pid, self->addr, self->ev, 2);
-	ASSERT_EQ(0, execute(pid, self->addr, variant->len));
+	ASSERT_EQ(0, execute(pid, self->addr, variant->len,
+			     variant->fn == site_mov));
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));
 	EXPECT_EQ('k', c);
@@ -346,14 +406,14 @@ TEST_F_TIMEOUT(int3, probe_goes, 120)
 
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
-	EXPECT_EQ(0xcc, upng_shown_byte(pid, self->addr));
-	EXPECT_EQ(0xcc, (unsigned char)peek(pid, self->addr));
+	EXPECT_EQ(UPNG_DBG_BKPT, shown(pid, self->addr));
+	EXPECT_EQ(UPNG_DBG_BKPT, low(peek(pid, self->addr)));
 	ASSERT_EQ(0, ask(self, 2));
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	ASSERT_EQ(1, next_event(pid, self->ack, &c));
 	at_int3(_metadata, pid, self->addr, self->ev, 0);
 	ASSERT_EQ(0, poke(pid, self->addr, self->word));
-	EXPECT_EQ(self->file0, upng_shown_byte(pid, self->addr));
+	EXPECT_EQ(self->file0, shown(pid, self->addr));
 	ASSERT_EQ(0, set_ip(pid, self->addr));
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));
@@ -373,7 +433,7 @@ TEST_F_TIMEOUT(int3, gone_at_stop, 120)
 	/* At the stop the probe goes, then the debugger's breakpoint. */
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	ASSERT_EQ(0, poke(pid, self->addr, self->word));
-	EXPECT_EQ(self->file0, upng_shown_byte(pid, self->addr));
+	EXPECT_EQ(self->file0, shown(pid, self->addr));
 	ASSERT_EQ(0, set_ip(pid, self->addr));
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));
@@ -393,14 +453,14 @@ TEST_F_TIMEOUT(int3, kept_after, 120)
 
 	ASSERT_EQ(0, poke(pid, self->addr, self->word));
 	ASSERT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
-	EXPECT_EQ(0xcc, upng_shown_byte(pid, self->addr));
+	EXPECT_EQ(UPNG_BKPT, shown(pid, self->addr));
 	ASSERT_EQ(0, ask(self, 10));
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));
 	EXPECT_EQ('k', c);
 	EXPECT_EQ(10, upng_probe_hits(self->ev));
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
-	EXPECT_EQ(self->file0, upng_shown_byte(pid, self->addr));
+	EXPECT_EQ(self->file0, shown(pid, self->addr));
 }
 
 struct toggler {
@@ -438,7 +498,7 @@ TEST_F_TIMEOUT(int3, probe_toggled, 300)
 		ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 		while ((ev = next_event(pid, self->ack, &c)) == 1) {
 			/* Only ever the debugger's own breakpoint. */
-			ASSERT_EQ(self->addr + 1, get_ip(pid));
+			ASSERT_EQ(upng_dbg_bkpt_pc(self->addr), get_ip(pid));
 			stops++;
 			ASSERT_EQ(0, poke(pid, self->addr, self->word));
 			ASSERT_EQ(self->addr + variant->len,
@@ -468,6 +528,7 @@ TEST_F_TIMEOUT(int3, probe_toggled, 300)
 	EXPECT_EQ('k', c);
 }
 
+#if defined(__x86_64__)
 FIXTURE(jump) {
 	pid_t pid;
 	int cmd, ack;
@@ -592,5 +653,6 @@ TEST_F_TIMEOUT(jump, probe_goes, 120)
 	EXPECT_EQ('k', c);
 	EXPECT_EQ(1, upng_probe_hits(self->ev));
 }
+#endif
 
 TEST_HARNESS_MAIN
