@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make bench, function-entry basket: what a probe on a function costs.
 
-Usage: bench-basket.py STOCK-RESULTS OURS-RESULTS ELF...
+Usage: bench-basket.py [--arch=x86|arm64] STOCK-RESULTS OURS-RESULTS ELF...
 
 Takes the first instruction of every function of each ELF file (the start
 addresses of its .eh_frame FDEs and of its dynamic FUNC symbols; a static
@@ -22,6 +22,13 @@ For our engine, two single-trap shares (function entries run in one trap
 or none): from the kinds our kernel reported for the classes' figures
 (kind= of the results), and straight from the engine's rules applied to
 every first instruction, with the emulated/boosted/stepped/refused split.
+
+--arch=arm64: the same for arm64 files and the benchmark's arm64 classes
+(its results from ARCH=arm64 make bench), with the rules of our arm64
+part (analyze.c: simulated, which it reports as "emulated", stepped or
+refused) and aarch64-linux-gnu-objdump. Every stepped instruction runs
+the same way there (one trap, the out-of-line copy, one hardware step):
+a stepped form with no class of its own gets the cost of "add".
 """
 import collections
 import os
@@ -491,6 +498,180 @@ def form(text):
     return re.sub(r"(?<= )[0-9a-f]+$", "addr", t)
 
 
+# arm64 (--arch=arm64): the probed instruction of each class of
+# bench/uprobe_bench.c's arm64 set, as 32-bit words.
+A64_BENCH_CODE = {
+    "nop": 0xd503201f, "bti_c": 0xd503245f, "paciasp": 0xd503233f,
+    "stp_fp": 0xa9bf7bfd, "mov_fp": 0x910003fd, "sub_sp": 0xd10083ff,
+    "add_sp": 0x910083ff, "stp_stack": 0xa90153f3, "str_stack": 0xf90007e0,
+    "ldr_stack": 0xf94007e0, "ldr_mem": 0xf9400020, "str_mem": 0xf9000020,
+    "mrs_tls": 0xd53bd040, "add": 0x91000400, "mov_reg": 0xaa0003e1,
+    "mov_imm": 0xd2800020, "cmp": 0xf100041f, "fmov": 0x9e670000,
+    "b": 0x14000002, "bl": 0x94000003, "bcond_taken": 0x54000040,
+    "bcond_not_taken": 0x54000041, "cbz": 0xb4000041, "tbz": 0xb6f80040,
+    "ret": 0xd65f03c0, "br": 0xd61f0020, "blr": 0xd63f0020,
+    "adr": 0x10000040, "adrp": 0xf0000560, "ldr_lit": 0x58000040,
+}
+
+
+def is_(w, mask, val):
+    return w & mask == val
+
+
+def a64_system_kind(w):
+    """How the engine runs system instruction @w (analyze.c
+    uprobe_arm64_plan_system())."""
+    op1, crn, op2 = (w >> 16) & 7, (w >> 12) & 0xf, (w >> 5) & 7
+    load = bool(w & 1 << 21)
+    if is_(w, 0xfffff01f, 0xd503201f):			# hint
+        if w & 0xfe0 == 0 or is_(w, 0xffffff3f, 0xd503241f):
+            return "emulated"				# nop, bti
+        return "stepped"
+    op0 = (w >> 19) & 3
+    if op0 == 0:
+        if (is_(w, 0xfffff0ff, 0xd50330bf) or		# dmb
+                is_(w, 0xfffff0ff, 0xd503309f) or	# dsb
+                is_(w, 0xfffff3ff, 0xd503323f) or	# dsb nXS
+                is_(w, 0xfffff0ff, 0xd50330df) or	# isb
+                w in (0xd50330ff, 0xd503309f, 0xd503349f) or
+                is_(w, 0xfffff0ff, 0xd503305f)):	# clrex
+            return "stepped"
+        if is_(w, 0xfff8f01f, 0xd500401f):		# msr (immediate)
+            user = op2 <= 2 if op1 == 0 else op1 == 3 and op2 in (1, 2, 4)
+            return "stepped" if user else "refused"
+        return "refused"
+    if op0 == 1:
+        return "stepped" if not load and op1 == 3 and crn == 7 \
+            else "refused"
+    if op0 == 2:
+        return "refused"
+    return "stepped" if op1 == 3 or (load and op1 == 0 and crn == 0) \
+        else "refused"
+
+
+def a64_rule_kind(w):
+    """How our engine runs A64 instruction @w by its rules (analyze.c
+    uprobe_arm64_plan()): emulated (simulated), stepped or refused. A
+    bc.cond counts as simulated (it is where the CPU has FEAT_HBC)."""
+    op0 = (w >> 25) & 0xf
+    if op0 == 0:
+        return "stepped" if w & 1 << 31 else "refused"	# SME, udf
+    if op0 in (1, 3):
+        return "refused"
+    if op0 in (8, 9):					# adr, adrp
+        return "emulated" if is_(w, 0x1f000000, 0x10000000) else "stepped"
+    if op0 in (0xa, 0xb):
+        if (is_(w, 0x7c000000, 0x14000000) or		# b, bl
+                is_(w, 0x7c000000, 0x34000000) or	# cbz, cbnz, tbz, tbnz
+                is_(w, 0xff000000, 0x54000000)):	# b.cond
+            return "emulated"
+        if is_(w, 0xff000000, 0xd4000000):		# svc, brk, ...
+            return "refused"
+        if is_(w, 0xffc00000, 0xd5000000):
+            return a64_system_kind(w)
+        if w & 0xfffffc1f in (0xd61f0000, 0xd63f0000, 0xd65f0000):
+            return "emulated"				# br, blr, ret
+        return "refused"	# with pointer authentication, eret, ...
+    if op0 in (4, 6, 0xc, 0xe):
+        if is_(w, 0x3b000000, 0x18000000):		# literal load
+            if w & 1 << 26:
+                return "refused"			# SIMD&FP
+            if w >> 30 == 3:
+                return "emulated"			# prfm
+            return "refused" if w & 0x1f == 31 else "emulated"
+        if is_(w, 0x3b200c00, 0x19000400):
+            return "refused"				# FEAT_MOPS
+        if is_(w, 0x3f800000, 0x08000000) and \
+                not (w & 1 << 21 and not w & 1 << 31):
+            return "refused"				# exclusive
+        return "stepped"
+    return "stepped"	# data processing (register), SIMD&FP, SVE
+
+
+A64_CLASS_KIND = {c: a64_rule_kind(w) for c, w in A64_BENCH_CODE.items()}
+A64_REG = r"(?:[wx](?:[0-9]|[12][0-9]|30)|[wx]zr)"
+A64_FP = re.compile(r"\b(?:[vqdshbz][0-9]+|p[0-9]+)(?:\.|\b)")
+
+
+def a64_form_class(w, text):
+    """The benchmark class closest to @w (its objdump @text) by form, or
+    "other". The stepped forms with no class of their own cost what every
+    stepped instruction does (one trap, the out-of-line copy, one
+    hardware step): data processing stands in for them."""
+    mn, _, ops = text.partition(" ")
+    ops = ops.replace(" ", "")
+    if is_(w, 0xfffff01f, 0xd503201f):
+        if w & 0xfe0 == 0:
+            return "nop"
+        return "bti_c" if a64_rule_kind(w) == "emulated" else "paciasp"
+    if is_(w, 0x7c000000, 0x14000000):
+        return "bl" if w >> 31 else "b"
+    if is_(w, 0xff000000, 0x54000000):
+        return "bcond_not_taken"	# a b.cond first: either way
+    if is_(w, 0x7e000000, 0x34000000):
+        return "cbz"
+    if is_(w, 0x7e000000, 0x36000000):
+        return "tbz"
+    if w & 0xfffffc1f == 0xd65f0000:
+        return "ret"
+    if w & 0xfffffc1f == 0xd61f0000:
+        return "br"
+    if w & 0xfffffc1f == 0xd63f0000:
+        return "blr"
+    if is_(w, 0x9f000000, 0x10000000):
+        return "adr"
+    if is_(w, 0x9f000000, 0x90000000):
+        return "adrp"
+    if is_(w, 0x3b000000, 0x18000000):
+        return "ldr_lit"
+    if a64_rule_kind(w) != "stepped":
+        return "other"
+    if mn == "stp" and ops.startswith("x29,x30,[sp,#-") and \
+            ops.endswith("]!"):
+        return "stp_fp"
+    if mn == "mov" and ops == "x29,sp":
+        return "mov_fp"
+    if mn in ("sub", "add") and ops.startswith("sp,sp,#"):
+        return mn + "_sp"
+    if mn == "mrs":
+        return "mrs_tls"
+    load = re.match(r"ld|cas|swp", mn)
+    if (load or mn.startswith("st")) and "[" in ops:
+        stack = "[sp" in ops
+        if mn.startswith("stp") and stack:
+            return "stp_stack"
+        if load:
+            return "ldr_stack" if stack else "ldr_mem"
+        return "str_stack" if stack else "str_mem"
+    if A64_FP.search(ops) or mn.startswith("f"):
+        return "fmov"
+    if mn == "mov" and re.fullmatch(r"(?:{0}|sp),(?:{0}|sp)".format(A64_REG),
+                                    ops):
+        return "mov_reg"
+    if mn in ("mov", "movz", "movn", "movk"):
+        return "mov_imm"
+    if mn in ("cmp", "cmn", "tst", "ccmp", "ccmn"):
+        return "cmp"
+    return "add"
+
+
+def a64_classify(w, text):
+    """(class, kind by the engine's rules) of an A64 instruction."""
+    kind = a64_rule_kind(w)
+    if kind == "refused":
+        return "other", kind
+    cls = a64_form_class(w, text)
+    if cls != "other" and A64_CLASS_KIND.get(cls) != kind:
+        cls = "other"
+    return cls, kind
+
+
+def a64_form(text):
+    """@text with immediates and addresses generalised."""
+    t = re.sub(r"#-?(?:0x[0-9a-f]+|[0-9]+)", "#imm", text)
+    return re.sub(r"(?<=[ ,])0x[0-9a-f]+", "addr", t)
+
+
 def sh(*cmd, check=True):
     return subprocess.run(cmd, check=check, capture_output=True,
                           text=True).stdout
@@ -509,16 +690,18 @@ def function_starts(path):
     return starts
 
 
-def first_instructions(path, starts):
-    """{address: (bytes, text)} of the instructions at @starts."""
+def first_instructions(path, starts, arch):
+    """{address: (code, text)} of the instructions at @starts: code is
+    the bytes on x86, the instruction word on arm64."""
     insns = {}
     line_re = re.compile(r"^ *([0-9a-f]+):\t([0-9a-f ]+)\t(.*)$")
-    for line in sh("objdump", "-d", "-w", path).splitlines():
+    for line in sh(arch["objdump"], "-d", "-w", path).splitlines():
         m = line_re.match(line)
         if m and int(m.group(1), 16) in starts:
-            text = re.sub(r"\s+#.*|\s+<.*", "", m.group(3))
-            insns[int(m.group(1), 16)] = (bytes.fromhex(m.group(2)),
-                                          " ".join(text.split()))
+            text = re.sub(arch["comment"], "", m.group(3))
+            code = m.group(2).strip()
+            code = int(code, 16) if arch["word"] else bytes.fromhex(code)
+            insns[int(m.group(1), 16)] = (code, " ".join(text.split()))
     return insns
 
 
@@ -546,15 +729,42 @@ def pct(part, whole):
     return "%.1f%%" % (100.0 * part / whole) if whole else "-"
 
 
+# What differs between the architectures: the disassembler (and its
+# comment syntax), the classes' rules, the kinds our engine has, those
+# that take one trap or none.
+ARCHS = {
+    "x86": {
+        "objdump": "objdump", "comment": r"\s+#.*|\s+<.*", "word": False,
+        "classify": classify, "form": form, "class_kind": CLASS_KIND,
+        "bench_code": BENCH_CODE, "single_trap": SINGLE_TRAP,
+        "kinds": ("jump", "emulated", "boosted", "stepped", "refused",
+                  "undecoded"),
+    },
+    "arm64": {
+        "objdump": "aarch64-linux-gnu-objdump", "comment": r"\s+//.*|\s+<.*",
+        "word": True, "classify": a64_classify, "form": a64_form,
+        "class_kind": A64_CLASS_KIND, "bench_code": A64_BENCH_CODE,
+        "single_trap": ("emulated",),
+        "kinds": ("emulated", "stepped", "refused"),
+    },
+}
+
+
 def main():
-    stock, ours = results(sys.argv[1]), results(sys.argv[2])
-    files = sys.argv[3:]
+    args = sys.argv[1:]
+    arch = ARCHS["x86"]
+    if args and args[0].startswith("--arch="):
+        arch = ARCHS[args.pop(0).split("=", 1)[1]]
+    classify, form = arch["classify"], arch["form"]
+    class_kind, single_trap = arch["class_kind"], arch["single_trap"]
+    stock, ours = results(args[0]), results(args[1])
+    files = args[2:]
     counts, kinds = {}, {}
     other_forms = collections.Counter()
     for path in files:
         name = os.path.basename(path)
         starts = function_starts(path)
-        insns = first_instructions(path, starts)
+        insns = first_instructions(path, starts, arch)
         c = counts[name] = collections.Counter()
         k = kinds[name] = collections.Counter()
         for code, text in insns.values():
@@ -573,7 +783,8 @@ def main():
               if kernels and all(hit_ns(res, cls) is not None
                                  for res in kernels)}
     # The benchmark's classes in its order, then the others by share.
-    rows = [c for c in (ours or stock or BENCH_CODE) if c in counts["all"]]
+    rows = [c for c in (ours or stock or arch["bench_code"])
+            if c in counts["all"]]
     rows += sorted((c for c in counts["all"] if c not in rows
                     and c != "other"), key=lambda c: -counts["all"][c])
     rows += ["other"] if "other" in counts["all"] else []
@@ -593,7 +804,7 @@ def main():
                                   "kind (ours)"))
     for cls in rows:
         s, o = hit_ns(stock, cls), hit_ns(ours, cls)
-        rule = CLASS_KIND.get(cls, "-")
+        rule = class_kind.get(cls, "-")
         kind = ours.get(cls, {}).get("kind", "-")
         if kind not in ("-", rule) and cls != "other":
             kind += " (!= rules)"
@@ -622,12 +833,11 @@ def main():
     if ours:
         line("by figures' kinds", [pct(sum(
             n for k, n in counts[c].items()
-            if ours.get(k, {}).get("kind") in SINGLE_TRAP), total[c])
+            if ours.get(k, {}).get("kind") in single_trap), total[c])
             for c in cols])
-    line("by engine rules", [pct(sum(kinds[c][k] for k in SINGLE_TRAP),
+    line("by engine rules", [pct(sum(kinds[c][k] for k in single_trap),
                                  total[c]) for c in cols])
-    for kind in ("jump", "emulated", "boosted", "stepped", "refused",
-                 "undecoded"):
+    for kind in arch["kinds"]:
         if kinds["all"][kind]:
             line("  " + kind, [pct(kinds[c][kind], total[c]) for c in cols])
     if other_forms:
