@@ -12,10 +12,12 @@
  * its values; the others still run.
  *
  * 1. Hit cost per probed instruction class: each target t_<class>() has
- *    the named instruction at the label p_<class>. A uprobe event on it
- *    (tracefs uprobe_events) stays disabled for N calls through a
- *    function pointer, then is enabled for N more; the difference per call
- *    is the cost of a hit. uprobe_profile must count exactly N hits.
+ *    the named instruction at the label p_<class> (the classes are x86's
+ *    or arm64's, as built). A uprobe event on it (tracefs uprobe_events)
+ *    stays disabled for N calls through a function pointer, then is
+ *    enabled for N more; the difference per call is the cost of a hit.
+ *    uprobe_profile must count exactly N hits; a class the kernel will not
+ *    probe says "refused=" (stock arm64 on a literal load).
  *    Measured with tracing_on = 0: the tracer's handler runs but writes no
  *    ring-buffer record. "kind" is how our engine runs the probe, from
  *    /sys/kernel/debug/uprobes/probes ("-" on the stock kernel). A getpid()
@@ -82,7 +84,17 @@ struct uprobe_multi_attr {
 /*
  * The targets. TARGET(class, before, probed, after) defines t_<class>(),
  * which runs @before, then the probed instruction @probed at p_<class>,
- * then @after, which returns.
+ * then @after, which returns. Each architecture has its own set of
+ * classes (CLASSES()), and says:
+ *   RETPROBE_FN, RETPROBE_AT  the function of the return probe figure
+ *                   and its first instruction, a prologue's
+ *   UNSUPPORTED(t)  why this CPU cannot run target @t's class, or NULL
+ *   nop_insn        a nop: NOP_FILE is made of them, a probe's offset is a
+ *                   multiple of its size (an instruction's on arm64)
+ *   swbp            the breakpoint instruction, as a probed process's
+ *                   memory shows it (hide_breakpoints=N)
+ *   func            FUNC_FILE's function (FUNC_SIZE bytes): a prologue,
+ *                   an epilogue, a return, breakpoint padding
  */
 #define TARGET(c, before, probed, after)				\
 	".globl t_" #c ", p_" #c "\n"					\
@@ -91,6 +103,7 @@ struct uprobe_multi_attr {
 	"p_" #c ":\n" probed "\n"					\
 	after "\n"
 
+#if defined(__x86_64__)
 asm(".text\n"
 	TARGET(nop, "", "nop", "ret")
 	TARGET(endbr64, "", "endbr64", "ret")
@@ -158,6 +171,107 @@ asm(".text\n"
 	X(cmp_mem) X(cmp_rip) X(add_rip) X(cvt_rip) X(fld_rip) X(fld_reg) \
 	X(jcc_taken) X(jcc_not_taken) X(jmp_rel8) X(jmp_rel32) X(call)	\
 	X(ret) X(pushf) X(rep_movsb) X(sse_riprel) X(avx_riprel) X(nop5)
+
+#define RETPROBE_FN t_push
+#define RETPROBE_AT p_push
+#define UNSUPPORTED(t)							\
+	((t)->fn == t_avx_riprel && !__builtin_cpu_supports("avx") ?	\
+	 "no-avx" : NULL)
+
+static const unsigned char nop_insn[] = { 0x90 };
+static const unsigned char swbp[] = { 0xcc };	/* int3 */
+/* push %rbp; pop %rbp; ret; int3 padding */
+static const unsigned char func[FUNC_SIZE] = {
+	0x55, 0x5d, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+};
+
+#elif defined(__aarch64__)
+
+/*
+ * arm64: the instructions our engine simulates (branches, pc-relative
+ * forms, nop and bti), and the ones it steps out of line that functions
+ * start with (the frame record, stack adjustment and stores, register
+ * moves, return address signing).
+ */
+asm(".text\n"
+	TARGET(nop, "", "nop", "ret")
+	/* the landing pad of an indirectly called function: bti c */
+	TARGET(bti_c, "", "hint #34", "ret")
+	/* paciasp, checked by autiasp (nops where pointer auth is off) */
+	TARGET(paciasp, "", "hint #25", "hint #29\n ret")
+	/* the frame record of a prologue */
+	TARGET(stp_fp, "", "stp x29, x30, [sp, #-16]!",
+	       "ldp x29, x30, [sp], #16\n ret")
+	TARGET(mov_fp, "stp x29, x30, [sp, #-16]!\n", "mov x29, sp",
+	       "ldp x29, x30, [sp], #16\n ret")
+	TARGET(sub_sp, "", "sub sp, sp, #32", "add sp, sp, #32\n ret")
+	TARGET(add_sp, "sub sp, sp, #32\n", "add sp, sp, #32", "ret")
+	/* callee-saved registers to the stack, a local to and from it */
+	TARGET(stp_stack, "sub sp, sp, #32\n", "stp x19, x20, [sp, #16]",
+	       "add sp, sp, #32\n ret")
+	TARGET(str_stack, "sub sp, sp, #16\n", "str x0, [sp, #8]",
+	       "add sp, sp, #16\n ret")
+	TARGET(ldr_stack, "sub sp, sp, #16\n str x0, [sp, #8]\n",
+	       "ldr x0, [sp, #8]", "add sp, sp, #16\n ret")
+	/* loads and stores through a pointer, here to bench_data */
+	TARGET(ldr_mem,
+	       "adrp x1, bench_data\n add x1, x1, :lo12:bench_data\n",
+	       "ldr x0, [x1]", "ret")
+	TARGET(str_mem,
+	       "adrp x1, bench_store\n add x1, x1, :lo12:bench_store\n",
+	       "str x0, [x1]", "ret")
+	/* the thread pointer, for TLS */
+	TARGET(mrs_tls, "", "mrs x0, tpidr_el0", "ret")
+	TARGET(add, "", "add x0, x0, #1", "ret")
+	TARGET(mov_reg, "", "mov x1, x0", "ret")
+	TARGET(mov_imm, "", "mov x0, #1", "ret")
+	TARGET(cmp, "", "cmp x0, #1", "ret")
+	TARGET(fmov, "", "fmov d0, x0", "ret")
+	/* simulated: branches, over an udf where they skip one */
+	TARGET(b, "", "b 1f", "udf #0\n 1: ret")
+	TARGET(bl, "mov x9, x30\n", "bl 1f", "mov x30, x9\n ret\n 1: ret")
+	TARGET(bcond_taken, "cmp x0, x0\n", "b.eq 1f", "mov x0, #1\n 1: ret")
+	TARGET(bcond_not_taken, "cmp x0, x0\n", "b.ne 1f",
+	       "mov x0, #1\n 1: ret")
+	TARGET(cbz, "mov x1, xzr\n", "cbz x1, 1f", "mov x0, #1\n 1: ret")
+	/* on bit 63 of the call's index, clear: taken */
+	TARGET(tbz, "", "tbz x0, #63, 1f", "mov x0, #1\n 1: ret")
+	TARGET(ret, "", "ret", "")
+	TARGET(br, "adr x1, 1f\n", "br x1", "udf #0\n 1: ret")
+	TARGET(blr, "mov x9, x30\n adr x1, 1f\n", "blr x1",
+	       "mov x30, x9\n ret\n 1: ret")
+	/* simulated: pc-relative addresses and loads */
+	TARGET(adr, "", "adr x0, 1f", "ret\n .p2align 3\n 1: .quad 42")
+	TARGET(adrp, "", "adrp x0, bench_data", "ret")
+	TARGET(ldr_lit, "", "ldr x0, 1f", "ret\n .p2align 3\n 1: .quad 42")
+	".data\n .balign 32\n"
+	"bench_data: .quad 42, 43, 44, 45\n"
+	"bench_store: .quad 0\n"
+	".text\n");
+
+#define CLASSES(X)							\
+	X(nop) X(bti_c) X(paciasp) X(stp_fp) X(mov_fp) X(sub_sp)	\
+	X(add_sp) X(stp_stack) X(str_stack) X(ldr_stack) X(ldr_mem)	\
+	X(str_mem) X(mrs_tls) X(add) X(mov_reg) X(mov_imm) X(cmp)	\
+	X(fmov) X(b) X(bl) X(bcond_taken) X(bcond_not_taken) X(cbz)	\
+	X(tbz) X(ret) X(br) X(blr) X(adr) X(adrp) X(ldr_lit)
+
+#define RETPROBE_FN t_stp_fp
+#define RETPROBE_AT p_stp_fp
+#define UNSUPPORTED(t) NULL
+
+static const unsigned char nop_insn[] = { 0x1f, 0x20, 0x03, 0xd5 };
+static const unsigned char swbp[] = { 0xa0, 0x00, 0x20, 0xd4 };	/* brk #5 */
+/* stp x29, x30, [sp, #-16]!; ldp x29, x30, [sp], #16; ret; brk #0 */
+static const unsigned char func[FUNC_SIZE] = {
+	0xfd, 0x7b, 0xbf, 0xa9, 0xfd, 0x7b, 0xc1, 0xa8,
+	0xc0, 0x03, 0x5f, 0xd6, 0x00, 0x00, 0x20, 0xd4,
+};
+
+#else
+#error "uprobe_bench: no probed instruction classes for this architecture"
+#endif
 
 #define DECLARE(c) long t_##c(long); extern const char p_##c[];
 CLASSES(DECLARE)
@@ -313,6 +427,7 @@ struct event {
 };
 
 struct hit {
+	int refused;		/* the kernel would not enable the probe */
 	double base;		/* ns per call, events disabled */
 	double probed;		/* ns per call, events enabled */
 	long hits[2];		/* per event, from uprobe_profile */
@@ -347,6 +462,7 @@ static const char *measure(long (*fn)(long), const void *probe, long n,
 	unsigned long off;
 	int added, err;
 
+	h->refused = 0;
 	off = file_offset(probe, path, sizeof(path));
 	if (off == (unsigned long)-1)
 		return why("maps", -ENOENT);
@@ -359,11 +475,16 @@ static const char *measure(long (*fn)(long), const void *probe, long n,
 			goto out;
 		}
 	}
-	/* Once on and off, so that a failure to enable shows here. */
+	/*
+	 * Once on and off, so that a failure to enable shows here. The
+	 * instruction is analysed then: an engine that cannot probe it
+	 * (stock arm64 on a literal load) says EINVAL or EOPNOTSUPP.
+	 */
 	err = enable(ev, nev, "1");
 	if (!err)
 		err = enable(ev, nev, "0");
 	if (err) {
+		h->refused = err == -EINVAL || err == -EOPNOTSUPP;
 		fail = why("enable", err);
 		goto out;
 	}
@@ -414,10 +535,10 @@ static int bench_classes(void)
 	for (size_t i = 0; i < ARRAY_SIZE(targets); i++) {
 		const struct target *t = &targets[i];
 		struct event ev = { 'p', t->name };
-		const char *fail;
+		const char *fail = UNSUPPORTED(t);
 
-		if (t->fn == t_avx_riprel && !__builtin_cpu_supports("avx")) {
-			printf("bench %s hit_ns=n/a why=no-avx\n", t->name);
+		if (fail) {
+			printf("bench %s hit_ns=n/a why=%s\n", t->name, fail);
 			continue;
 		}
 		/*
@@ -434,7 +555,10 @@ static int bench_classes(void)
 		}
 		if (!pid) {
 			fail = measure(t->fn, t->probe, calls, &ev, 1, &h);
-			if (fail)
+			if (fail && h.refused)
+				printf("bench %s hit_ns=n/a refused=%s\n", t->name,
+				       fail);
+			else if (fail)
 				printf("bench %s error=%s\n", t->name, fail);
 			else
 				printf("bench %s base_ns=%.1f probed_ns=%.1f hit_ns=%.1f hits=%ld/%ld kind=%s\n",
@@ -442,7 +566,7 @@ static int bench_classes(void)
 				       h.probed - h.base, h.hits[0], calls,
 				       h.kind);
 			fflush(stdout);
-			_exit(!!fail);
+			_exit(fail && !h.refused);
 		}
 		if (waitpid(pid, &status, 0) != pid) {
 			failed = 1;
@@ -463,7 +587,7 @@ static int bench_classes(void)
 	return failed;
 }
 
-/* 2. An entry and a return probe on one function (push %rbp first). */
+/* 2. An entry and a return probe on a function's first instruction. */
 static int bench_uretprobe(void)
 {
 	static const struct event ev[] = {
@@ -472,7 +596,7 @@ static int bench_uretprobe(void)
 	const char *fail;
 	struct hit h;
 
-	fail = measure(t_push, p_push, calls, ev, 2, &h);
+	fail = measure(RETPROBE_FN, RETPROBE_AT, calls, ev, 2, &h);
 	if (fail) {
 		printf("bench uretprobe error=%s\n", fail);
 		return 1;
@@ -559,14 +683,15 @@ static void reap(pid_t pid)
 }
 
 /*
- * Opens perf uprobes at NOP_FILE offsets *@count.. @want - 1 on process
+ * Opens perf uprobes on NOP_FILE's nops *@count.. @want - 1 on process
  * @pid, into @fds; *@count is how many are open. Returns 0 or a negative
  * errno (then *@count says how far it got).
  */
 static int open_nops(int type, pid_t pid, int *fds, long *count, long want)
 {
 	while (*count < want) {
-		int fd = perf_uprobe(type, NOP_FILE, *count, pid);
+		int fd = perf_uprobe(type, NOP_FILE, *count * sizeof(nop_insn),
+				     pid);
 
 		if (fd < 0)
 			return fd;
@@ -798,22 +923,24 @@ static int start_mappers(struct mapper *m, int n, int hold[2])
 }
 
 /*
- * Whether the first and the last function of FUNC_FILE start with @byte
- * (0xcc: probed) in every mapper.
+ * Whether the first and the last function of FUNC_FILE start with
+ * @insn, swbp (probed) or func (not), in every mapper.
  */
-static int check_mappers(const struct mapper *m, int n, unsigned char byte)
+static int check_mappers(const struct mapper *m, int n,
+			 const unsigned char *insn)
 {
 	unsigned long last = (attach_probes - 1) * FUNC_SIZE;
+	unsigned char a[sizeof(swbp)], b[sizeof(swbp)];
 	char path[64];
-	unsigned char a, b;
 	int fd, ok;
 
 	for (int i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "/proc/%d/mem", m[i].pid);
 		fd = open(path, O_RDONLY);
-		ok = fd >= 0 && pread(fd, &a, 1, m[i].addr) == 1 &&
-		     pread(fd, &b, 1, m[i].addr + last) == 1 &&
-		     a == byte && b == byte;
+		ok = fd >= 0 &&
+		     pread(fd, a, sizeof(a), m[i].addr) == sizeof(a) &&
+		     pread(fd, b, sizeof(b), m[i].addr + last) == sizeof(b) &&
+		     !memcmp(a, insn, sizeof(a)) && !memcmp(b, insn, sizeof(b));
 		if (fd >= 0)
 			close(fd);
 		if (!ok)
@@ -848,7 +975,7 @@ static int attach_perf(int type, const struct mapper *m)
 			fds[count++] = fd;
 	}
 	t1 = now_ns();
-	opened = fd >= 0 && check_mappers(m, attach_procs, 0xcc);
+	opened = fd >= 0 && check_mappers(m, attach_procs, swbp);
 	if (fd < 0)
 		printf("bench attach_perf_open error=%s\n",
 		       why("perf_event_open", fd));
@@ -862,7 +989,7 @@ static int attach_perf(int type, const struct mapper *m)
 	free(fds);
 	if (!opened)
 		return 1;
-	if (!check_mappers(m, attach_procs, 0x55)) {
+	if (!check_mappers(m, attach_procs, func)) {
 		printf("bench attach_perf_close error=not-removed\n");
 		return 1;
 	}
@@ -908,7 +1035,7 @@ static int attach_bpf(const struct mapper *m)
 		printf("bench attach_bpf_link error=%s\n",
 		       why("BPF_LINK_CREATE", link));
 		failed = 1;
-	} else if (!check_mappers(m, attach_procs, 0xcc)) {
+	} else if (!check_mappers(m, attach_procs, swbp)) {
 		printf("bench attach_bpf_link error=not-installed\n");
 		close(link);
 		failed = 1;
@@ -917,7 +1044,7 @@ static int attach_bpf(const struct mapper *m)
 		t0 = now_ns();
 		close(link);
 		t1 = now_ns();
-		if (check_mappers(m, attach_procs, 0x55)) {
+		if (check_mappers(m, attach_procs, func)) {
 			print_op("attach_bpf_close", t1 - t0);
 		} else {
 			printf("bench attach_bpf_close error=not-removed\n");
@@ -932,11 +1059,6 @@ static int attach_bpf(const struct mapper *m)
 /* 4. Registering and removing many probes on a file many processes map. */
 static int bench_attach(int type)
 {
-	/* push %rbp; pop %rbp; ret; int3 padding */
-	static const unsigned char func[FUNC_SIZE] = {
-		0x55, 0x5d, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
-		0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
-	};
 	struct mapper *m;
 	int hold[2], started, failed = 0, err;
 
@@ -1042,7 +1164,8 @@ int main(int argc, char **argv)
 	if (memory_probes > nop_size)
 		nop_size = memory_probes;
 	raise_nofile(nop_size > attach_probes ? nop_size : attach_probes);
-	err = type < 0 ? type : make_file(NOP_FILE, nop_size, "\x90", 1);
+	err = type < 0 ? type : make_file(NOP_FILE, nop_size * sizeof(nop_insn),
+					  nop_insn, sizeof(nop_insn));
 	if (err) {
 		printf("bench registry error=%s\n", why("setup", err));
 		failed = 1;

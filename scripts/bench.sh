@@ -9,15 +9,17 @@
 # probes, (4) registering and removing probes at scale, (5) memory, (6) the
 # hit cost weighted by the first instructions of real functions
 # (scripts/bench-basket.py).
-# Fails only when a benchmark fails (an error, a hit not counted), never
-# on timing; more hits than calls (a probed instruction that traps again)
-# and a probed program killed by the engine are shown in the table.
+# Fails only when a benchmark fails (an error, a hit not counted, a class
+# our engine refuses), never on timing; more hits than calls (a probed
+# instruction that traps again), a probed program killed by the engine
+# and a class the stock engine refuses are shown in the table.
+# ARCH=arm64: the same with the benchmark's arm64 classes, on the arm64
+# kernels (qemu-system-aarch64 -M virt, TCG under the same -icount).
 # Settings: BENCH_N=calls per hit figure (default 20000); the guest
 # program's defaults otherwise (scripts/guest/run-bench):
 # BENCH_REGISTRY=1,100,10000,100000 BENCH_ATTACH=2000 BENCH_PROCS=20
 # BENCH_MEMORY=10000.
 . "$(dirname "$0")/lib.sh"
-x86_only "make bench" "the benchmark probes x86 instruction classes"
 
 ours=$("$ROOT/scripts/build.sh")
 stock=$(STOCK=1 "$ROOT/scripts/build.sh")
@@ -36,8 +38,10 @@ run() {
 		die "$name kernel: bench run failed, see $logf"
 	grep -a '^bench ' "$logf" | tr -d '\r' > "$OUT/bench-$name.txt"
 	[ -s "$OUT/bench-$name.txt" ] || die "$name kernel: no bench lines in $logf"
-	# error=..., or a hits=A/B (ret_hits=...) with A < B
-	if ! awk '/ error=/ { bad = 1 }
+	# error=..., a class our engine refuses, or a hits=A/B (ret_hits=...)
+	# with A < B
+	if ! awk -v ours="$([ "$name" = ours ] && echo 1 || echo 0)" \
+		'/ error=/ || (ours && / refused=/) { bad = 1 }
 		{ for (i = 3; i <= NF; i++) if ($i ~ /hits=/) {
 			split(substr($i, index($i, "=") + 1), h, "/")
 			if (h[1] + 0 < h[2] + 0) bad = 1 } }
@@ -72,12 +76,14 @@ header() {
 }
 
 # extra_hits NAME: a note for each kernel that counted more hits than
-# calls, or killed the probed program
+# calls, killed the probed program or refused to probe it
 extra_hits() {
 	local k h
 	for k in stock ours; do
 		h=$(val $k "$1" killed)
 		[ "$h" = - ] || printf ' (%s: probed program killed by SIG%s)' $k "$h"
+		h=$(val $k "$1" refused)
+		[ "$h" = - ] || printf ' (%s: refused, %s)' $k "${h#enable:}"
 		h=$(val $k "$1" hits)
 		[ "$h" = - ] || [ "${h%/*}" = "${h#*/}" ] ||
 			printf ' (%s: %s hits per call)' $k "$(awk -v h="$h" \
@@ -94,9 +100,11 @@ names() {
 # struct_sizes BUILD: sizeof of the engine's structures in the kernel built
 # in BUILD, "-" for those it does not have. The kernels have no debug info:
 # the object that defines struct xol_area (which includes the others) is
-# compiled again, to a temporary file, with the same command plus -g.
+# compiled again, to a temporary file, with the same command plus -g, and
+# the sizes read from its DWARF with readelf (any architecture's object:
+# the host's gdb reads only its own).
 struct_sizes() {
-	local build=$1 cmd= f obj s
+	local build=$1 cmd= f obj s sizes
 	for f in "$build"/kernel/events/.uprobes.o.cmd \
 		 "$build"/kernel/events/uprobes/.*.o.cmd; do
 		[ -f "$f" ] || continue
@@ -112,9 +120,22 @@ struct_sizes() {
 	cmd=$(sed -e 's/ -Wp,-MMD,[^ ]*//' \
 		-e "s| -c -o [^ ]* | -g -fno-eliminate-unused-debug-types -c -o $obj |" <<< "$cmd")
 	(cd "$build" && eval "$cmd") >&2 || log "could not compile for sizes: $f"
+	sizes=$(readelf --debug-dump=info "$obj" 2> /dev/null | awk '
+		function flush() {
+			if (tag && name != "" && size != "" && !(name in got))
+				got[name] = size
+		}
+		/^ *<[0-9a-f]+><[0-9a-f]+>: Abbrev Number:/ {
+			flush()
+			tag = /\(DW_TAG_structure_type\)/
+			name = size = ""
+			next
+		}
+		tag && /^ *<[0-9a-f]+> *DW_AT_name / { name = $NF }
+		tag && /^ *<[0-9a-f]+> *DW_AT_byte_size / { size = $NF }
+		END { flush(); for (n in got) print n "=" got[n] }')
 	for s in uprobe uprobe_task return_instance xol_area; do
-		printf '%s=%s ' "$s" "$(gdb -batch -ex "print sizeof(struct $s)" "$obj" 2> /dev/null |
-			sed -n 's/^\$1 = //p' | grep . || echo -)"
+		printf '%s=%s ' "$s" "$(sed -n "s/^$s=//p" <<< "$sizes" | grep . || echo -)"
 	done
 	echo
 	rm -f "$obj"
@@ -123,7 +144,7 @@ struct_sizes() {
 run stock "$stock"
 run ours "$ours"
 
-echo "uprobes cost, $KPKG $(kpkg_version), QEMU TCG -icount shift=0,sleep=off"
+echo "uprobes cost, $KARCH, $KPKG $(kpkg_version), QEMU TCG -icount shift=0,sleep=off"
 echo "(1 ns = 1 guest instruction; ours/stock < 1: ours cheaper)"
 echo
 echo "(1) hit cost per probed instruction, tracing_on=0 (handler runs, no record)"
@@ -179,7 +200,16 @@ for s in uprobe uprobe_task return_instance xol_area; do
 done
 echo
 echo "(6) hit cost over function entries (probe on a function's first instruction)"
-python3 "$ROOT/scripts/bench-basket.py" "$OUT/bench-stock.txt" "$OUT/bench-ours.txt" \
-	/bin/busybox /lib/x86_64-linux-gnu/libc.so.6 /bin/bash
+if [ "$KARCH" = x86 ]; then
+	python3 "$ROOT/scripts/bench-basket.py" "$OUT/bench-stock.txt" "$OUT/bench-ours.txt" \
+		/bin/busybox /lib/x86_64-linux-gnu/libc.so.6 /bin/bash
+else
+	# The guest's busybox, the cross toolchain's libc and libstdc++
+	# (Debian's arm64 bash is not on the host).
+	python3 "$ROOT/scripts/bench-basket.py" --arch=arm64 \
+		"$OUT/bench-stock.txt" "$OUT/bench-ours.txt" \
+		"$CACHE/busybox-arm64/bin/busybox" "/usr/${CROSS%-}/lib/libc.so.6" \
+		"/usr/${CROSS%-}/lib/libstdc++.so.6"
+fi
 echo
 echo "all figures: $OUT/bench-stock.txt, $OUT/bench-ours.txt"

@@ -4,7 +4,7 @@
 # kernel's ftrace selftests, and the ld.so/libraries of any dynamic ELF file.
 # The archive is rewritten only when its content changes.
 # ARCH=arm64: the same, cross-built, with Debian's arm64 busybox and the
-# suites' programs of every architecture (no benchmark yet).
+# suites' programs of every architecture.
 # Prints the archive's path on stdout. Test-program build failures are
 # recorded as results in $OUT/host-results instead of aborting.
 . "$(dirname "$0")/lib.sh"
@@ -83,12 +83,10 @@ done < <(readelf -lW "$lib/demo/demo")
 [ -n "$off" ] || die "cannot map demo_add to a file offset"
 echo "$off" > "$lib/demo/demo_add.offset"
 
-# The benchmark (make bench): x86 so far, its probed instruction classes
-# are x86 code.
-if [ "$KARCH" = x86 ]; then
-	mkdir -p "$lib/bench"
-	gcc -O2 -g0 -static -o "$lib/bench/uprobe_bench" "$ROOT/bench/uprobe_bench.c"
-fi
+# The benchmark (make bench): one program, with the probed instruction
+# classes of the architecture it is built for.
+mkdir -p "$lib/bench"
+$UCC -O2 -g0 -static -o "$lib/bench/uprobe_bench" "$ROOT/bench/uprobe_bench.c"
 
 # The test suites, built by their lib.mk Makefiles and installed with
 # the kselftest runner (run_kselftest.sh, kselftest-list.txt), as
