@@ -55,7 +55,7 @@
 #endif
 
 #ifndef HWCAP2_HBC
-#define HWCAP2_HBC	(1UL << 44)
+#define HWCAP2_HBC	0x100000000000UL	/* bit 44, as in <asm/hwcap.h> */
 #endif
 
 FIXTURE(refuse) {
@@ -244,13 +244,6 @@ FIXTURE_VARIANT_ADD(refuse, i386_mov_ss) {
 	.sym = "insn_r_mov_ss",
 };
 #elif defined(__aarch64__)
-#define A64_REFUSED(name, why)				\
-	FIXTURE_VARIANT_ADD(refuse, a64_##name) {	\
-		.bin = "bin/insna64",			\
-		.sym = "insn_r_" #name,			\
-		.reason = why,				\
-	}
-
 #define A64_EXC		"exception-generating instruction"
 #define A64_UNDEF	"undefined instruction"
 #define A64_EXCL	"exclusive load/store"
@@ -262,44 +255,233 @@ FIXTURE_VARIANT_ADD(refuse, i386_mov_ss) {
 #define A64_SYS		"system instruction"
 #define A64_MOPS	"memory copy or set (FEAT_MOPS)"
 
-A64_REFUSED(svc, A64_EXC);
-A64_REFUSED(hvc, A64_EXC);
-A64_REFUSED(smc, A64_EXC);
-A64_REFUSED(brk, A64_EXC);
-A64_REFUSED(brk_uprobes, A64_EXC);
-A64_REFUSED(hlt, A64_EXC);
-A64_REFUSED(dcps1, A64_EXC);
-A64_REFUSED(udf, A64_UNDEF);
-A64_REFUSED(ldxr, A64_EXCL);
-A64_REFUSED(stxr, A64_EXCL);
-A64_REFUSED(ldaxr, A64_EXCL);
-A64_REFUSED(stlxr, A64_EXCL);
-A64_REFUSED(ldxp, A64_EXCL);
-A64_REFUSED(stxp, A64_EXCL);
-A64_REFUSED(eret, A64_ERET);
-A64_REFUSED(eretaa, A64_ERET);
-A64_REFUSED(drps, A64_ERET);
-A64_REFUSED(braa, A64_PAC);
-A64_REFUSED(blraaz, A64_PAC);
-A64_REFUSED(retaa, A64_PAC);
-A64_REFUSED(ldr_q_lit, A64_SIMD_LIT);
-A64_REFUSED(ldr_d_lit, A64_SIMD_LIT);
-A64_REFUSED(ldr_s_lit, A64_SIMD_LIT);
-A64_REFUSED(ldr_xzr_lit, "literal load into the zero register");
-A64_REFUSED(ldr_lit_opc3_simd, A64_UNDEF);
-A64_REFUSED(msr_sctlr, A64_SYSREG);
-A64_REFUSED(mrs_sctlr, A64_SYSREG);
-A64_REFUSED(msr_daifset, A64_PSTATE);
-A64_REFUSED(msr_pan, A64_PSTATE);
-A64_REFUSED(wfet, A64_SYS);
-A64_REFUSED(tlbi, A64_SYS);
-A64_REFUSED(dc_ivac, A64_SYS);
-A64_REFUSED(sysl, A64_SYS);
-A64_REFUSED(mrs_debug, "debug register access");
-A64_REFUSED(cpyfp, A64_MOPS);
-A64_REFUSED(setp, A64_MOPS);
-A64_REFUSED(unallocated_op0_1, A64_UNDEF);
-A64_REFUSED(unallocated_branch, A64_UNDEF);
+FIXTURE_VARIANT_ADD(refuse, a64_svc) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_svc",
+	.reason = A64_EXC,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_hvc) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_hvc",
+	.reason = A64_EXC,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_smc) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_smc",
+	.reason = A64_EXC,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_brk) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_brk",
+	.reason = A64_EXC,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_brk_uprobes) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_brk_uprobes",
+	.reason = A64_EXC,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_hlt) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_hlt",
+	.reason = A64_EXC,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_dcps1) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_dcps1",
+	.reason = A64_EXC,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_udf) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_udf",
+	.reason = A64_UNDEF,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_ldxr) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_ldxr",
+	.reason = A64_EXCL,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_stxr) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_stxr",
+	.reason = A64_EXCL,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_ldaxr) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_ldaxr",
+	.reason = A64_EXCL,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_stlxr) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_stlxr",
+	.reason = A64_EXCL,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_ldxp) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_ldxp",
+	.reason = A64_EXCL,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_stxp) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_stxp",
+	.reason = A64_EXCL,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_eret) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_eret",
+	.reason = A64_ERET,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_eretaa) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_eretaa",
+	.reason = A64_ERET,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_drps) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_drps",
+	.reason = A64_ERET,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_braa) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_braa",
+	.reason = A64_PAC,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_blraaz) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_blraaz",
+	.reason = A64_PAC,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_retaa) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_retaa",
+	.reason = A64_PAC,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_ldr_q_lit) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_ldr_q_lit",
+	.reason = A64_SIMD_LIT,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_ldr_d_lit) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_ldr_d_lit",
+	.reason = A64_SIMD_LIT,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_ldr_s_lit) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_ldr_s_lit",
+	.reason = A64_SIMD_LIT,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_ldr_xzr_lit) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_ldr_xzr_lit",
+	.reason = "literal load into the zero register",
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_ldr_lit_opc3_simd) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_ldr_lit_opc3_simd",
+	.reason = A64_UNDEF,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_msr_sctlr) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_msr_sctlr",
+	.reason = A64_SYSREG,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_mrs_sctlr) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_mrs_sctlr",
+	.reason = A64_SYSREG,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_msr_daifset) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_msr_daifset",
+	.reason = A64_PSTATE,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_msr_pan) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_msr_pan",
+	.reason = A64_PSTATE,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_wfet) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_wfet",
+	.reason = A64_SYS,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_tlbi) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_tlbi",
+	.reason = A64_SYS,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_dc_ivac) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_dc_ivac",
+	.reason = A64_SYS,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_sysl) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_sysl",
+	.reason = A64_SYS,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_mrs_debug) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_mrs_debug",
+	.reason = "debug register access",
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_cpyfp) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_cpyfp",
+	.reason = A64_MOPS,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_setp) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_setp",
+	.reason = A64_MOPS,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_unallocated_op0_1) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_unallocated_op0_1",
+	.reason = A64_UNDEF,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_unallocated_branch) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_unallocated_branch",
+	.reason = A64_UNDEF,
+};
 
 /* bc.cond is an instruction of FEAT_HBC only (simulated there). */
 FIXTURE_VARIANT_ADD(refuse, a64_bc_eq) {
@@ -699,7 +881,7 @@ TEST(refused_sites_listed)
 	unsigned int b;
 	int n;
 
-	for (b = 0; b < sizeof(bins) / sizeof(bins[0]); b++) {
+	for (b = 0; b < ARRAY_SIZE(bins); b++) {
 		n = upng_elf_syms(upng_path(bins[b]), "insn_r_", sym, 64);
 		ASSERT_EQ(nr[b], n) TH_LOG("%s", bins[b]);
 	}
