@@ -190,9 +190,10 @@ static const unsigned char func[FUNC_SIZE] = {
 
 /*
  * arm64: the instructions our engine simulates (branches, pc-relative
- * forms, nop and bti), and the ones it steps out of line that functions
- * start with (the frame record, stack adjustment and stores, register
- * moves, return address signing).
+ * forms, nop and bti, and what functions start with: the frame record's
+ * and other stp, stack adjustment, add and sub immediate), and the ones
+ * it steps out of line (single stores and loads, register moves, return
+ * address signing, system registers, FP).
  */
 asm(".text\n"
 	TARGET(nop, "", "nop", "ret")

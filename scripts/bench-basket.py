@@ -558,8 +558,11 @@ def a64_rule_kind(w):
         return "stepped" if w & 1 << 31 else "refused"	# SME, udf
     if op0 in (1, 3):
         return "refused"
-    if op0 in (8, 9):					# adr, adrp
-        return "emulated" if is_(w, 0x1f000000, 0x10000000) else "stepped"
+    if op0 in (8, 9):
+        if (is_(w, 0x1f000000, 0x10000000) or		# adr, adrp
+                is_(w, 0x3f800000, 0x11000000)):	# add, sub (immediate)
+            return "emulated"
+        return "stepped"
     if op0 in (0xa, 0xb):
         if (is_(w, 0x7c000000, 0x14000000) or		# b, bl
                 is_(w, 0x7c000000, 0x34000000) or	# cbz, cbnz, tbz, tbnz
@@ -579,6 +582,13 @@ def a64_rule_kind(w):
             if w >> 30 == 3:
                 return "emulated"			# prfm
             return "refused" if w & 0x1f == 31 else "emulated"
+        if w & 0x7fc00000 in (0x29000000, 0x28800000, 0x29800000):
+            # stp of general registers; a written-back base also stored
+            # is stepped
+            rt, rt2, rn = w & 31, (w >> 10) & 31, (w >> 5) & 31
+            wb = w & 0x7fc00000 != 0x29000000
+            return "stepped" if wb and rn != 31 and rn in (rt, rt2) \
+                else "emulated"
         if is_(w, 0x3b200c00, 0x19000400):
             return "refused"				# FEAT_MOPS
         if is_(w, 0x3f800000, 0x08000000) and \
@@ -597,7 +607,7 @@ def a64_form_class(w, text):
     """The benchmark class closest to @w (its objdump @text) by form, or
     "other". The stepped forms with no class of their own cost what every
     stepped instruction does (one trap, the out-of-line copy, one
-    hardware step): data processing stands in for them."""
+    hardware step): cmp (data processing) stands in for them."""
     mn, _, ops = text.partition(" ")
     ops = ops.replace(" ", "")
     if is_(w, 0xfffff01f, 0xd503201f):
@@ -624,8 +634,7 @@ def a64_form_class(w, text):
         return "adrp"
     if is_(w, 0x3b000000, 0x18000000):
         return "ldr_lit"
-    if a64_rule_kind(w) != "stepped":
-        return "other"
+    # the simulated forms of a function's entry
     if mn == "stp" and ops.startswith("x29,x30,[sp,#-") and \
             ops.endswith("]!"):
         return "stp_fp"
@@ -633,6 +642,12 @@ def a64_form_class(w, text):
         return "mov_fp"
     if mn in ("sub", "add") and ops.startswith("sp,sp,#"):
         return mn + "_sp"
+    if mn == "stp" and not A64_FP.search(ops):
+        return "stp_stack"
+    if a64_rule_kind(w) == "emulated" and mn in ("add", "sub", "mov"):
+        return "add"
+    if a64_rule_kind(w) != "stepped":
+        return "other"
     if mn == "mrs":
         return "mrs_tls"
     load = re.match(r"ld|cas|swp", mn)
@@ -650,9 +665,7 @@ def a64_form_class(w, text):
         return "mov_reg"
     if mn in ("mov", "movz", "movn", "movk"):
         return "mov_imm"
-    if mn in ("cmp", "cmn", "tst", "ccmp", "ccmn"):
-        return "cmp"
-    return "add"
+    return "cmp"
 
 
 def a64_classify(w, text):

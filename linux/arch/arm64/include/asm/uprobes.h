@@ -54,10 +54,21 @@ typedef __le32 uprobe_opcode_t;
  *	->ixol is stepped instead: the same load with register ->reg as its
  *	base, loaded with the literal's address (it faults where the original
  *	would)
+ * @UPROBE_ARM64_ADD: add, sub (immediate) without flags: register ->reg
+ *	= register ->cond + ->offset (31: sp for both; the low 32 bits,
+ *	zero-extended, with UPROBE_ARM64_W)
+ * @UPROBE_ARM64_STP: stp of registers ->reg and ->reg2 (31: the zero
+ *	register; w registers with UPROBE_ARM64_W) to register ->cond (31:
+ *	sp) + ->offset, or to register ->cond itself and then ->offset added
+ *	to it (UPROBE_ARM64_POST); ->offset is added to it too with
+ *	UPROBE_ARM64_PRE.  A store the kernel cannot make is stepped
+ *	instead, and faults as the original would
  *
  * Everything but STEP is simulated on the user registers, so that a hit
  * costs one trap; the pc readers among them could not be stepped from
- * another address as they are.
+ * another address as they are, and a function's first instructions
+ * (its frame record's stp, the stack pointer's sub, mov x29, sp) are
+ * those probed most.
  */
 enum uprobe_arm64_sim {
 	UPROBE_ARM64_STEP,
@@ -70,6 +81,8 @@ enum uprobe_arm64_sim {
 	UPROBE_ARM64_ADR,
 	UPROBE_ARM64_ADRP,
 	UPROBE_ARM64_LDR,
+	UPROBE_ARM64_ADD,
+	UPROBE_ARM64_STP,
 };
 
 /* Details of a simulated instruction (arch_uprobe::flags). */
@@ -81,6 +94,10 @@ enum uprobe_arm64_sim {
 #define UPROBE_ARM64_W		0x04
 /* ldrsw: the 4-byte literal is sign-extended */
 #define UPROBE_ARM64_SIGNED	0x08
+/* stp: the base register becomes the address stored to (pre-index) */
+#define UPROBE_ARM64_PRE	0x10
+/* stp: stored to the base register, which then gets ->offset added */
+#define UPROBE_ARM64_POST	0x20
 
 /**
  * struct arch_uprobe - analysed probed instruction
@@ -91,6 +108,7 @@ enum uprobe_arm64_sim {
  * @sim: an &enum uprobe_arm64_sim
  * @reg: register number (31: the zero register) the simulation reads or
  *	writes
+ * @reg2: the second register of a simulated stp
  * @cond: condition of b.cond, bit number of tbz/tbnz, BTYPE of br/blr/ret
  * @flags: UPROBE_ARM64_* details of the simulation
  */
@@ -102,6 +120,7 @@ struct arch_uprobe {
 	u8	reg;
 	u8	cond;
 	u8	flags;
+	u8	reg2;
 };
 
 /**

@@ -12,9 +12,11 @@
  *  - Only A64 code: a 32-bit (AArch32) file is refused.
  *  - Simulate every instruction that reads pc, so that it never runs at
  *    another address: b, bl, b.cond, bc.cond, cbz, cbnz, tbz, tbnz, br,
- *    blr, ret, adr, adrp, ldr and ldrsw (literal); and the few that do
- *    nothing but move pc on: nop, bti, prfm (literal).  They cost one
- *    trap, no single-step.
+ *    blr, ret, adr, adrp, ldr and ldrsw (literal); the few that do
+ *    nothing but move pc on: nop, bti, prfm (literal); and what a
+ *    function's entry does most: stp of two general registers (the frame
+ *    record), add and sub (immediate, without flags: sub sp, sp, #N; mov
+ *    x29, sp).  They cost one trap, no single-step.
  *  - Refuse the pc readers that cannot be simulated: branches with pointer
  *    authentication (the kernel would need the thread's keys), exception
  *    returns, SIMD&FP literal loads, and literal loads into the zero
@@ -232,11 +234,42 @@ static const char *uprobe_arm64_plan_literal(struct arch_uprobe *au, u32 insn)
 	return NULL;
 }
 
+/* stp of two general registers: simulated, but for an unpredictable one. */
+static void uprobe_arm64_plan_stp(struct arch_uprobe *au, u32 insn)
+{
+	u8 rt = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RT, insn);
+	u8 rt2 = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RT2, insn);
+	u8 rn = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RN, insn);
+	int size = insn & BIT(31) ? 8 : 4;
+
+	/* a written-back base that is also stored: left to the CPU */
+	if (!aarch64_insn_is_stp(insn) && rn != AARCH64_INSN_REG_SP &&
+	    (rn == rt || rn == rt2))
+		return;
+	au->sim = UPROBE_ARM64_STP;
+	au->reg = rt;
+	au->reg2 = rt2;
+	au->cond = rn;
+	au->offset = sign_extend64(aarch64_insn_decode_immediate(AARCH64_INSN_IMM_7,
+								 insn), 6) * size;
+	if (size == 4)
+		au->flags = UPROBE_ARM64_W;
+	if (aarch64_insn_is_stp_pre(insn))
+		au->flags |= UPROBE_ARM64_PRE;
+	else if (aarch64_insn_is_stp_post(insn))
+		au->flags |= UPROBE_ARM64_POST;
+}
+
 /* Loads and stores: why refused, or NULL. */
 static const char *uprobe_arm64_plan_ldst(struct arch_uprobe *au, u32 insn)
 {
 	if ((insn & UPROBE_ARM64_LDR_LIT_MASK) == UPROBE_ARM64_LDR_LIT)
 		return uprobe_arm64_plan_literal(au, insn);
+	if (aarch64_insn_is_stp(insn) || aarch64_insn_is_stp_pre(insn) ||
+	    aarch64_insn_is_stp_post(insn)) {
+		uprobe_arm64_plan_stp(au, insn);
+		return NULL;
+	}
 	if (aarch64_insn_is_mops(insn))
 		return "memory copy or set (FEAT_MOPS)";
 	if (aarch64_insn_is_exclusive(insn) &&
@@ -245,11 +278,34 @@ static const char *uprobe_arm64_plan_ldst(struct arch_uprobe *au, u32 insn)
 	return NULL;
 }
 
-/* adr, adrp: simulated; the rest of data processing (immediate) stepped. */
+/* Add/subtract (immediate) without flags or tags (bit 23: addg, subg). */
+#define UPROBE_ARM64_ADD_IMM_MASK	0x3f800000
+#define UPROBE_ARM64_ADD_IMM		0x11000000
+
+/* add, sub (immediate), no flags: simulated. */
+static void uprobe_arm64_plan_add(struct arch_uprobe *au, u32 insn)
+{
+	s64 imm = aarch64_insn_decode_immediate(AARCH64_INSN_IMM_12, insn);
+
+	if (insn & BIT(22))
+		imm <<= 12;
+	au->sim = UPROBE_ARM64_ADD;
+	au->reg = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RD, insn);
+	au->cond = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RN, insn);
+	au->offset = insn & BIT(30) ? -imm : imm;
+	if (!(insn & BIT(31)))
+		au->flags = UPROBE_ARM64_W;
+}
+
+/* adr, adrp, add, sub: simulated; the rest of data processing stepped. */
 static void uprobe_arm64_plan_dp_imm(struct arch_uprobe *au, u32 insn)
 {
 	s64 imm;
 
+	if ((insn & UPROBE_ARM64_ADD_IMM_MASK) == UPROBE_ARM64_ADD_IMM) {
+		uprobe_arm64_plan_add(au, insn);
+		return;
+	}
 	if (!aarch64_insn_is_adr_adrp(insn))
 		return;
 	imm = sign_extend64(aarch64_insn_decode_immediate(AARCH64_INSN_IMM_ADR,
@@ -320,6 +376,7 @@ int arch_uprobe_analyze(struct arch_uprobe *auprobe, bool is_64bit,
 	auprobe->reg = 0;
 	auprobe->cond = 0;
 	auprobe->flags = 0;
+	auprobe->reg2 = 0;
 	why = uprobe_arm64_plan(auprobe, insn);
 	if (why) {
 		*reason = why;

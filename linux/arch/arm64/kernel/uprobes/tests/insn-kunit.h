@@ -22,7 +22,8 @@
  * @reg: expected register
  * @cond: expected condition, bit number or BTYPE
  * @flags: expected UPROBE_ARM64_* flags
- * @offset: expected pc-relative offset
+ * @offset: expected pc-relative offset, or the offset of an add or stp
+ * @reg2: expected second register of an stp
  * @ixol: expected copy for the out-of-line step, when not 0 (else the
  *	instruction itself)
  */
@@ -36,6 +37,7 @@ struct uprobe_arm64_insn_case {
 	u8 flags;
 	s64 offset;
 	u32 ixol;
+	u8 reg2;
 };
 
 #define STEP		.sim = UPROBE_ARM64_STEP
@@ -45,6 +47,8 @@ struct uprobe_arm64_insn_case {
 #define NZ		UPROBE_ARM64_NZ
 #define W		UPROBE_ARM64_W
 #define SIGNED		UPROBE_ARM64_SIGNED
+#define PRE		UPROBE_ARM64_PRE
+#define POST		UPROBE_ARM64_POST
 #define BTYPE(t)	.cond = PSR_BTYPE_##t >> PSR_BTYPE_SHIFT
 
 static const struct uprobe_arm64_insn_case uprobe_arm64_insn_cases[] = {
@@ -108,9 +112,28 @@ static const struct uprobe_arm64_insn_case uprobe_arm64_insn_cases[] = {
 	  .offset = -0x100000, .ixol = 0xf94000a5 /* ldr x5, [x5] */ },
 
 	/* position-independent: stepped */
-	{ "add x0, x1, #1", 0x91000420, STEP },
-	{ "mov x29, sp", 0x910003fd, STEP },
-	{ "stp x29, x30, [sp, #-16]!", 0xa9bf7bfd, STEP },
+	/* a function's entry: simulated */
+	{ "add x0, x1, #1", 0x91000420, SIM(ADD), .reg = 0, .cond = 1,
+	  .offset = 1 },
+	{ "mov x29, sp", 0x910003fd, SIM(ADD), .reg = 29, .cond = 31 },
+	{ "sub sp, sp, #0x40", 0xd10103ff, SIM(ADD), .reg = 31, .cond = 31,
+	  .offset = -0x40 },
+	{ "sub sp, sp, #0x2, lsl #12", 0xd1400bff, SIM(ADD), .reg = 31,
+	  .cond = 31, .offset = -0x2000 },
+	{ "add w0, w1, #4095", 0x113ffc20, SIM(ADD), .reg = 0, .cond = 1,
+	  .flags = W, .offset = 4095 },
+	{ "stp x29, x30, [sp, #-16]!", 0xa9bf7bfd, SIM(STP), .reg = 29,
+	  .reg2 = 30, .cond = 31, .flags = PRE, .offset = -16 },
+	{ "stp x19, x20, [sp, #16]", 0xa90153f3, SIM(STP), .reg = 19,
+	  .reg2 = 20, .cond = 31, .offset = 16 },
+	{ "stp w0, wzr, [x1], #8", 0x28817c20, SIM(STP), .reg = 0,
+	  .reg2 = 31, .cond = 1, .flags = W | POST, .offset = 8 },
+	{ "stp x0, x1, [x0, #16]! (base stored too)", 0xa9810400, STEP },
+	{ "adds x0, x1, #1", 0xb1000420, STEP },
+	{ "cmp x0, #1", 0xf100041f, STEP },
+	{ "addg x0, x1, #16, #1", 0x91810420, STEP },
+	{ "stp q0, q1, [sp, #-32]!", 0xadbf07e0, STEP },
+	{ "stgp x0, x1, [x2]", 0x69000440, STEP },
 	{ "ldr x0, [x1]", 0xf9400020, STEP },
 	{ "ldp x19, x20, [sp], #16", 0xa8c153f3, STEP },
 	{ "str w0, [x1, #4]", 0xb9000420, STEP },
@@ -267,6 +290,7 @@ static void uprobe_arm64_insn_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, au.cond, c->cond);
 	KUNIT_EXPECT_EQ(test, au.flags, c->flags);
 	KUNIT_EXPECT_EQ(test, au.offset, c->offset);
+	KUNIT_EXPECT_EQ(test, au.reg2, c->reg2);
 	KUNIT_EXPECT_MEMEQ(test, au.ixol, &ixol, sizeof(ixol));
 	KUNIT_EXPECT_STREQ(test, arch_uprobe_kind(&au, true),
 			   c->sim == UPROBE_ARM64_STEP ? "stepped" : "emulated");
@@ -352,6 +376,8 @@ static void uprobe_arm64_insn_branch_group(struct kunit *test)
 #undef NZ
 #undef W
 #undef SIGNED
+#undef PRE
+#undef POST
 #undef BTYPE
 
 static struct kunit_case uprobe_arm64_insn_test_cases[] = {

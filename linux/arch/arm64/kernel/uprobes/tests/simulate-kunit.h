@@ -4,8 +4,8 @@
  *
  * Included at the end of simulate.c.  Instructions are analysed from
  * their encodings (the GNU assembler's), then simulated on made-up user
- * registers; literal loads read from a page mapped in an address space
- * KUnit gives the test.
+ * registers; literal loads read from, and stp writes to, pages mapped in
+ * an address space KUnit gives the test.
  */
 #ifndef _ARM64_UPROBES_SIMULATE_KUNIT_H
 #define _ARM64_UPROBES_SIMULATE_KUNIT_H
@@ -272,8 +272,8 @@ static void uprobe_arm64_sim_step(struct kunit *test)
 
 	uprobe_arm64_sim_regs(&regs);
 	before = regs;
-	/* add x0, x1, #1 */
-	KUNIT_EXPECT_FALSE(test, uprobe_arm64_sim_run(test, 0x91000420, &regs));
+	/* udiv x0, x1, x2 */
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_sim_run(test, 0x9ac20820, &regs));
 	KUNIT_EXPECT_MEMEQ(test, &regs, &before, sizeof(regs));
 }
 
@@ -327,6 +327,87 @@ static void uprobe_arm64_sim_ldr(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, &regs, &before, sizeof(regs));
 }
 
+/* add, sub (immediate): sp or a register, 64 or 32 bits; flags kept. */
+static void uprobe_arm64_sim_add(struct kunit *test)
+{
+	struct pt_regs regs;
+
+	uprobe_arm64_sim_regs(&regs);
+	regs.pstate |= PSR_Z_BIT | PSR_C_BIT;
+	/* mov x29, sp */
+	KUNIT_ASSERT_TRUE(test, uprobe_arm64_sim_run(test, 0x910003fd, &regs));
+	KUNIT_EXPECT_EQ(test, regs.regs[29], 0x7ffff000ULL);
+	KUNIT_EXPECT_EQ(test, regs.pc, SIM_PC + 4);
+	KUNIT_EXPECT_EQ(test, regs.pstate, PSR_MODE_EL0t | PSR_Z_BIT | PSR_C_BIT);
+	/* sub sp, sp, #0x2, lsl #12 */
+	KUNIT_ASSERT_TRUE(test, uprobe_arm64_sim_run(test, 0xd1400bff, &regs));
+	KUNIT_EXPECT_EQ(test, regs.sp, 0x7fffd000ULL);
+	/* add x0, x1, #1 */
+	KUNIT_ASSERT_TRUE(test, uprobe_arm64_sim_run(test, 0x91000420, &regs));
+	KUNIT_EXPECT_EQ(test, regs.regs[0], 0x1002ULL);
+	/* add w0, w1, #4095: 32 bits, zero-extended */
+	regs.regs[1] = 0xfffffffffffff001ULL;
+	KUNIT_ASSERT_TRUE(test, uprobe_arm64_sim_run(test, 0x113ffc20, &regs));
+	KUNIT_EXPECT_EQ(test, regs.regs[0], 0x0ULL);
+}
+
+/*
+ * stp: pre-index, signed offset and post-index, x and w registers and the
+ * zero register, the base written back; a pair that cannot be stored, or
+ * sp misaligned as its base, leaves the registers for the step.
+ */
+static void uprobe_arm64_sim_stp(struct kunit *test)
+{
+	struct pt_regs regs, before;
+	unsigned long page, none;
+	u64 x[2];
+	u32 w[2];
+
+	page = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	none = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (!page || !none)
+		kunit_skip(test, "no user memory");
+
+	uprobe_arm64_sim_regs(&regs);
+	regs.sp = page + 0x800;
+	/* stp x29, x30, [sp, #-16]! */
+	KUNIT_ASSERT_TRUE(test, uprobe_arm64_sim_run(test, 0xa9bf7bfd, &regs));
+	KUNIT_EXPECT_EQ(test, regs.sp, page + 0x7f0);
+	KUNIT_EXPECT_EQ(test, regs.pc, SIM_PC + 4);
+	KUNIT_ASSERT_EQ(test, copy_from_user(x, (void __user *)(page + 0x7f0),
+					     sizeof(x)), 0);
+	KUNIT_EXPECT_EQ(test, x[0], 0x1000ULL + 29);
+	KUNIT_EXPECT_EQ(test, x[1], 0x1000ULL + 30);
+	/* stp x19, x20, [sp, #16]: no write-back */
+	KUNIT_ASSERT_TRUE(test, uprobe_arm64_sim_run(test, 0xa90153f3, &regs));
+	KUNIT_EXPECT_EQ(test, regs.sp, page + 0x7f0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(x, (void __user *)(page + 0x800),
+					     sizeof(x)), 0);
+	KUNIT_EXPECT_EQ(test, x[0], 0x1000ULL + 19);
+	KUNIT_EXPECT_EQ(test, x[1], 0x1000ULL + 20);
+	/* stp w0, wzr, [x1], #8 */
+	regs.regs[1] = page + 0x100;
+	KUNIT_ASSERT_TRUE(test, uprobe_arm64_sim_run(test, 0x28817c20, &regs));
+	KUNIT_EXPECT_EQ(test, regs.regs[1], page + 0x108);
+	KUNIT_ASSERT_EQ(test, copy_from_user(w, (void __user *)(page + 0x100),
+					     sizeof(w)), 0);
+	KUNIT_EXPECT_EQ(test, w[0], 0x1000U);
+	KUNIT_EXPECT_EQ(test, w[1], 0U);
+
+	/* read-only memory, then a misaligned sp: left to the step */
+	uprobe_arm64_sim_regs(&regs);
+	regs.sp = none + 0x800;
+	before = regs;
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_sim_run(test, 0xa9bf7bfd, &regs));
+	KUNIT_EXPECT_MEMEQ(test, &regs, &before, sizeof(regs));
+	regs.sp = page + 0x808;
+	before = regs;
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_sim_run(test, 0xa9bf7bfd, &regs));
+	KUNIT_EXPECT_MEMEQ(test, &regs, &before, sizeof(regs));
+}
+
 #undef SIM_PC
 #undef SIM_PAGE
 
@@ -340,6 +421,8 @@ static struct kunit_case uprobe_arm64_sim_test_cases[] = {
 	KUNIT_CASE(uprobe_arm64_sim_adr),
 	KUNIT_CASE(uprobe_arm64_sim_step),
 	KUNIT_CASE(uprobe_arm64_sim_ldr),
+	KUNIT_CASE(uprobe_arm64_sim_add),
+	KUNIT_CASE(uprobe_arm64_sim_stp),
 	{}
 };
 
