@@ -54,9 +54,16 @@ typedef __le32 uprobe_opcode_t;
  *	->ixol is stepped instead: the same load with register ->reg as its
  *	base, loaded with the literal's address (it faults where the original
  *	would)
- * @UPROBE_ARM64_ADD: add, sub (immediate) without flags: register ->reg
- *	= register ->cond + ->offset (31: sp for both; the low 32 bits,
- *	zero-extended, with UPROBE_ARM64_W)
+ * @UPROBE_ARM64_ADD_IMM: add, adds, sub, subs (immediate); cmp, cmn
+ * @UPROBE_ARM64_ADD_REG: add, adds, sub, subs (shifted register); cmp,
+ *	cmn, neg
+ * @UPROBE_ARM64_LOGIC_REG: and, orr, eor, ands, bic, orn, eon, bics
+ *	(shifted register); mov (register), tst
+ * @UPROBE_ARM64_MOVW: movz, movn, movk
+ * @UPROBE_ARM64_LDST: ldr, ldrb, ldrh, ldrsb, ldrsh, ldrsw, str, strb,
+ *	strh (immediate: unsigned offset, unscaled, pre- and post-indexed).
+ *	An access the kernel cannot make is stepped instead, and faults as
+ *	the original would
  * @UPROBE_ARM64_STP: stp of registers ->reg and ->reg2 (31: the zero
  *	register; w registers with UPROBE_ARM64_W) to register ->cond (31:
  *	sp) + ->offset, or to register ->cond itself and then ->offset added
@@ -67,8 +74,9 @@ typedef __le32 uprobe_opcode_t;
  * Everything but STEP is simulated on the user registers, so that a hit
  * costs one trap; the pc readers among them could not be stepped from
  * another address as they are, and a function's first instructions
- * (its frame record's stp, the stack pointer's sub, mov x29, sp) are
- * those probed most.
+ * (its frame record's stp, the stack pointer's sub, mov x29, sp, saving
+ * and moving registers, comparing arguments) are those probed most.
+ * ADD_IMM to LDST have their fields decoded from ->insn at each hit.
  */
 enum uprobe_arm64_sim {
 	UPROBE_ARM64_STEP,
@@ -81,7 +89,11 @@ enum uprobe_arm64_sim {
 	UPROBE_ARM64_ADR,
 	UPROBE_ARM64_ADRP,
 	UPROBE_ARM64_LDR,
-	UPROBE_ARM64_ADD,
+	UPROBE_ARM64_ADD_IMM,
+	UPROBE_ARM64_ADD_REG,
+	UPROBE_ARM64_LOGIC_REG,
+	UPROBE_ARM64_MOVW,
+	UPROBE_ARM64_LDST,
 	UPROBE_ARM64_STP,
 };
 
@@ -90,7 +102,7 @@ enum uprobe_arm64_sim {
 #define UPROBE_ARM64_LINK	0x01
 /* cbnz, tbnz: branch when the register or bit is not zero */
 #define UPROBE_ARM64_NZ		0x02
-/* the 32-bit form: W register tested (cbz), 4-byte literal (ldr) */
+/* the 32-bit form: W register tested (cbz), 4-byte literal (ldr), stp of w */
 #define UPROBE_ARM64_W		0x04
 /* ldrsw: the 4-byte literal is sign-extended */
 #define UPROBE_ARM64_SIGNED	0x08
@@ -104,7 +116,8 @@ enum uprobe_arm64_sim {
  * @insn: the probed instruction as read from the file (never modified)
  * @ixol: the instruction as single-stepped in an XOL slot: @insn, or the
  *	rewritten load of a literal load (see %UPROBE_ARM64_LDR)
- * @offset: pc-relative offset of a branch, literal or adr/adrp target
+ * @offset: pc-relative offset of a branch, literal or adr/adrp target,
+ *	offset of an stp
  * @sim: an &enum uprobe_arm64_sim
  * @reg: register number (31: the zero register) the simulation reads or
  *	writes

@@ -13,10 +13,12 @@
  *  - Simulate every instruction that reads pc, so that it never runs at
  *    another address: b, bl, b.cond, bc.cond, cbz, cbnz, tbz, tbnz, br,
  *    blr, ret, adr, adrp, ldr and ldrsw (literal); the few that do
- *    nothing but move pc on: nop, bti, prfm (literal); and what a
- *    function's entry does most: stp of two general registers (the frame
- *    record), add and sub (immediate, without flags: sub sp, sp, #N; mov
- *    x29, sp).  They cost one trap, no single-step.
+ *    nothing but move pc on: nop, bti, prfm; and what a function's entry
+ *    does most: stp of two general registers (the frame record), ldr and
+ *    str of one (immediate offset or index), add and sub (immediate or
+ *    shifted register: sub sp, sp, #N; mov x29, sp; cmp), logic (shifted
+ *    register: mov, tst), movz, movn, movk.  They cost one trap, no
+ *    single-step.
  *  - Refuse the pc readers that cannot be simulated: branches with pointer
  *    authentication (the kernel would need the thread's keys), exception
  *    returns, SIMD&FP literal loads, and literal loads into the zero
@@ -32,8 +34,8 @@
  *    mrs of ID registers (emulated by the kernel).
  *  - Refuse the reserved and unallocated top-level encoding groups and
  *    every unmatched encoding of the branch, exception and system group.
- *  - Step everything else: data processing, loads and stores addressed by
- *    registers, SIMD&FP, SVE and SME.  None of it depends on pc; an
+ *  - Step everything else: the rest of data processing, the rest of the
+ *    loads and stores, SIMD&FP, SVE and SME.  None of it depends on pc; an
  *    unallocated encoding there raises SIGILL, as the original would.
  */
 #include <linux/bitops.h>
@@ -260,6 +262,41 @@ static void uprobe_arm64_plan_stp(struct arch_uprobe *au, u32 insn)
 		au->flags |= UPROBE_ARM64_POST;
 }
 
+/*
+ * Load/store of one general register (V, bit 26, clear), immediate: an
+ * unsigned offset, or a 9-bit signed one, unscaled (bits 11:10 = 00),
+ * post-indexed (01) or pre-indexed (11); 10 is ldtr/sttr, unprivileged.
+ */
+#define UPROBE_ARM64_LDST_UIMM_MASK	0x3f000000
+#define UPROBE_ARM64_LDST_UIMM		0x39000000
+#define UPROBE_ARM64_LDST_IMM9_MASK	0x3f200000
+#define UPROBE_ARM64_LDST_IMM9		0x38000000
+#define UPROBE_ARM64_LDST_UNPRIV	0x800
+
+/* ldr, str (immediate) of one general register: simulated or prfm. */
+static void uprobe_arm64_plan_ldr_str(struct arch_uprobe *au, u32 insn)
+{
+	u32 size = insn >> 30, opc = (insn >> 22) & 0x3;
+	bool uimm = insn & BIT(24);
+	bool writeback = !uimm && (insn & BIT(10));
+	u8 rt = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RT, insn);
+	u8 rn = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RN, insn);
+
+	if (!uimm && (insn & 0xc00) == UPROBE_ARM64_LDST_UNPRIV)
+		return;
+	if (size == 3 && opc == 2) {
+		/* prfm, prfum: hints; indexed, unallocated */
+		if (!writeback)
+			au->sim = UPROBE_ARM64_NOP;
+		return;
+	}
+	/* unallocated; a written-back base also transferred: to the CPU */
+	if ((size >= 2 && opc == 3) ||
+	    (writeback && rn == rt && rn != AARCH64_INSN_REG_SP))
+		return;
+	au->sim = UPROBE_ARM64_LDST;
+}
+
 /* Loads and stores: why refused, or NULL. */
 static const char *uprobe_arm64_plan_ldst(struct arch_uprobe *au, u32 insn)
 {
@@ -270,6 +307,11 @@ static const char *uprobe_arm64_plan_ldst(struct arch_uprobe *au, u32 insn)
 		uprobe_arm64_plan_stp(au, insn);
 		return NULL;
 	}
+	if ((insn & UPROBE_ARM64_LDST_UIMM_MASK) == UPROBE_ARM64_LDST_UIMM ||
+	    (insn & UPROBE_ARM64_LDST_IMM9_MASK) == UPROBE_ARM64_LDST_IMM9) {
+		uprobe_arm64_plan_ldr_str(au, insn);
+		return NULL;
+	}
 	if (aarch64_insn_is_mops(insn))
 		return "memory copy or set (FEAT_MOPS)";
 	if (aarch64_insn_is_exclusive(insn) &&
@@ -278,32 +320,35 @@ static const char *uprobe_arm64_plan_ldst(struct arch_uprobe *au, u32 insn)
 	return NULL;
 }
 
-/* Add/subtract (immediate) without flags or tags (bit 23: addg, subg). */
-#define UPROBE_ARM64_ADD_IMM_MASK	0x3f800000
-#define UPROBE_ARM64_ADD_IMM		0x11000000
+/* Add/subtract (immediate), not the tag forms (bit 23: addg, subg). */
+#define UPROBE_ARM64_ADD_IMM_ENC_MASK	0x1f800000
+#define UPROBE_ARM64_ADD_IMM_ENC	0x11000000
 
-/* add, sub (immediate), no flags: simulated. */
-static void uprobe_arm64_plan_add(struct arch_uprobe *au, u32 insn)
+/* Move wide (immediate): movn, movz, movk. */
+#define UPROBE_ARM64_MOVW_ENC_MASK	0x1f800000
+#define UPROBE_ARM64_MOVW_ENC		0x12800000
+
+/* movn, movz, movk: simulated but for the unallocated encodings. */
+static void uprobe_arm64_plan_movw(struct arch_uprobe *au, u32 insn)
 {
-	s64 imm = aarch64_insn_decode_immediate(AARCH64_INSN_IMM_12, insn);
-
-	if (insn & BIT(22))
-		imm <<= 12;
-	au->sim = UPROBE_ARM64_ADD;
-	au->reg = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RD, insn);
-	au->cond = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RN, insn);
-	au->offset = insn & BIT(30) ? -imm : imm;
-	if (!(insn & BIT(31)))
-		au->flags = UPROBE_ARM64_W;
+	/* opc 01; a w register shifted by 32 or 48 */
+	if (((insn >> 29) & 0x3) == 1 ||
+	    (!(insn & BIT(31)) && (insn & BIT(22))))
+		return;
+	au->sim = UPROBE_ARM64_MOVW;
 }
 
-/* adr, adrp, add, sub: simulated; the rest of data processing stepped. */
+/* adr, adrp, add, sub, move wide: simulated; the rest stepped. */
 static void uprobe_arm64_plan_dp_imm(struct arch_uprobe *au, u32 insn)
 {
 	s64 imm;
 
-	if ((insn & UPROBE_ARM64_ADD_IMM_MASK) == UPROBE_ARM64_ADD_IMM) {
-		uprobe_arm64_plan_add(au, insn);
+	if ((insn & UPROBE_ARM64_ADD_IMM_ENC_MASK) == UPROBE_ARM64_ADD_IMM_ENC) {
+		au->sim = UPROBE_ARM64_ADD_IMM;
+		return;
+	}
+	if ((insn & UPROBE_ARM64_MOVW_ENC_MASK) == UPROBE_ARM64_MOVW_ENC) {
+		uprobe_arm64_plan_movw(au, insn);
 		return;
 	}
 	if (!aarch64_insn_is_adr_adrp(insn))
@@ -318,6 +363,27 @@ static void uprobe_arm64_plan_dp_imm(struct arch_uprobe *au, u32 insn)
 		au->sim = UPROBE_ARM64_ADR;
 		au->offset = imm;
 	}
+}
+
+/* Logical and add/subtract (shifted register) */
+#define UPROBE_ARM64_LOGIC_REG_ENC_MASK	0x1f000000
+#define UPROBE_ARM64_LOGIC_REG_ENC	0x0a000000
+#define UPROBE_ARM64_ADD_REG_ENC_MASK	0x1f200000
+#define UPROBE_ARM64_ADD_REG_ENC		0x0b000000
+
+/* Data processing (register): the shifted-register forms simulated. */
+static void uprobe_arm64_plan_dp_reg(struct arch_uprobe *au, u32 insn)
+{
+	/* a shift by 32 or more of a w register is unallocated */
+	if (!(insn & BIT(31)) && (insn & BIT(15)))
+		return;
+	if ((insn & UPROBE_ARM64_LOGIC_REG_ENC_MASK) ==
+	    UPROBE_ARM64_LOGIC_REG_ENC)
+		au->sim = UPROBE_ARM64_LOGIC_REG;
+	/* add/sub's shift 11 is reserved */
+	else if ((insn & UPROBE_ARM64_ADD_REG_ENC_MASK) ==
+		 UPROBE_ARM64_ADD_REG_ENC && ((insn >> 22) & 0x3) != 3)
+		au->sim = UPROBE_ARM64_ADD_REG;
 }
 
 /* Decide how @insn runs; returns a reason to refuse it, or NULL. */
@@ -342,8 +408,12 @@ static const char *uprobe_arm64_plan(struct arch_uprobe *au, u32 insn)
 	case 0xc:
 	case 0xe:
 		return uprobe_arm64_plan_ldst(au, insn);
+	case 0x5:
+	case 0xd:
+		uprobe_arm64_plan_dp_reg(au, insn);
+		return NULL;
 	}
-	/* SVE, data processing (register), SIMD&FP */
+	/* SVE, SIMD&FP */
 	return NULL;
 }
 

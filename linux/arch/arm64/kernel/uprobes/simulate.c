@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * arm64 uprobes: simulation of the instructions that read pc.
+ * arm64 uprobes: simulation of the probed instruction, and of the
+ * instructions that read pc.
  *
- * Branches, adr/adrp and literal loads are executed on the user registers
- * at the breakpoint hit: one trap, no single-step, and no copy running at
- * an address that is not its own; nop, bti and prfm (literal) only move pc
- * on.  A literal the kernel cannot read is loaded by stepping a rewritten
- * copy instead (xol.c), which faults with the signal the original would
- * have raised.  The instructions a function starts with, stp of a pair of
- * registers and add/sub (immediate), are simulated too, to spare their
- * hits the single-step; a store the kernel cannot make (a fault, sp not
- * 16-byte aligned as its base) is stepped, and faults, the same way.
+ * arch_uprobe_skip_sstep() executes what the analysis marked as simulated
+ * on the user registers at the breakpoint hit: one trap, no single-step.
+ * Branches, adr/adrp and literal loads are done here, so that no copy of
+ * them ever runs at an address that is not its own; nop, bti and prfm
+ * only move pc on.  A literal the kernel cannot read is loaded by stepping
+ * a rewritten copy instead (xol.c), which faults with the signal the
+ * original would have raised.  Data processing (dataproc.c) and loads and
+ * stores (ldst.c), what functions start with, are simulated to spare
+ * their hits the single-step; an access the kernel cannot make is stepped
+ * the same way.
  *
  * PSTATE.BTYPE is left as the instruction leaves it: "call" after blr,
  * "jump or call" after br (see analyze.c), none after anything else.  A
@@ -63,12 +65,6 @@ static bool uprobe_arm64_cond_holds(u64 pstate, u8 cond)
 	return holds ^ (cond & 1);
 }
 
-/* Register @reg as a source: 31 is the zero register. */
-static u64 uprobe_arm64_reg(struct pt_regs *regs, u8 reg)
-{
-	return reg == AARCH64_INSN_REG_ZR ? 0 : regs->regs[reg];
-}
-
 /* ldr, ldrsw (literal): one read of the literal's size at @addr. */
 static int uprobe_arm64_load(struct arch_uprobe *au, struct pt_regs *regs,
 			     unsigned long addr)
@@ -89,52 +85,6 @@ static int uprobe_arm64_load(struct arch_uprobe *au, struct pt_regs *regs,
 	return 0;
 }
 
-/* Register @reg as a base or an add's operand: 31 is sp. */
-static u64 uprobe_arm64_reg_sp(struct pt_regs *regs, u8 reg)
-{
-	return reg == AARCH64_INSN_REG_SP ? regs->sp : regs->regs[reg];
-}
-
-/* Set register @reg (31: sp) to @val. */
-static void uprobe_arm64_set_reg_sp(struct pt_regs *regs, u8 reg, u64 val)
-{
-	if (reg == AARCH64_INSN_REG_SP)
-		regs->sp = val;
-	else
-		regs->regs[reg] = val;
-}
-
-/* stp: the pair to user memory, then the base written back. */
-static int uprobe_arm64_store_pair(struct arch_uprobe *au,
-				   struct pt_regs *regs)
-{
-	u64 base = uprobe_arm64_reg_sp(regs, au->cond);
-	u64 a = uprobe_arm64_reg(regs, au->reg);
-	u64 b = uprobe_arm64_reg(regs, au->reg2);
-	unsigned long addr = base;
-	unsigned long left;
-
-	/* sp as a base must be aligned (SCTLR_EL1.SA0): the step faults */
-	if (au->cond == AARCH64_INSN_REG_SP && !IS_ALIGNED(base, 16))
-		return -EFAULT;
-	if (!(au->flags & UPROBE_ARM64_POST))
-		addr += au->offset;
-	if (au->flags & UPROBE_ARM64_W) {
-		u32 pair[2] = { a, b };
-
-		left = copy_to_user((void __user *)addr, pair, sizeof(pair));
-	} else {
-		u64 pair[2] = { a, b };
-
-		left = copy_to_user((void __user *)addr, pair, sizeof(pair));
-	}
-	if (left)
-		return -EFAULT;
-	if (au->flags & (UPROBE_ARM64_PRE | UPROBE_ARM64_POST))
-		uprobe_arm64_set_reg_sp(regs, au->cond, base + au->offset);
-	return 0;
-}
-
 /* Leave the BTYPE @btype (a PSTATE.BTYPE field value) in @regs. */
 static void uprobe_arm64_set_btype(struct pt_regs *regs, u8 btype)
 {
@@ -148,14 +98,15 @@ static void uprobe_arm64_set_btype(struct pt_regs *regs, u8 btype)
  * @auprobe: the probed instruction
  * @regs: user registers, pc at the probed address
  *
- * Simulates nop, bti, prfm (literal), b, bl, b.cond, bc.cond, cbz, cbnz,
- * tbz, tbnz, br, blr, ret, adr, adrp, ldr and ldrsw (literal), add and sub
- * (immediate) and stp.  A user who single-steps gets the trap of a step
- * that ends after the instruction.
+ * Simulates nop, bti, prfm, b, bl, b.cond, bc.cond, cbz, cbnz, tbz, tbnz,
+ * br, blr, ret, adr, adrp, ldr and ldrsw (literal), add/sub (immediate and
+ * shifted register, cmp and cmn), logic (shifted register: mov, tst),
+ * movz/movn/movk, ldr/str (immediate) and stp.  A user who single-steps
+ * gets the trap of a step that ends after the instruction.
  *
  * Return: true if the instruction was executed and @regs updated, false
- * if it must be single-stepped out of line (not simulated, a literal the
- * kernel could not read or a pair it could not store).
+ * if it must be single-stepped out of line (not simulated, or an access
+ * the kernel could not make).
  */
 bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 {
@@ -206,14 +157,15 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 		if (uprobe_arm64_load(auprobe, regs, target))
 			return false;
 		break;
-	case UPROBE_ARM64_ADD:
-		val = uprobe_arm64_reg_sp(regs, auprobe->cond) + auprobe->offset;
-		if (auprobe->flags & UPROBE_ARM64_W)
-			val = (u32)val;
-		uprobe_arm64_set_reg_sp(regs, auprobe->reg, val);
+	case UPROBE_ARM64_ADD_IMM:
+	case UPROBE_ARM64_ADD_REG:
+	case UPROBE_ARM64_LOGIC_REG:
+	case UPROBE_ARM64_MOVW:
+		uprobe_arm64_simulate_dp(auprobe, regs);
 		break;
 	case UPROBE_ARM64_STP:
-		if (uprobe_arm64_store_pair(auprobe, regs))
+	case UPROBE_ARM64_LDST:
+		if (!uprobe_arm64_simulate_ldst(auprobe, regs))
 			return false;
 		break;
 	default:

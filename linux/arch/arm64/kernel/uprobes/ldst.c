@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * arm64 uprobes: simulation of loads and stores of general registers.
+ *
+ * A function saves its frame record and callee-saved registers (stp, str)
+ * and reads its arguments' fields (ldr) before anything else: simulated,
+ * these hits cost one trap and no single-step.  The access is the one the
+ * instruction makes, of the same size at the same address, through the
+ * user's page tables (get_user(), put_user(), copy_to_user() use the
+ * unprivileged accesses, checked as the program's own).
+ *
+ * Whatever the kernel cannot do the instruction's way is left to the
+ * single-step, which then does it or faults with the signal the original
+ * raises: a fault (unmapped, read-only, a guard page), sp not 16-byte
+ * aligned as a base (the CPU's stack alignment check, SCTLR_EL1.SA0).
+ * Nothing is written back to a register before the access succeeded.
+ */
+#include <linux/align.h>
+#include <linux/bits.h>
+#include <linux/uaccess.h>
+#include <linux/uprobes.h>
+
+#include <asm/ptrace.h>
+
+#include "internal.h"
+
+/* sp as the base of an access must be 16-byte aligned, or the step faults */
+static bool uprobe_arm64_base_ok(const struct pt_regs *regs, u8 rn)
+{
+	return rn != AARCH64_INSN_REG_SP || IS_ALIGNED(regs->sp, 16);
+}
+
+/* stp: the pair to user memory, then the base written back. */
+static bool uprobe_arm64_store_pair(const struct arch_uprobe *au,
+				    struct pt_regs *regs)
+{
+	u64 base = uprobe_arm64_reg_sp(regs, au->cond);
+	u64 a = uprobe_arm64_reg(regs, au->reg);
+	u64 b = uprobe_arm64_reg(regs, au->reg2);
+	unsigned long addr = base;
+	unsigned long left;
+
+	if (!uprobe_arm64_base_ok(regs, au->cond))
+		return false;
+	if (!(au->flags & UPROBE_ARM64_POST))
+		addr += au->offset;
+	if (au->flags & UPROBE_ARM64_W) {
+		u32 pair[2] = { a, b };
+
+		left = copy_to_user((void __user *)addr, pair, sizeof(pair));
+	} else {
+		u64 pair[2] = { a, b };
+
+		left = copy_to_user((void __user *)addr, pair, sizeof(pair));
+	}
+	if (left)
+		return false;
+	if (au->flags & (UPROBE_ARM64_PRE | UPROBE_ARM64_POST))
+		uprobe_arm64_set_reg_sp(regs, au->cond, base + au->offset);
+	return true;
+}
+
+/* Load 1 << @size bytes at @addr, zero-extended, into @val. */
+static int uprobe_arm64_get(unsigned long addr, unsigned int size, u64 *val)
+{
+	int err;
+
+	switch (size) {
+	case 0: {
+		u8 v;
+
+		err = get_user(v, (u8 __user *)addr);
+		*val = v;
+		break;
+	}
+	case 1: {
+		u16 v;
+
+		err = get_user(v, (u16 __user *)addr);
+		*val = v;
+		break;
+	}
+	case 2: {
+		u32 v;
+
+		err = get_user(v, (u32 __user *)addr);
+		*val = v;
+		break;
+	}
+	default:
+		err = get_user(*val, (u64 __user *)addr);
+		break;
+	}
+	return err;
+}
+
+/* Store the low 1 << @size bytes of @val at @addr. */
+static int uprobe_arm64_put(unsigned long addr, unsigned int size, u64 val)
+{
+	switch (size) {
+	case 0:
+		return put_user((u8)val, (u8 __user *)addr);
+	case 1:
+		return put_user((u16)val, (u16 __user *)addr);
+	case 2:
+		return put_user((u32)val, (u32 __user *)addr);
+	}
+	return put_user(val, (u64 __user *)addr);
+}
+
+/*
+ * ldr, ldrb, ldrh, ldrsb, ldrsh, ldrsw, str, strb, strh with an unsigned
+ * offset (bit 24), an unscaled one (ldur, stur) or a pre- or post-indexed
+ * base (bits 11:10 = 11, 01).  opc (bits 23:22): 00 store, 01 load, 10
+ * load sign-extended to 64 bits, 11 to 32 bits.
+ */
+static bool uprobe_arm64_load_store(const struct arch_uprobe *au,
+				    struct pt_regs *regs)
+{
+	u32 insn = le32_to_cpup((const __le32 *)au->insn);
+	unsigned int size = insn >> 30, opc = (insn >> 22) & 0x3;
+	u8 rt = UPROBE_ARM64_RD(insn), rn = UPROBE_ARM64_RN(insn);
+	u64 base = uprobe_arm64_reg_sp(regs, rn);
+	bool post = false, writeback = false;
+	unsigned long addr;
+	s64 offset;
+	u64 val;
+
+	if (insn & BIT(24)) {
+		offset = (u64)((insn >> 10) & 0xfff) << size;
+	} else {
+		offset = sign_extend64(insn >> 12, 8);
+		writeback = insn & BIT(10);
+		post = writeback && !(insn & BIT(11));
+	}
+	if (!uprobe_arm64_base_ok(regs, rn))
+		return false;
+	addr = post ? base : base + offset;
+	if (!opc) {
+		if (uprobe_arm64_put(addr, size, uprobe_arm64_reg(regs, rt)))
+			return false;
+	} else {
+		if (uprobe_arm64_get(addr, size, &val))
+			return false;
+		if (opc & 2)
+			val = sign_extend64(val, (8 << size) - 1);
+		if (opc == 3)
+			val = (u32)val;
+		uprobe_arm64_set_reg(regs, rt, val);
+	}
+	if (writeback)
+		uprobe_arm64_set_reg_sp(regs, rn, base + offset);
+	return true;
+}
+
+/**
+ * uprobe_arm64_simulate_ldst - execute a load or store in the kernel
+ * @au: the analysed instruction, of sim %UPROBE_ARM64_STP or
+ *	%UPROBE_ARM64_LDST
+ * @regs: user registers at the hit; pc is left to the caller
+ *
+ * Return: true if the access was made and @regs updated, false if it
+ * could not be made as the instruction makes it and @regs are as they
+ * were: the instruction is then single-stepped.
+ */
+bool uprobe_arm64_simulate_ldst(const struct arch_uprobe *au,
+				struct pt_regs *regs)
+{
+	if (au->sim == UPROBE_ARM64_STP)
+		return uprobe_arm64_store_pair(au, regs);
+	return uprobe_arm64_load_store(au, regs);
+}
