@@ -191,9 +191,9 @@ static const unsigned char func[FUNC_SIZE] = {
 /*
  * arm64: the instructions our engine simulates (branches, pc-relative
  * forms, nop and bti, and what functions start with: the frame record's
- * and other stp, stack adjustment, add and sub immediate), and the ones
- * it steps out of line (single stores and loads, register moves, return
- * address signing, system registers, FP).
+ * and other stp, stack adjustment, single loads and stores, register
+ * moves and constants, add, sub and cmp), and the ones it steps out of
+ * line (return address signing, system registers, bitfield moves, FP).
  */
 asm(".text\n"
 	TARGET(nop, "", "nop", "ret")
@@ -228,6 +228,8 @@ asm(".text\n"
 	TARGET(mov_reg, "", "mov x1, x0", "ret")
 	TARGET(mov_imm, "", "mov x0, #1", "ret")
 	TARGET(cmp, "", "cmp x0, #1", "ret")
+	/* stepped: what has no class of its own costs the same */
+	TARGET(lsl, "", "lsl x0, x0, #1", "ret")
 	TARGET(fmov, "", "fmov d0, x0", "ret")
 	/* simulated: branches, over an udf where they skip one */
 	TARGET(b, "", "b 1f", "udf #0\n 1: ret")
@@ -255,8 +257,8 @@ asm(".text\n"
 	X(nop) X(bti_c) X(paciasp) X(stp_fp) X(mov_fp) X(sub_sp)	\
 	X(add_sp) X(stp_stack) X(str_stack) X(ldr_stack) X(ldr_mem)	\
 	X(str_mem) X(mrs_tls) X(add) X(mov_reg) X(mov_imm) X(cmp)	\
-	X(fmov) X(b) X(bl) X(bcond_taken) X(bcond_not_taken) X(cbz)	\
-	X(tbz) X(ret) X(br) X(blr) X(adr) X(adrp) X(ldr_lit)
+	X(lsl) X(fmov) X(b) X(bl) X(bcond_taken) X(bcond_not_taken)	\
+	X(cbz) X(tbz) X(ret) X(br) X(blr) X(adr) X(adrp) X(ldr_lit)
 
 #define RETPROBE_FN t_stp_fp
 #define RETPROBE_AT p_stp_fp

@@ -28,7 +28,7 @@ every first instruction, with the emulated/boosted/stepped/refused split.
 part (analyze.c: simulated, which it reports as "emulated", stepped or
 refused) and aarch64-linux-gnu-objdump. Every stepped instruction runs
 the same way there (one trap, the out-of-line copy, one hardware step):
-a stepped form with no class of its own gets the cost of "add".
+a stepped form with no class of its own gets the cost of "lsl".
 """
 import collections
 import os
@@ -506,7 +506,8 @@ A64_BENCH_CODE = {
     "add_sp": 0x910083ff, "stp_stack": 0xa90153f3, "str_stack": 0xf90007e0,
     "ldr_stack": 0xf94007e0, "ldr_mem": 0xf9400020, "str_mem": 0xf9000020,
     "mrs_tls": 0xd53bd040, "add": 0x91000400, "mov_reg": 0xaa0003e1,
-    "mov_imm": 0xd2800020, "cmp": 0xf100041f, "fmov": 0x9e670000,
+    "mov_imm": 0xd2800020, "cmp": 0xf100041f, "lsl": 0xd37ff800,
+    "fmov": 0x9e670000,
     "b": 0x14000002, "bl": 0x94000003, "bcond_taken": 0x54000040,
     "bcond_not_taken": 0x54000041, "cbz": 0xb4000041, "tbz": 0xb6f80040,
     "ret": 0xd65f03c0, "br": 0xd61f0020, "blr": 0xd63f0020,
@@ -560,8 +561,19 @@ def a64_rule_kind(w):
         return "refused"
     if op0 in (8, 9):
         if (is_(w, 0x1f000000, 0x10000000) or		# adr, adrp
-                is_(w, 0x3f800000, 0x11000000)):	# add, sub (immediate)
+                is_(w, 0x1f800000, 0x11000000)):	# add, sub (immediate)
             return "emulated"
+        if is_(w, 0x1f800000, 0x12800000):		# movn, movz, movk
+            unalloc = (w >> 29) & 3 == 1 or (not w >> 31 and w & 1 << 22)
+            return "stepped" if unalloc else "emulated"
+        return "stepped"
+    if op0 in (5, 0xd):
+        if not w >> 31 and w & 1 << 15:
+            return "stepped"		# a w register shifted by 32 or more
+        if is_(w, 0x1f000000, 0x0a000000):		# logic (shifted register)
+            return "emulated"
+        if is_(w, 0x1f200000, 0x0b000000) and (w >> 22) & 3 != 3:
+            return "emulated"				# add, sub (shifted register)
         return "stepped"
     if op0 in (0xa, 0xb):
         if (is_(w, 0x7c000000, 0x14000000) or		# b, bl
@@ -589,6 +601,16 @@ def a64_rule_kind(w):
             wb = w & 0x7fc00000 != 0x29000000
             return "stepped" if wb and rn != 31 and rn in (rt, rt2) \
                 else "emulated"
+        if is_(w, 0x3f000000, 0x39000000) or \
+                (is_(w, 0x3f200000, 0x38000000) and (w >> 10) & 3 != 2):
+            # ldr, str (immediate) of a general register; prfm
+            size, opc, rt, rn = w >> 30, (w >> 22) & 3, w & 31, (w >> 5) & 31
+            wb = not w & 1 << 24 and w & 1 << 10
+            if size == 3 and opc == 2:
+                return "stepped" if wb else "emulated"
+            if (size >= 2 and opc == 3) or (wb and rn == rt and rn != 31):
+                return "stepped"
+            return "emulated"
         if is_(w, 0x3b200c00, 0x19000400):
             return "refused"				# FEAT_MOPS
         if is_(w, 0x3f800000, 0x08000000) and \
@@ -604,10 +626,10 @@ A64_FP = re.compile(r"\b(?:[vqdshbz][0-9]+|p[0-9]+)(?:\.|\b)")
 
 
 def a64_form_class(w, text):
-    """The benchmark class closest to @w (its objdump @text) by form, or
-    "other". The stepped forms with no class of their own cost what every
-    stepped instruction does (one trap, the out-of-line copy, one
-    hardware step): cmp (data processing) stands in for them."""
+    """The benchmark class closest to @w (its objdump @text) by form. The
+    forms with no class of their own get "lsl" (a bitfield move, stepped):
+    every stepped instruction costs the same (one trap, the out-of-line
+    copy, one hardware step)."""
     mn, _, ops = text.partition(" ")
     ops = ops.replace(" ", "")
     if is_(w, 0xfffff01f, 0xd503201f):
@@ -644,10 +666,6 @@ def a64_form_class(w, text):
         return mn + "_sp"
     if mn == "stp" and not A64_FP.search(ops):
         return "stp_stack"
-    if a64_rule_kind(w) == "emulated" and mn in ("add", "sub", "mov"):
-        return "add"
-    if a64_rule_kind(w) != "stepped":
-        return "other"
     if mn == "mrs":
         return "mrs_tls"
     load = re.match(r"ld|cas|swp", mn)
@@ -662,20 +680,27 @@ def a64_form_class(w, text):
         return "fmov"
     if mn == "mov" and re.fullmatch(r"(?:{0}|sp),(?:{0}|sp)".format(A64_REG),
                                     ops):
-        return "mov_reg"
+        return "mov_reg" if "sp" not in ops.split(",") else "add"
     if mn in ("mov", "movz", "movn", "movk"):
         return "mov_imm"
-    return "cmp"
+    if mn in ("cmp", "cmn", "tst"):
+        return "cmp"
+    if mn in ("add", "sub", "neg", "and", "orr", "eor", "bic", "orn", "eon",
+              "mvn", "adds", "subs", "negs", "ands", "bics"):
+        return "add"
+    return "lsl"
 
 
 def a64_classify(w, text):
-    """(class, kind by the engine's rules) of an A64 instruction."""
+    """(class, kind by the engine's rules) of an A64 instruction: a form
+    whose class runs another way than it gets "lsl" if stepped, "other"
+    if simulated."""
     kind = a64_rule_kind(w)
     if kind == "refused":
         return "other", kind
     cls = a64_form_class(w, text)
-    if cls != "other" and A64_CLASS_KIND.get(cls) != kind:
-        cls = "other"
+    if A64_CLASS_KIND.get(cls) != kind:
+        cls = "lsl" if kind == "stepped" else "other"
     return cls, kind
 
 

@@ -153,8 +153,8 @@ uev_bad_iret:
  * Loads known values into every general purpose register x0..x30 and
  * pushes two known doublewords (0x6666 at sp, 0x5555 at sp + 8), sets the
  * condition flags to N=1 Z=0 C=1 V=0 (cmp of a negative number with 0),
- * then runs the probed instruction at uev_regs_probe, which is stepped
- * out of line. x9..x30 hold N * 0x0101010101010101 for register xN.
+ * then runs the probed instruction at uev_regs_probe, a register move.
+ * x9..x30 hold N * 0x0101010101010101 for register xN.
  */
 	.globl uev_regs_func
 	.type uev_regs_func, %function

@@ -41,8 +41,8 @@
  *
  * On arm64 the debugger's breakpoint is brk #0 over the probe's brk #5
  * (four bytes each, upng_regs.h), its SIGTRAP has si_code TRAP_BRKPT and
- * pc on the brk; the probed instructions are a mov (stepped) and a nop
- * (simulated); nothing becomes a jump (no jump cases).
+ * pc on the brk; the probed instructions are a register move (asr #0:
+ * stepped) and a nop (simulated); nothing becomes a jump (no jump cases).
  *
  * Needs our engine (debugfs uprobes/hide_breakpoints): on the stock one
  * the debugger's int3 is taken as the probe's and the cases are skipped.
@@ -366,7 +366,7 @@ static int execute(pid_t pid, unsigned long addr, int len, bool mov)
 	if (err)
 		return err;
 #if defined(__aarch64__)
-	if (mov)		/* mov x9, x0 */
+	if (mov)		/* asr x9, x0, #0 */
 		regs.regs[9] = regs.regs[0];
 #else
 	if (mov)		/* mov %rdi, %rax */

@@ -13,11 +13,14 @@
  *
  * The engine's arm64 part (arch/arm64/kernel/uprobes/analyze.c) simulates
  * the instructions that read pc (b, bl, b.cond, cbz/cbnz, tbz/tbnz, br, blr,
- * ret, adr, adrp, ldr/ldrsw literal) and nop, bti and prfm literal on the
- * registers, and single-steps a copy of everything else it accepts in the
- * XOL area: both kinds are here, and a result depends on the probed
- * instruction alone (values computed relative to a label or to an unprobed
- * twin of the instruction, never absolute addresses).  The registers, the
+ * ret, adr, adrp, ldr/ldrsw literal), nop, bti and prfm, and what functions
+ * start with (stp, ldr/str immediate, add/sub immediate and shifted
+ * register, logic of shifted registers, movz/movn/movk) on the registers,
+ * and single-steps a copy of everything else it accepts in the XOL area
+ * (the *_step sites: rev, madd, register offsets): both kinds are here,
+ * and a result depends on the probed instruction alone (values computed
+ * relative to a label or to an unprobed twin of the instruction, never
+ * absolute addresses).  The registers, the
  * flags, the FP/SIMD registers and FPSR, and the stack below sp must come
  * out of a hit as the program left them.
  *
@@ -576,7 +579,7 @@ PROBE xpaclri
 	ret
 ENDF pac_lr
 
-/* ---- data processing ---- */
+/* ---- data processing: add/sub, logic, moves simulated; others stepped ---- */
 FUNC add_imm
 	mov	x1, #0x1000
 PROBE add_imm
@@ -746,6 +749,62 @@ PROBE crc32cx
 	ret
 ENDF crc32cx
 
+/*
+ * ---- simulated data processing: x0 = the result ^ NZCV after it ----
+ * x1 = A, x2 = B before; the corners of the flag setters (equal, borrow,
+ * carry, signed overflow both ways, 32-bit operands with upper halves
+ * set), every shift of the register forms, 32-bit rotations, the zero
+ * register as an operand, the moves of a w register.  NZCV is cleared
+ * before, so that flags written by an instruction that must not write
+ * them show.
+ */
+	.macro DP name, a, b, insn:vararg
+FUNC dp_\name
+	MOV64	x1, \a
+	MOV64	x2, \b
+	mov	x0, #0x5a5a
+	msr	nzcv, xzr
+PROBE dp_\name
+	\insn
+	mrs	x3, nzcv
+	eor	x0, x0, x3
+	ret
+ENDF dp_\name
+	.endm
+
+	DP	subs_eq, 5, 5, subs x0, x1, x2
+	DP	subs_borrow, 5, 6, subs x0, x1, x2
+	DP	subs_ovf_neg, 0x8000000000000000, 1, subs x0, x1, x2
+	DP	subs_ovf_pos, 1, 0x8000000000000000, subs x0, x1, x2
+	DP	cmp_zr, 0, 0, cmp x1, x2
+	DP	adds_carry, 0xffffffffffffffff, 1, adds x0, x1, x2
+	DP	adds_ovf, 0x7fffffffffffffff, 1, adds x0, x1, x2
+	DP	adds_both, 0x8000000000000000, 0x8000000000000000, adds x0, x1, x2
+	DP	subs_w_upper, 0xffffffff00000005, 5, subs w0, w1, w2
+	DP	subs_w_ovf, 0x80000000, 1, subs w0, w1, w2
+	DP	subs_imm0, 0, 0, subs x0, x1, #0
+	DP	cmn_w_imm, 0xfffff001, 0, cmn w1, #0xfff
+	DP	adds_imm_lsl12, 0xfffffffffffff000, 0, adds x0, x1, #1, lsl #12
+	DP	adds_lsr, 0x8000000000000001, 0xfffffffffffffff8, adds x0, x1, x2, lsr #3
+	DP	subs_w_asr, 0x12345678, 0x80000000, subs w0, w1, w2, asr #7
+	DP	negs_min, 0, 0x8000000000000000, negs x0, x2
+	DP	add_w_asr31, 0x100000001, 0x80000000, add w0, w1, w2, asr #31
+	DP	sub_lsl63, 0x10, 1, sub x0, x1, x2, lsl #63
+	DP	neg_w, 0xffffffff, 0x100000002, neg w0, w2
+	DP	ands_ror, 0xf00000000000000f, 0xff, ands x0, x1, x2, ror #4
+	DP	tst_w, 0x100000000, 0x100000000, tst w1, w2
+	DP	bics_w_lsl31, 0xffffffff, 1, bics w0, w1, w2, lsl #31
+	DP	orr_w_ror13, 0x10, 0x12345678, orr w0, w1, w2, ror #13
+	DP	eon_lsr60, 0x0123456789abcdef, 0xf000000000000000, eon x0, x1, x2, lsr #60
+	DP	bic_asr9, 0xffffffffffffffff, 0x8000000000000000, bic x0, x1, x2, asr #9
+	DP	orn_w_lsl5, 0x1, 0x7ffffff, orn w0, w1, w2, lsl #5
+	DP	mov_w, 0xdeadbeefcafef00d, 0, mov w0, w1
+	DP	mvn_x, 0x0123456789abcdef, 0, mvn x0, x1
+	DP	movz_w_lsl16, 0, 0, movz w0, #0xabcd, lsl #16
+	DP	movz_x_lsl48, 0, 0, movz x0, #0xfedc, lsl #48
+	DP	movn_w_lsl16, 0, 0, movn w0, #0x1234, lsl #16
+	DP	movk_w, 0, 0, movk w0, #0x1234
+
 /* ---- sp as an operand ---- */
 FUNC sub_sp
 	mov	x2, sp
@@ -832,6 +891,8 @@ FUNC flags_\name
 	mov	x1, #\nzcv
 	msr	nzcv, x1
 PROBE flags_\name\()_step
+	rev	x3, x3
+PROBE flags_\name\()_add
 	add	x3, x3, #1
 PROBE flags_\name\()_sim
 	b	1f
@@ -878,7 +939,7 @@ PROBE cfinv
 	ret
 ENDF cfinv
 
-/* ---- loads and stores, stepped ---- */
+/* ---- loads and stores: immediate offsets simulated, the rest stepped ---- */
 FUNC ldr_imm
 	ADDR	x1, vq
 PROBE ldr_imm
@@ -1573,7 +1634,7 @@ FUNC regs
 	mov	x0, #0x9000
 	mov	x30, sp
 PROBE regs_step
-	add	x0, x0, #1
+	rev	x0, x0
 PROBE regs_sim
 	b	1f
 	mov	x0, #0xbad
@@ -1611,7 +1672,7 @@ FUNC vregs
 	msr	fpsr, x1
 	mov	x0, #0x9100
 PROBE vregs_step
-	add	x2, x2, #1
+	rev	x2, x2
 PROBE vregs_sim
 	b	1f
 	mov	x0, #0xbad
@@ -1645,7 +1706,7 @@ FUNC below_sp
 	cmp	x3, #256
 	b.ne	1b
 PROBE below_sp_step
-	add	x5, x5, #1
+	rev	x5, x5
 PROBE below_sp_sim
 	b	2f
 	mov	x0, #0xbad
@@ -1665,9 +1726,11 @@ PROBE below_sp_load
 ENDF below_sp
 
 /*
- * A stepped store and load whose pages are faulted in by the step: a page
- * of .bss each call (8 calls of a process, after that pages touched
- * before), and a new page of the stack, 512 KiB and more below sp.
+ * Stores and loads whose pages they fault in: a page of .bss each call (8
+ * calls of a process, after that pages touched before) for a stepped
+ * store (register offset) and a simulated load, and new pages of the
+ * stack, 512 KiB and more below sp, for a simulated store (the kernel's
+ * access grows the stack as the program's would) and a stepped one.
  */
 FUNC fresh_page
 	ADDR	x1, fresh_n
@@ -1678,8 +1741,9 @@ FUNC fresh_page
 	ADDR	x4, fresh
 	add	x4, x4, x2, lsl #13
 	MOV64	x5, 0x5a5a00000000a5a5
+	mov	x7, #8
 PROBE fresh_store
-	str	x5, [x4, #8]
+	str	x5, [x4, x7]
 PROBE fresh_load
 	ldr	x6, [x4, #4112]
 	ldr	x0, [x4, #8]
@@ -1699,13 +1763,19 @@ FUNC fresh_stack
 	sub	x4, x9, x3
 	mov	sp, x4
 	MOV64	x5, 0x00c0ffee00c0ffee
+	mov	x11, #-4096
 PROBE fresh_stack
 	str	x5, [sp, #-16]!
+PROBE fresh_stack_step
+	str	x5, [sp, x11]
 	ldr	x0, [sp], #16
+	sub	x13, sp, #0x1000
+	ldur	x12, [x13, #-16]
 	mov	x1, sp
 	mov	sp, x9
 	sub	x1, x1, x4
 	add	x0, x0, x1
+	add	x0, x0, x12, lsl #1
 	ret
 ENDF fresh_stack
 
@@ -1731,9 +1801,11 @@ ENDF chain
 FUNC step_loop
 	mov	x1, #3
 	mov	x0, #0
+	mov	x2, #0x100
+	mov	x3, #1
 1:
 PROBE step_loop_x3
-	add	x0, x0, #0x100
+	madd	x0, x2, x3, x0
 	subs	x1, x1, #1
 	b.ne	1b
 	ret

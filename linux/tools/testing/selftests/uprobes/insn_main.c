@@ -15,7 +15,7 @@
 
 #include "insn_common.h"
 
-#define MAX_TESTS 256
+#define MAX_TESTS INSN_MAX
 
 static void run_all(long loops)
 {

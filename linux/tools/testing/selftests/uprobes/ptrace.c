@@ -26,7 +26,8 @@
 
 /*
  * The register site_steps() computes in (rax; x0 on arm64, where
- * site_step2 multiplies by 3 with an add, and the ret is simulated).
+ * site_step2 multiplies by 3 with a stepped mul, the others are
+ * simulated).
  */
 #if defined(__aarch64__)
 #define ACC(r)		((r)->regs[0])

@@ -3,8 +3,12 @@
  * arm64 probe sites for the signal, ptrace, XOL visibility and debugger
  * tests: the functions and labels of sites.S (x86-64) where arm64 has the
  * same kind of instruction, and the arm64 kinds (sites.h).  The engine
- * single-steps a copy of most instructions out of line and simulates
- * those that read pc (branches, adr/adrp, literal loads) and nop.
+ * simulates the instructions that read pc (branches, adr/adrp, literal
+ * loads), nop, and what functions start with (stp, ldr/str with an
+ * immediate offset, add/sub, logic and moves of registers and constants,
+ * cmp); it single-steps a copy of the others out of line.  The stepped
+ * sites here are instructions it does not simulate: mul, loads with a
+ * register offset, bitfield moves.
  */
 
 #include "sites.h"
@@ -27,11 +31,12 @@
 
 	.text
 
-/* long site_work(long x): returns x * 3 + 1; probe on a stepped add. */
+/* long site_work(long x): returns x * 3 + 1; probe on a stepped mul. */
 FUNC site_work
 	mov	x1, x0
+	mov	x2, #3
 LABEL site_work_probe
-	add	x0, x1, x1, lsl #1
+	mul	x0, x1, x2
 	add	x0, x0, #1
 	ret
 ENDF site_work
@@ -39,7 +44,7 @@ ENDF site_work
 /* long site_load(long *p): returns *p; probe on the (stepped) load. */
 FUNC site_load
 LABEL site_load_probe
-	ldr	x0, [x0]
+	ldr	x0, [x0, xzr]
 	ret
 ENDF site_load
 
@@ -76,16 +81,17 @@ ENDF site_undef
 
 /*
  * long site_steps(long x): returns ((x + 5) * 3) ^ 0x55, one instruction
- * per label site_step0..site_step4 (the last is the ret, simulated); x0
- * holds the value as it goes.
+ * per label site_step0..site_step4 (site_step2's mul is stepped, the
+ * others simulated); x0 holds the value as it goes.
  */
 FUNC site_steps
+	mov	x10, #3
 LABEL site_step0
 	mov	x9, #0x55
 LABEL site_step1
 	add	x0, x0, #5
 LABEL site_step2
-	add	x0, x0, x0, lsl #1
+	mul	x0, x0, x10
 LABEL site_step3
 	eor	x0, x0, x9
 LABEL site_step4
@@ -96,18 +102,19 @@ ENDF site_steps
  * unsigned long site_xv_loop(unsigned long n, unsigned long acc,
  *			      const unsigned long *k): N > 0 times
  * acc = acc * 3 + 1 + *k; returns acc.  Three probe sites, one per way of
- * running a probed instruction: site_xv_step (an add, stepped out of
+ * running a probed instruction: site_xv_step (a mul, stepped out of
  * line), site_xv_mem (a load, stepped, its copy reads memory) and
  * site_xv_sim (the loop's cbnz, simulated).  The loop ends at
  * site_xv_end.
  */
 FUNC site_xv_loop
 	mov	x3, x1
+	mov	x5, #3
 1:
 LABEL site_xv_step
-	add	x3, x3, x3, lsl #1
+	mul	x3, x3, x5
 LABEL site_xv_mem
-	ldr	x4, [x2]
+	ldr	x4, [x2, xzr]
 	add	x3, x3, x4
 	add	x3, x3, #1
 	sub	x0, x0, #1
@@ -132,12 +139,12 @@ ENDF site_nop5
 
 /*
  * long site_mov(long x), long site_nop1(long x): x * 3 + 1, their first
- * instruction a register move (mov x9, x0: stepped) and a nop
- * (simulated), for a debugger's breakpoint on a probed instruction
- * (debugger.c).
+ * instruction a register move (asr x9, x0, #0, a bitfield move:
+ * stepped) and a nop (simulated), for a debugger's breakpoint on a probed
+ * instruction (debugger.c).
  */
 FUNC site_mov
-	mov	x9, x0
+	asr	x9, x0, #0
 	add	x0, x9, x9, lsl #1
 	add	x0, x0, #1
 	ret

@@ -19,7 +19,7 @@
  * finish their computation and exit normally.
  *
  * On arm64 (sites_a64.S) nothing runs from a boosted slot or a stub: the
- * probed instruction is an add or a load, single-stepped in [uprobes],
+ * probed instruction is a mul or a load, single-stepped in [uprobes],
  * or the loop's cbnz, simulated.  The cases on rip-relative reach and x87
  * state are x86's.
  */
