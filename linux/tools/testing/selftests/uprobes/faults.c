@@ -36,6 +36,18 @@
  * FAULT_INJECTION_STACKTRACE_FILTER; without /sys/kernel/debug/failslab
  * the cases are skipped. UPNG_FAULT_ROUNDS=N sets the rounds of every
  * case (the probability goes 10, 20, 30% round after round).
+ *
+ * On arm64 the probes are on sites_a64.S and the whole instruction table
+ * of insn_a64.S (simulated branches, literal loads, stp/ldr/str and data
+ * processing; stepped multiplies, loads, atomics, FP/SIMD ...), the
+ * rip-relative load is the simulated literal load of site_litload(), the
+ * stepped indirect call and emulated push are the simulated blr and stp
+ * (insn_t_call_reg, insn_t_push_reg), and the breakpoint is the four
+ * bytes of brk #5.  The second run of the hit path confines the faults
+ * to arch/arm64/kernel/uprobes/: there fail_usercopy fails the
+ * copy_to_user() of a simulated stp (get_user() and put_user(), which
+ * the other simulated loads and stores use, do not consult it), which
+ * must then be single-stepped instead, with the same result.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -63,8 +75,14 @@
 #define NKIDS		2
 /* Time a case may spend in extra rounds while no fault was injected. */
 #define EXTRA_MS	60000
+#if defined(__aarch64__)
+/* insn_a64.S: over 250 probe sites in over 200 functions. */
+#define MAXEV		(INSN_MAX + 8)
+#define MAXFN		INSN_MAX
+#else
 #define MAXEV		112
 #define MAXFN		160
+#endif
 /* For a target to show progress, and for a stranded breakpoint to go. */
 #define WAIT_MS		20000
 /* For a target to finish its work. */
@@ -134,6 +152,9 @@ static const char *const engine_funcs[] = {
 	NULL,
 };
 
+#if defined(__x86_64__)
+#define ARCH_DIR	"arch/x86/kernel/uprobes"
+
 /*
  * Functions of arch/x86/kernel/uprobes/ (analyze.o first, boost.o last;
  * tramp.o is data). Where the core has a __weak default of the same name,
@@ -163,10 +184,44 @@ static const char *const arch_funcs[] = {
 	"uprobe_x86_boost_modrm_op2", "uprobe_x86_boost_plain_op",
 	NULL,
 };
+#elif defined(__aarch64__)
+#define ARCH_DIR	"arch/arm64/kernel/uprobes"
+
+/*
+ * Functions of arch/arm64/kernel/uprobes/ (analyze.o first, traps.o
+ * last): the non-static ones, and static ones that are not inlined.
+ * Where the core has a __weak default of the same name, kallsyms has the
+ * arm64 one. The arm64 KUnit tests, when built in, are in the same
+ * objects: those emitted before arch_uprobe_analyze are outside the
+ * range (they run at boot only).
+ */
+static const char *const arch_funcs[] = {
+	/* analyze.c */
+	"arch_uprobe_analyze", "arch_uprobe_kind",
+	/* simulate.c */
+	"arch_uprobe_skip_sstep",
+	/* dataproc.c */
+	"uprobe_arm64_simulate_dp", "uprobe_arm64_add", "uprobe_arm64_shifted",
+	/* ldst.c */
+	"uprobe_arm64_simulate_ldst",
+	/* xol.c */
+	"arch_uprobe_pre_xol", "arch_uprobe_post_xol",
+	"arch_uprobe_xol_was_trapped", "arch_uprobe_abort_xol",
+	"arch_uprobe_copy_ixol",
+	/* retprobe.c */
+	"arch_uretprobe_hijack_return_addr", "arch_uretprobe_is_alive",
+	"arch_uretprobe_set_return",
+	/* traps.c */
+	"is_trap_insn", "uprobe_get_swbp_addr", "uprobe_brk_handler",
+	"uprobe_single_step_handler", "arch_uprobe_exception_notify",
+	NULL,
+};
+#endif
 
 /* At least this many of a list must be found for its range to be trusted. */
 #define MIN_FOUND	6
 
+#if defined(__x86_64__)
 /*
  * Functions only the frame pointer and ORC unwinders have. Without them
  * the kernel has CONFIG_UNWINDER_GUESS, whose stack traces are every
@@ -178,6 +233,19 @@ static const char *const exact_unwinder_funcs[] = {
 	"update_stack_state", "unwind_dump", "is_last_task_frame",
 	"orc_find", "__orc_find", "orc_module_find", "unwind_init", NULL,
 };
+#endif
+
+static bool unwinder_guesses(void)
+{
+#if defined(__x86_64__)
+	struct upng_ksym_range r;
+
+	return upng_kallsyms_range(exact_unwinder_funcs, &r) == -ENOENT;
+#else
+	/* arm64's unwinder follows the frame records, always built in. */
+	return false;
+#endif
+}
 
 static struct upng_ksym_range engine_range, arch_range;
 static int engine_err, arch_err;
@@ -441,7 +509,7 @@ struct fev {
 	long mult;		/* hits per call of its function, at most */
 	unsigned long off;	/* in the file */
 	unsigned long vaddr;	/* in a process (static, not PIE) */
-	unsigned char orig;	/* first byte of the instruction */
+	unsigned int orig;	/* its first UPNG_BKPT_SIZE bytes (bkpt_word()) */
 	bool on;
 };
 
@@ -485,6 +553,51 @@ struct fctx {
 
 static long ref_call_reg, ref_push_reg;
 
+/*
+ * A load of RIPVAL from memory that the engine does in the kernel when
+ * it can: x86's rip-relative load (emulated), arm64's literal load
+ * (simulated; stepped from a rewritten copy when the read fails).
+ */
+#if defined(__aarch64__)
+#define DATA_LOAD	"site_litload"
+
+static long data_load(void)
+{
+	return site_litload();
+}
+
+/* site_litdata is a page of the text: written through a private copy. */
+static void data_set(struct __test_metadata *_metadata, long v)
+{
+	ASSERT_EQ(0, mprotect(site_litdata, 4096, PROT_READ | PROT_WRITE));
+	site_litdata[0] = v;
+	ASSERT_EQ(0, mprotect(site_litdata, 4096, PROT_READ));
+}
+#else
+#define DATA_LOAD	"site_ripload"
+
+static long data_load(void)
+{
+	return site_ripload();
+}
+
+static void data_set(struct __test_metadata *_metadata, long v)
+{
+	site_ripdata[0] = v;
+}
+#endif
+
+/* The UPNG_BKPT_SIZE bytes at P as upng_is_bkpt() reads them. */
+static unsigned int bkpt_word(const unsigned char *p)
+{
+	unsigned int v = 0;
+	int i;
+
+	for (i = UPNG_BKPT_SIZE - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
 static void probes_line(struct fctx *c, unsigned long off, char *out,
 			size_t len);
 
@@ -492,8 +605,7 @@ static void ctx_setup(struct __test_metadata *_metadata, struct fctx *c,
 		      unsigned int mask, bool arch, const char *bin)
 {
 	const struct upng_ksym_range *r = arch ? &arch_range : &engine_range;
-	const char *what = arch ? "arch/x86/kernel/uprobes" :
-				  "kernel/events/uprobes";
+	const char *what = arch ? ARCH_DIR : "kernel/events/uprobes";
 	char path[128], why[256];
 	int k, err = arch ? arch_err : engine_err;
 
@@ -544,7 +656,7 @@ static void ctx_setup(struct __test_metadata *_metadata, struct fctx *c,
 	fi_save(&c->fi);
 	ASSERT_EQ(0, fi_arm(&c->fi, mask, r, why, sizeof(why)))
 		TH_LOG("%s", why);
-	site_ripdata[0] = RIPVAL;
+	data_set(_metadata, RIPVAL);
 }
 
 /*
@@ -633,6 +745,7 @@ static struct fev *ev_add(struct __test_metadata *_metadata, struct fctx *c,
 			  long mult)
 {
 	struct fev *e = &c->ev[c->nev];
+	unsigned char b[UPNG_BKPT_SIZE];
 	struct upng_sym s;
 	int err;
 
@@ -646,8 +759,10 @@ static struct fev *ev_add(struct __test_metadata *_metadata, struct fctx *c,
 	e->mult = mult;
 	e->off = s.offset;
 	e->vaddr = s.value;
-	ASSERT_EQ(0, upng_file_read(c->bin, s.offset, &e->orig, 1));
-	ASSERT_NE(0xcc, e->orig) TH_LOG("%s starts with int3 in the file", sym);
+	ASSERT_EQ(0, upng_file_read(c->bin, s.offset, b, sizeof(b)));
+	e->orig = bkpt_word(b);
+	ASSERT_NE(UPNG_BKPT, e->orig)
+		TH_LOG("%s starts with the breakpoint in the file", sym);
 	err = ret ? upng_retprobe_add(e->name, c->bin, s.offset, args) :
 		    upng_probe_add(e->name, c->bin, s.offset, args);
 	ASSERT_EQ(0, err) TH_LOG("defining %s: %s", e->name, strerror(-err));
@@ -752,17 +867,19 @@ static void probes_line(struct fctx *c, unsigned long off, char *out,
 static int bytes_wrong(struct __test_metadata *_metadata, struct fctx *c,
 		       pid_t pid, bool log, int *stranded)
 {
-	unsigned char b, want;
+	unsigned char mem[UPNG_BKPT_SIZE];
+	unsigned int b, want;
 	char line[256];
 	int i, n = 0, err;
 
 	for (i = 0; i < c->nev; i++) {
-		want = want_bp(c, i) ? 0xcc : c->ev[i].orig;
-		err = upng_mem_read(pid, c->ev[i].vaddr, &b, 1);
+		want = want_bp(c, i) ? UPNG_BKPT : c->ev[i].orig;
+		err = upng_mem_read(pid, c->ev[i].vaddr, mem, sizeof(mem));
+		b = err ? 0 : bkpt_word(mem);
 		if (!err && b == want)
 			continue;
 		n++;
-		if (!err && b == 0xcc && stranded) {
+		if (!err && b == UPNG_BKPT && stranded) {
 			probes_line(c, c->ev[i].off, line, sizeof(line));
 			*stranded += !!strstr(line, "stranded");
 		}
@@ -915,7 +1032,7 @@ static void __noreturn spin_main(struct shared *sh, int idx)
 
 	for (i = 0; !__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE); i++) {
 		kid_check(k, "site_work", site_work(i), SITE_WORK(i));
-		kid_check(k, "site_ripload", site_ripload(), RIPVAL);
+		kid_check(k, DATA_LOAD, data_load(), RIPVAL);
 		kid_check(k, "site_steps", site_steps(i), SITE_STEPS(i));
 		kid_check(k, "insn_t_call_reg", insn_t_call_reg(), ref_call_reg);
 		kid_check(k, "insn_t_push_reg", insn_t_push_reg(), ref_push_reg);
@@ -927,7 +1044,8 @@ static void __noreturn spin_main(struct shared *sh, int idx)
 /*
  * Probes on what the spinning targets run: a boosted imul (with a
  * memory-fetching argument), a return probe, an emulated rip-relative
- * load, a stepped indirect call and an emulated push.
+ * load, a stepped indirect call and an emulated push (arm64: a stepped
+ * mul, a return probe, a simulated literal load, blr and stp).
  */
 static void spin_setup(struct __test_metadata *_metadata, struct fctx *c)
 {
@@ -936,9 +1054,9 @@ static void spin_setup(struct __test_metadata *_metadata, struct fctx *c)
 	ref_call_reg = insn_t_call_reg();
 	ref_push_reg = insn_t_push_reg();
 	ev_add(_metadata, c, "site_work_probe", false,
-	       "x=%di:u64 m=+0($stack):x64", CLS_SPIN, 1);
+	       "x=" UPNG_ARG1 ":u64 m=+0($stack):x64", CLS_SPIN, 1);
 	ev_add(_metadata, c, "site_steps", true, "ret=$retval:s64", CLS_SPIN, 1);
-	ev_add(_metadata, c, "site_ripload_probe", false, NULL, CLS_SPIN, 1);
+	ev_add(_metadata, c, DATA_LOAD "_probe", false, NULL, CLS_SPIN, 1);
 	ev_add(_metadata, c, "site_step2", false, NULL, CLS_SPIN, 1);
 	ev_add(_metadata, c, "insn_p_call_reg", false, NULL, CLS_SPIN, 1);
 	ev_add(_metadata, c, "insn_p_push_reg", false, NULL, CLS_SPIN, 1);
@@ -1385,7 +1503,7 @@ static void __noreturn hit_main(struct fctx *c, int idx)
 		for (s = 0; s < HIT_S; s++) {
 			x = w * 1000 + s;
 			kid_check(k, "site_work", site_work(x), SITE_WORK(x));
-			kid_check(k, "site_ripload", site_ripload(), RIPVAL);
+			kid_check(k, DATA_LOAD, data_load(), RIPVAL);
 			kid_check(k, "site_steps", site_steps(x), SITE_STEPS(x));
 		}
 	}
@@ -1412,7 +1530,7 @@ FIXTURE(hit_path) {
 
 FIXTURE_VARIANT(hit_path) {
 	unsigned int mask;
-	bool arch;	/* faults in arch/x86/kernel/uprobes, not the core */
+	bool arch;	/* faults in ARCH_DIR, not the core */
 };
 
 FIXTURE_VARIANT_ADD(hit_path, failslab) {
@@ -1449,9 +1567,9 @@ FIXTURE_SETUP(hit_path)
 		ev_add(_metadata, c, syms[i].name, false, NULL, CLS_INSN,
 		       insn_mult(syms[i].name));
 	ev_add(_metadata, c, "site_work_probe", false,
-	       "x=%di:u64 m=+0($stack):x64", CLS_SITE, 1);
+	       "x=" UPNG_ARG1 ":u64 m=+0($stack):x64", CLS_SITE, 1);
 	ev_add(_metadata, c, "site_work", true, "ret=$retval:s64", CLS_SITE, 1);
-	ev_add(_metadata, c, "site_ripload_probe", false, NULL, CLS_SITE, 1);
+	ev_add(_metadata, c, DATA_LOAD "_probe", false, NULL, CLS_SITE, 1);
 	ev_add(_metadata, c, "site_steps", true, "ret=$retval:s64", CLS_SITE, 1);
 	ev_add(_metadata, c, "site_step2", false, NULL, CLS_SITE, 1);
 	ev_add(_metadata, c, "site_step3", false, NULL, CLS_SITE, 1);
@@ -1556,7 +1674,7 @@ FIXTURE_SETUP(insertion)
 		SKIP(return, FI_MISSING);
 	ctx_setup(_metadata, c, FI_M_ALL, false, upng_path("bin/target"));
 	ev_add(_metadata, c, "target_func", false,
-	       "x=%di:s64 m=+0($stack):x64", CLS_TFUNC, 1);
+	       "x=" UPNG_ARG1 ":s64 m=+0($stack):x64", CLS_TFUNC, 1);
 	ev_add(_metadata, c, "target_func", true, "ret=$retval:s64", CLS_TFUNC, 1);
 	ev_add(_metadata, c, "main", false, NULL, CLS_MAIN, 1);
 	/* Never called: more breakpoints to insert, none to hit. */
@@ -1651,7 +1769,7 @@ TEST_F_TIMEOUT(insertion, exec_under_faults, 400)
 	finish(_metadata, c);
 }
 
-/* mmap() of the probed file under faults: int3 or the file's byte. */
+/* mmap() of the probed file under faults: a breakpoint or the file's. */
 TEST_F_TIMEOUT(insertion, mmap_under_faults, 400)
 {
 	struct fctx *c = &self->c;
@@ -1677,13 +1795,13 @@ TEST_F_TIMEOUT(insertion, mmap_under_faults, 400)
 		if (err)
 			continue;
 		for (i = 0; i < c->nev; i++) {
-			unsigned char b = map[c->ev[i].off];
+			unsigned int b = bkpt_word(map + c->ev[i].off);
 
-			ASSERT_TRUE(b == c->ev[i].orig || b == 0xcc)
+			ASSERT_TRUE(b == c->ev[i].orig || b == UPNG_BKPT)
 				TH_LOG("round %d: %s: %#x in the mapping, the file has %#x",
 				       round, c->ev[i].name, b, c->ev[i].orig);
-			inserted += b == 0xcc;
-			missed += b != 0xcc;
+			inserted += b == UPNG_BKPT;
+			missed += b != UPNG_BKPT;
 		}
 		ASSERT_EQ(0, munmap(map, size));
 	}
@@ -1694,15 +1812,16 @@ TEST_F_TIMEOUT(insertion, mmap_under_faults, 400)
 	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 	ASSERT_NE(MAP_FAILED, map);
 	for (i = 0; i < c->nev; i++) {
-		ASSERT_EQ(0xcc, map[c->ev[i].off])
+		ASSERT_EQ(UPNG_BKPT, bkpt_word(map + c->ev[i].off))
 			TH_LOG("%s", c->ev[i].name);
 	}
 	set_all(_metadata, c, false, "disabling");
 	deadline = now_ms() + WAIT_MS;
 	for (i = 0; i < c->nev; i++) {
-		while (map[c->ev[i].off] != c->ev[i].orig && now_ms() < deadline)
+		while (bkpt_word(map + c->ev[i].off) != c->ev[i].orig &&
+		       now_ms() < deadline)
 			usleep(50000);
-		ASSERT_EQ(c->ev[i].orig, map[c->ev[i].off])
+		ASSERT_EQ(c->ev[i].orig, bkpt_word(map + c->ev[i].off))
 			TH_LOG("%s still has its breakpoint", c->ev[i].name);
 	}
 	ASSERT_EQ(0, munmap(map, size));
@@ -1712,10 +1831,8 @@ TEST_F_TIMEOUT(insertion, mmap_under_faults, 400)
 
 int main(int argc, char **argv)
 {
-	struct upng_ksym_range r;
-
 	engine_err = upng_kallsyms_range(engine_funcs, &engine_range);
 	arch_err = upng_kallsyms_range(arch_funcs, &arch_range);
-	guess_unwinder = upng_kallsyms_range(exact_unwinder_funcs, &r) == -ENOENT;
+	guess_unwinder = unwinder_guesses();
 	return test_harness_run(argc, argv);
 }
