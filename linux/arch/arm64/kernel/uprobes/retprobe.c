@@ -17,6 +17,7 @@
  * address range set: that return is not diverted.
  */
 #include <linux/ptrace.h>
+#include <linux/sched.h>
 #include <linux/uprobes.h>
 
 #include <asm/processor.h>
@@ -41,27 +42,57 @@ unsigned long arch_uretprobe_hijack_return_addr(unsigned long trampoline_vaddr,
 	return orig;
 }
 
+/*
+ * Is the frame of @ret still on the stack, sp being @sp and @top the most
+ * recent return instance?  The stack grows down, and a call does not move
+ * sp: a function is entered, and returns, with its caller's sp.
+ *
+ * At a new function entry a frame entered at or below sp has gone
+ * (longjmp, exceptions); at a tail call (a chained entry) sp is that of
+ * the frame that enters, and a frame entered at sp is still there.
+ *
+ * At a return through the trampoline sp is back at the returning
+ * function's entry sp.  A frame entered higher is live (a caller), one
+ * entered lower has gone.  A frame entered at sp itself is either the one
+ * returning, the frames above it having been left by longjmp (their
+ * instances, on top, were entered lower), or a caller that made its call
+ * without a stack frame of its own, under the returning frame at the top,
+ * entered at the same sp.  Taking the first for the second would run the
+ * handlers of the frames longjmp left and send the program to a return
+ * address of theirs; the second for the first, the caller's.
+ */
+static bool uprobe_arm64_ret_alive(const struct return_instance *ret,
+				   enum rp_check ctx, unsigned long sp,
+				   const struct return_instance *top)
+{
+	switch (ctx) {
+	case RP_CHECK_CALL:
+		return sp < ret->stack;
+	case RP_CHECK_CHAIN_CALL:
+		return sp <= ret->stack;
+	default:
+		break;
+	}
+	if (sp != ret->stack)
+		return sp < ret->stack;
+	return top && top != ret && top->stack == sp;
+}
+
 /**
  * arch_uretprobe_is_alive - may a diverted frame still return?
  * @ret: the return instance, ->stack is sp at the function entry
  * @ctx: where we are: at a (chained) function entry, or returning
  * @regs: current user registers
  *
- * The stack grows down, and a call does not move sp: a function is
- * entered, and returns, with its caller's sp.  At a new function entry a
- * frame entered at or below sp has gone (longjmp, exceptions); at a tail
- * call (chained entry) or at a return through the trampoline, sp is that
- * of the frame that enters or returns, and a frame entered at sp is still
- * there.
- *
  * Return: true if the frame of @ret is still on the stack.
  */
 bool arch_uretprobe_is_alive(struct return_instance *ret, enum rp_check ctx,
 			     struct pt_regs *regs)
 {
-	if (ctx == RP_CHECK_CALL)
-		return user_stack_pointer(regs) < ret->stack;
-	return user_stack_pointer(regs) <= ret->stack;
+	struct uprobe_task *utask = current->utask;
+
+	return uprobe_arm64_ret_alive(ret, ctx, user_stack_pointer(regs),
+				      utask ? utask->return_instances : NULL);
 }
 
 /**

@@ -40,29 +40,39 @@ static void uprobe_arm64_ret_hijack(struct kunit *test)
 }
 
 /* Frames entered with sp: a call does not move it on arm64. */
-static void uprobe_arm64_ret_alive(struct kunit *test)
+static void uprobe_arm64_ret_alive_test(struct kunit *test)
 {
 	struct return_instance ri = { .stack = 0x7fff1000 };
-	struct pt_regs regs = { };
+	struct return_instance left = { .stack = 0x7fff0fe0, .next = &ri };
+	struct return_instance frameless = { .stack = 0x7fff1000, .next = &ri };
+	unsigned long sp = 0x7fff1000;
 
 	/* a new entry with the same sp: a sibling, the old frame is gone */
-	regs.sp = 0x7fff1000;
-	KUNIT_EXPECT_FALSE(test, arch_uretprobe_is_alive(&ri, RP_CHECK_CALL,
-							 &regs));
-	/* a tail call or a return from that frame: still there */
-	KUNIT_EXPECT_TRUE(test, arch_uretprobe_is_alive(&ri,
-							RP_CHECK_CHAIN_CALL,
-							&regs));
-	KUNIT_EXPECT_TRUE(test, arch_uretprobe_is_alive(&ri, RP_CHECK_RET,
-							&regs));
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CALL,
+							sp, &ri));
+	/* a tail call from that frame: still there */
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CHAIN_CALL,
+						       sp, &ri));
 	/* deeper: a callee */
-	regs.sp = 0x7fff0fe0;
-	KUNIT_EXPECT_TRUE(test, arch_uretprobe_is_alive(&ri, RP_CHECK_CALL,
-							&regs));
-	/* higher: left with longjmp */
-	regs.sp = 0x7fff1010;
-	KUNIT_EXPECT_FALSE(test, arch_uretprobe_is_alive(&ri, RP_CHECK_RET,
-							 &regs));
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CALL,
+						       sp - 0x20, &ri));
+	/* returning, higher: left with longjmp; lower: a caller */
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
+							sp + 0x10, &left));
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
+						       sp - 0x10, &left));
+	/*
+	 * Returning at its entry sp, under a frame entered lower and left
+	 * with longjmp: it is the frame returning, not a live caller.
+	 */
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
+							sp, &left));
+	/* under a frame returning at that sp: a caller without a frame */
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
+						       sp, &frameless));
+	/* no other instance */
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
+							sp, NULL));
 }
 
 /* Back from the trampoline: pc, and x30 where ret took it from there. */
@@ -89,7 +99,7 @@ static void uprobe_arm64_ret_set_return(struct kunit *test)
 
 static struct kunit_case uprobe_arm64_ret_test_cases[] = {
 	KUNIT_CASE(uprobe_arm64_ret_hijack),
-	KUNIT_CASE(uprobe_arm64_ret_alive),
+	KUNIT_CASE(uprobe_arm64_ret_alive_test),
 	KUNIT_CASE(uprobe_arm64_ret_set_return),
 	{}
 };
