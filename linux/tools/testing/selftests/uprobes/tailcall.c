@@ -17,6 +17,12 @@
  * bin/tailcall32 (tailcall_target.c); each case gives the target a list
  * of steps, works out the events each step must trace and the value it
  * must print, and compares them with the trace and the target's output.
+ *
+ * On arm64 they are in tailcall_a64.S, run by bin/tailcalla64: the return
+ * address is in x30 at a function's entry, a return probe diverts x30,
+ * and a function tail-called with b is entered with the caller's x30,
+ * the trampoline, and its sp.  The same cases run there; there is no
+ * 32-bit variant (arm64 refuses AArch32 code).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -290,6 +296,7 @@ FIXTURE_VARIANT(tailcall) {
 	struct tc_variant v;
 };
 
+#if defined(__x86_64__)
 FIXTURE_VARIANT_ADD(tailcall, x86_64) {
 	.v = {
 		.bin = "bin/tailcall64",
@@ -307,6 +314,16 @@ FIXTURE_VARIANT_ADD(tailcall, i386) {
 		.mask = 0xffffffffULL,
 	},
 };
+#elif defined(__aarch64__)
+FIXTURE_VARIANT_ADD(tailcall, aarch64) {
+	.v = {
+		.bin = "bin/tailcalla64",
+		.arg = "a=%x0:u64",
+		.retval = "ret=$retval:u64",
+		.mask = ~0ULL,
+	},
+};
+#endif
 
 FIXTURE_SETUP(tailcall)
 {

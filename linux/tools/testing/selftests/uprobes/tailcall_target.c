@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Probe target of the tail call tests (tailcall.c), built as a 64-bit and
- * a 32-bit static program with the functions of tailcall.S.  It runs the
+ * a 32-bit static program with the functions of tailcall.S (on arm64 as
+ * one 64-bit program with those of tailcall_a64.S).  It runs the
  * steps of its argument, a comma-separated list of NAME:NUMBER, in order,
  * and prints one line per step on stdout (unbuffered):
  *   a:X    tc_a(X)                       "a v VALUE"
