@@ -150,11 +150,12 @@ static void uprobe_arm64_logic_reg(struct pt_regs *regs, u32 insn)
 	u64 b = uprobe_arm64_shifted(regs, insn, UPROBE_ARM64_RM(insn));
 	u64 a = uprobe_arm64_reg(regs, UPROBE_ARM64_RN(insn));
 	bool w = uprobe_arm64_is_w(insn);
+	u32 opc = (insn >> 29) & 0x3;
 	u64 res;
 
 	if (insn & BIT(21))
 		b = ~b;
-	switch ((insn >> 29) & 0x3) {
+	switch (opc) {
 	case 1:
 		res = a | b;
 		break;
@@ -166,7 +167,7 @@ static void uprobe_arm64_logic_reg(struct pt_regs *regs, u32 insn)
 		break;
 	}
 	res = uprobe_arm64_width(res, w);
-	if (((insn >> 29) & 0x3) == 3)
+	if (opc == 3)
 		uprobe_arm64_set_nzcv(regs, res, w, false, false);
 	uprobe_arm64_set_reg(regs, UPROBE_ARM64_RD(insn), res);
 }
