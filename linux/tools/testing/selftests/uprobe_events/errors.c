@@ -474,6 +474,18 @@ FIXTURE_VARIANT_ADD(bad, filter_zero) {
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
+FIXTURE_VARIANT_ADD(bad, filter_plus) {
+	.def = "p {T}:{O} if pid==^+5",
+	.err = EINVAL,
+	.msg = "Task filter must be pid|tid|ppid|sid==ID",
+};
+
+FIXTURE_VARIANT_ADD(bad, filter_leading_zero) {
+	.def = "p {T}:{O} if ppid==^05",
+	.err = EINVAL,
+	.msg = "Task filter must be pid|tid|ppid|sid==ID",
+};
+
 FIXTURE_VARIANT_ADD(bad, filter_negative) {
 	.def = "r {T}:{O} if tid==^-5",
 	.err = EINVAL,

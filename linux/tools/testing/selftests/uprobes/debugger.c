@@ -48,12 +48,14 @@
  * the debugger's int3 is taken as the probe's and the cases are skipped.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -333,6 +335,60 @@ TEST_F_TIMEOUT(int3, stops_each_call, 120)
 	ASSERT_EQ(0, waitpid(pid, NULL, __WALL) == pid ? 0 : -1);
 	EXPECT_EQ(UPNG_DBG_BKPT, low(peek(pid, self->addr)));
 	EXPECT_EQ(UPNG_DBG_BKPT, shown(pid, self->addr));
+}
+
+/*
+ * A process of its own: maps 64 KiB of a file's code privately and
+ * writes the debugger's breakpoint all over it through /proc/self/mem,
+ * then says so on @done and waits to be killed.
+ */
+static void __attribute__((noreturn)) int3_filler(int done)
+{
+	const size_t len = 64 << 10;
+	uint32_t bp = UPNG_DBG_BKPT;
+	unsigned char *fill = malloc(len);
+	int fd = open(upng_self_path(), O_RDONLY | O_CLOEXEC);
+	void *p;
+	size_t i;
+
+	p = fd < 0 ? MAP_FAILED : mmap(NULL, len, PROT_READ | PROT_EXEC,
+				       MAP_PRIVATE, fd, 0);
+	if (!fill || p == MAP_FAILED)
+		_exit(1);
+	for (i = 0; i < len; i += UPNG_DBG_BKPT_SIZE)
+		memcpy(fill + i, &bp, UPNG_DBG_BKPT_SIZE);
+	if (upng_mem_write(getpid(), (unsigned long)p, fill, len) ||
+	    write(done, "f", 1) != 1)
+		_exit(2);
+	for (;;)
+		pause();
+}
+
+/*
+ * Another process fills its own code with int3s (a JIT, or anyone, may):
+ * the debugger's breakpoint over our probe in this child still stops it.
+ */
+TEST_F_TIMEOUT(int3, others_int3s, 120)
+{
+	pid_t pid = self->pid, filler;
+	int done[2], status;
+	char c = 0;
+
+	ASSERT_EQ(0, poke(pid, self->addr, self->word));
+	ASSERT_EQ(0, pipe(done));
+	filler = fork();
+	ASSERT_LE(0, filler);
+	if (!filler)
+		int3_filler(done[1]);
+	ASSERT_EQ(1, read(done[0], &c, 1));
+	ASSERT_EQ(0, poke(pid, self->addr, with_int3(self->word)));
+	ASSERT_EQ(0, ask(self, 1));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	EXPECT_EQ(1, next_event(pid, self->ack, &c))
+		TH_LOG("the debugger's breakpoint did not stop the child");
+	kill(filler, SIGKILL);
+	waitpid(filler, &status, 0);
+	at_int3(_metadata, pid, self->addr, self->ev, 1);
 }
 
 TEST_F_TIMEOUT(int3, deleted_at_stop, 120)

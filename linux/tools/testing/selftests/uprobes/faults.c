@@ -1829,6 +1829,92 @@ TEST_F_TIMEOUT(insertion, mmap_under_faults, 400)
 	finish(_metadata, c);
 }
 
+#if defined(__x86_64__)
+/* ---- fork() of a process whose probed nop5 jumps to its stub ---- */
+
+FIXTURE(forking) {
+	struct fctx c;
+	char ev[64];
+};
+
+FIXTURE_SETUP(forking)
+{
+	if (fi_missing())
+		SKIP(return, FI_MISSING);
+	ctx_setup(_metadata, &self->c, FI_M_SLAB | FI_M_PAGE, false,
+		  upng_self_path());
+}
+
+FIXTURE_TEARDOWN(forking)
+{
+	upng_probe_del(self->ev);
+	ctx_teardown(_metadata, &self->c);
+}
+
+/* The child: its own make-it-fail off, then the probed code must work. */
+static void __noreturn fork_child(void)
+{
+	int fd = mif_open();
+
+	if (fd < 0 || mif_set(fd, false))
+		_exit(3);
+	_exit(site_nop5(7) == 22 && site_nop5(8) == 25 ? 0 : 4);
+}
+
+/*
+ * fork() under faults by a process whose probed nop5 was replaced with a
+ * jump to its stub: the fork fails, or the child runs its code with the
+ * stubs it jumps to. A child never runs a jump without its stub.
+ */
+TEST_F_TIMEOUT(forking, child_keeps_its_stubs, 400)
+{
+	struct fctx *c = &self->c;
+	int round, rounds = rounds_of(6), status, forked = 0, failed = 0;
+	struct upng_sym sym;
+	char st[64];
+	long nw;
+	pid_t pid;
+	int err;
+
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_nop5_probe", &sym));
+	upng_evname(self->ev, sizeof(self->ev), "fork");
+	ASSERT_EQ(0, upng_probe_add(self->ev, upng_self_path(), sym.offset,
+				    NULL));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	ASSERT_EQ(22, site_nop5(7));
+	ASSERT_EQ(0xe9, (unsigned char)site_nop5_probe[0])
+		TH_LOG("the probed nop5 is not a jump to its stub");
+	for (round = 0; round < rounds; round++) {
+		fi_prob(&c->fi, round ? prob_of(round) : 100);
+		ASSERT_EQ(0, mif_set(c->mif, true));
+		pid = fork();
+		if (!pid)
+			fork_child();
+		err = pid < 0 ? -errno : 0;
+		ASSERT_EQ(0, mif_set(c->mif, false));
+		fi_prob(&c->fi, 0);
+		note_rc(c, err);
+		if (err) {
+			ASSERT_TRUE(errno_ok(err)) TH_LOG("round %d: fork(): %s",
+							  round, strerror(-err));
+			failed++;
+			continue;
+		}
+		forked++;
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+			TH_LOG("round %d: child %s%s", round,
+			       status_str(status, st, sizeof(st)), unwinder_hint());
+	}
+	TH_LOG("%d forks, %d failed under faults", forked, failed);
+	ASSERT_LT(0, fi_count(&c->fi)) TH_LOG("no fault was injected");
+	/* A fork that failed for the stubs said so. */
+	ASSERT_EQ(0, upng_kmsg_scan(c->kmsg, "uprobe", &nw, NULL, 0));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	ASSERT_EQ(25, site_nop5(8));
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	engine_err = upng_kallsyms_range(engine_funcs, &engine_range);

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
@@ -36,6 +37,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "sites.h"
 #include "upng.h"
 #include "upng_regs.h"
 
@@ -314,5 +316,143 @@ TEST_F_TIMEOUT(hidden, shown_when_off, 120)
 	EXPECT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
 	still_hits(_metadata, &self->child, self->ev);
 }
+
+#if defined(__x86_64__)
+/*
+ * Code written over a probed instruction, in a child of the test: a hot
+ * patcher writes @patch (@len bytes) through /proc/self/mem at @site
+ * (probed by @ev, first hit before, so that a nop5 is a jump to its stub
+ * then). Its code must be exactly what runs and what the process sees:
+ * @fn() returns @want. Exit status: 0, or what went wrong.
+ */
+enum { PATCH_OK, PATCH_SETUP, PATCH_WRITE, PATCH_BYTES, PATCH_RESULT };
+
+static int patch_child(char *site, const unsigned char *patch, int len,
+		       long (*fn)(void), long want)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		fn();
+		if (upng_mem_write(getpid(), (unsigned long)site, patch, len))
+			_exit(PATCH_WRITE);
+		if (memcmp(site, patch, len))
+			_exit(PATCH_BYTES);
+		_exit(fn() == want && fn() == want ? PATCH_OK : PATCH_RESULT);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return status;
+}
+
+static long nop5_7(void)
+{
+	return site_nop5(7);
+}
+
+/* Probes the test's own @sym, with "if pid==@pid" when @pid is not 0. */
+static void self_probe(struct __test_metadata *_metadata, const char *ev,
+		       const char *sym, pid_t pid)
+{
+	struct upng_sym s;
+	char clause[32] = "";
+
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), sym, &s));
+	if (pid)
+		snprintf(clause, sizeof(clause), "if pid==%d", pid);
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), s.offset, clause));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+}
+
+/*
+ * A hot patcher's "jmp rel32" over a probed nop5 that became a jump to
+ * its stub: the patcher's jump runs, not a mix of its bytes and ours.
+ */
+TEST(patch_over_stub_jump)
+{
+	static const unsigned char jmp0[] = { 0xe9, 0, 0, 0, 0 };
+	char ev[64];
+	int err;
+
+	err = upng_hide_breakpoints(true);
+	if (err == -ENOENT)
+		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	upng_evname(ev, sizeof(ev), "patchj");
+	self_probe(_metadata, ev, "site_nop5_probe", 0);
+	EXPECT_EQ(PATCH_OK, patch_child(site_nop5_probe, jmp0, sizeof(jmp0),
+					nop5_7, 22));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	upng_hide_breakpoints(false);
+}
+
+/*
+ * New code over an int3-probed instruction, its first byte the same as
+ * the original's ("mov $0x5678, %eax" over "mov $0x1234, %eax"): the new
+ * instruction runs, not the probe's copy of the old one.
+ */
+TEST(patch_over_int3)
+{
+	static const unsigned char mov[] = { 0xb8, 0x78, 0x56, 0, 0 };
+	char ev[64];
+	int err;
+
+	err = upng_hide_breakpoints(true);
+	if (err == -ENOENT)
+		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	upng_evname(ev, sizeof(ev), "patchi");
+	self_probe(_metadata, ev, "site_movimm_probe", 0);
+	EXPECT_EQ(PATCH_OK, patch_child(site_movimm_probe, mov, sizeof(mov),
+					site_movimm, 0x5678));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	upng_hide_breakpoints(false);
+}
+
+/*
+ * A process that a probe's filter leaves out writes its own int3 where
+ * the probe is: readers see the program's int3, which is not ours.
+ */
+TEST(own_int3_not_hidden)
+{
+	int to_child[2], from_child[2], status, err;
+	unsigned char b = 0;
+	char ev[64], c;
+	pid_t pid;
+
+	err = upng_hide_breakpoints(true);
+	if (err == -ENOENT)
+		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(from_child));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		unsigned long page = (unsigned long)site_movimm_probe & ~(PAGE - 1);
+
+		if (read(to_child[0], &c, 1) != 1 ||
+		    mprotect((void *)page, 2 * PAGE, PROT_READ | PROT_WRITE |
+			     PROT_EXEC))
+			_exit(1);
+		site_movimm_probe[0] = (char)0xcc;
+		if (write(from_child[1], "w", 1) != 1)
+			_exit(2);
+		read(to_child[0], &c, 1);
+		_exit(0);
+	}
+	/* Only this process is probed, the child has the file's code. */
+	upng_evname(ev, sizeof(ev), "ownint3");
+	self_probe(_metadata, ev, "site_movimm_probe", getpid());
+	ASSERT_EQ(1, write(to_child[1], "g", 1));
+	ASSERT_EQ(1, read(from_child[0], &c, 1));
+	EXPECT_EQ(0, upng_mem_read(pid, (unsigned long)site_movimm_probe, &b, 1));
+	EXPECT_EQ(0xcc, b) TH_LOG("the program's own int3 is hidden");
+	ASSERT_EQ(1, write(to_child[1], "q", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	upng_hide_breakpoints(false);
+}
+#endif
 
 TEST_HARNESS_MAIN

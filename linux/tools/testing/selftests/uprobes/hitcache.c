@@ -16,10 +16,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -266,6 +269,115 @@ TEST_F(hitcache, remap_while_running)
 		ASSERT_GE(n[k], hits[k]);
 	}
 	free(r.ret);
+}
+
+/* The program's own breakpoint instruction. */
+#if defined(__aarch64__)
+static const uint32_t own_bkpt = 0xd4200000;	/* brk #0 */
+#else
+static const unsigned char own_bkpt = 0xcc;	/* int3 */
+#endif
+
+static int blocker_fd[2] = { -1, -1 };	/* [0]: go on, [1]: inside */
+static sigjmp_buf trap_jmp;
+static volatile int traps;
+
+static void noop(void)
+{
+}
+
+/* Called inside the probed function: says so, then waits to be let go. */
+static void block(void)
+{
+	char c = 'i';
+
+	if (write(blocker_fd[1], &c, 1) != 1 || read(blocker_fd[0], &c, 1) != 1)
+		_exit(3);
+}
+
+static void on_trap(int sig)
+{
+	traps++;
+	siglongjmp(trap_jmp, 1);
+}
+
+/* Calls @fn(noop): 1 if it trapped (the program's own breakpoint), else 0. */
+static int call_trapped(upng_caller_fn fn)
+{
+	int before = traps;
+
+	if (!sigsetjmp(trap_jmp, 1))
+		fn(noop);
+	return traps - before;
+}
+
+/*
+ * A return probe's instance, pending in one process, keeps the probe
+ * after its event is deleted. Another process that wrote its own
+ * breakpoint at the probed address gets its SIGTRAP each time, before and
+ * after the first process returns, exits and drops the probe: a probe
+ * with no breakpoint left is nobody's, and a thread's memory of the
+ * probes it hit never outlives them (a use after free under KASAN).
+ */
+TEST(own_breakpoint_at_dead_probe)
+{
+	int to_child[2], from_child[2], status, fd;
+	char path[64], ev[64], c;
+	struct sigaction sa = { .sa_handler = on_trap };
+	upng_caller_fn fn;
+	pid_t pid;
+	void *p;
+
+	upng_die_with_parent();
+	snprintf(path, sizeof(path), "/tmp/hitcache-own-%d", getpid());
+	fd = upng_caller_file(path);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", path, strerror(-fd));
+	upng_evname(ev, sizeof(ev), "hcown");
+	ASSERT_EQ(0, upng_retprobe_add(ev, path, 0, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(from_child));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		blocker_fd[0] = to_child[0];
+		blocker_fd[1] = from_child[1];
+		p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED)
+			_exit(2);
+		((upng_caller_fn)p)(block);
+		_exit(0);
+	}
+	/* The child is inside: its return instance holds the probe. */
+	ASSERT_EQ(1, read(from_child[0], &c, 1));
+	ASSERT_EQ(0, upng_probe_del(ev));
+
+	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, mprotect(p, PAGE, PROT_READ | PROT_WRITE));
+	memcpy(p, &own_bkpt, sizeof(own_bkpt));
+	__builtin___clear_cache(p, (char *)p + PAGE);
+	ASSERT_EQ(0, mprotect(p, PAGE, PROT_READ | PROT_EXEC));
+	ASSERT_EQ(0, sigaction(SIGTRAP, &sa, NULL));
+	fn = (upng_caller_fn)p;
+
+	EXPECT_EQ(1, call_trapped(fn)) TH_LOG("own breakpoint swallowed");
+	EXPECT_EQ(1, call_trapped(fn)) TH_LOG("own breakpoint swallowed");
+
+	/* The child returns through the trampoline, exits: the probe goes. */
+	ASSERT_EQ(1, write(to_child[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("child status 0x%x", status);
+	usleep(200000);		/* past the probe's grace period */
+
+	EXPECT_EQ(1, call_trapped(fn)) TH_LOG("after the probe went");
+	EXPECT_EQ(1, call_trapped(fn)) TH_LOG("after the probe went");
+	signal(SIGTRAP, SIG_DFL);
+	munmap(p, PAGE);
+	close(fd);
+	unlink(path);
 }
 
 TEST_HARNESS_MAIN

@@ -200,4 +200,25 @@ TEST_F_TIMEOUT(prefilter, event_task_filter, 300)
 	EXPECT_EQ(self->orig, insn_at(_metadata, self->a.pid, self->func));
 }
 
+/*
+ * "if pid==A" names a process, not its first thread: after that thread
+ * exited (the others go on), A still gets the breakpoint and its hits.
+ */
+TEST_F_TIMEOUT(prefilter, pid_after_first_thread_exited, 300)
+{
+	const char *path = upng_path("bin/target");
+	char clause[32], line[64];
+
+	ASSERT_EQ(0, upng_send(&self->a, "leave"));
+	ASSERT_LT(0, upng_recv(&self->a, line, sizeof(line), 30000));
+	ASSERT_STREQ("left", line);
+	snprintf(clause, sizeof(clause), "if pid==%d", self->a.pid);
+	ASSERT_EQ(0, upng_probe_add("pf_pid", path, self->sym.offset, clause));
+	ASSERT_EQ(0, upng_probe_enable("pf_pid", true));
+	run_calls(_metadata, &self->a, 9);
+	run_calls(_metadata, &self->b, 4);
+	EXPECT_EQ(9, upng_probe_hits("pf_pid"));
+	ASSERT_EQ(0, upng_probe_enable("pf_pid", false));
+}
+
 TEST_HARNESS_MAIN

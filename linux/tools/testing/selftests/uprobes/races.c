@@ -29,6 +29,12 @@
  *                       re-created never get a SIGTRAP
  *   perf_close_vs_hits  perf events closed while their handlers run (not
  *                       waited for) count, and leave the target intact
+ * And a thread's uprobes state against what reads it from interrupts:
+ *   exits.exit_vs_callchain processes exit inside a function with a return
+ *                       probe (its instance pending) while perf samples
+ *                       every CPU with user callchains, which read the
+ *                       exiting thread's pending returns (a freed one is
+ *                       a KASAN report on the debug kernel)
  * Races need luck: each case races for a bounded time (UPROBES_NG_RACE_MS,
  * default RACE_MS) and logs how often it toggled and what it saw. Meanwhile
  * a thread of the test sleeps for short times over and over
@@ -46,6 +52,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1239,6 +1248,87 @@ TEST_F_TIMEOUT(races, no_spurious_sigtrap, 300)
 	ASSERT_EQ(0, upng_probe_enable(st->ev[0], false));
 	check_orig(_metadata, sc);
 	quit(_metadata, st, 0);
+}
+
+static void exit_now(void)
+{
+	_exit(0);
+}
+
+/* A sampling event on @cpu, with callchains, every @period_ns. */
+static int callchain_sampler(int cpu, long period_ns)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = period_ns;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+	return syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
+}
+
+FIXTURE(exits) {
+};
+
+FIXTURE_SETUP(exits)
+{
+	upng_die_with_parent();
+}
+
+FIXTURE_TEARDOWN(exits)
+{
+}
+
+TEST_F_TIMEOUT(exits, exit_vs_callchain, 300)
+{
+	int fd, ncpu = sysconf(_SC_NPROCESSORS_ONLN), i, status;
+	long children = 0, bad = 0;
+	int samplers[16];
+	long long end, t;
+	char path[64], ev[64];
+	void *p;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "/tmp/races-exit-%d", getpid());
+	fd = upng_caller_file(path);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
+	upng_evname(ev, sizeof(ev), "rexit");
+	ASSERT_EQ(0, upng_retprobe_add(ev, path, 0, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	if (ncpu > 16)
+		ncpu = 16;
+	for (i = 0; i < ncpu; i++) {
+		samplers[i] = callchain_sampler(i, 20000);
+		ASSERT_LE(0, samplers[i]) TH_LOG("perf_event_open: %s",
+						 strerror(errno));
+	}
+	end = upng_now_ms() + race_ms();
+	for (t = upng_now_ms(); t < end || children < 100;
+	     t = upng_now_ms()) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			p = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+				 MAP_PRIVATE, fd, 0);
+			if (p == MAP_FAILED)
+				_exit(1);
+			((upng_caller_fn)p)(exit_now);
+			_exit(2);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		bad += !WIFEXITED(status) || WEXITSTATUS(status);
+		children++;
+	}
+	for (i = 0; i < ncpu; i++)
+		close(samplers[i]);
+	TH_LOG("%ld processes exited with a return pending", children);
+	EXPECT_EQ(0, bad);
+	/* Their entries hit, none returned. */
+	EXPECT_EQ(0, upng_probe_del(ev));
+	close(fd);
+	unlink(path);
 }
 
 TEST_HARNESS_MAIN

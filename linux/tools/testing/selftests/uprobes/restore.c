@@ -275,4 +275,44 @@ TEST_F_TIMEOUT(restore, extra_mappings, 120)
 		   self->hash);
 }
 
+/*
+ * A probed page that the file no longer has (truncated while mapped):
+ * the process has no page there, so no breakpoint either; removing the
+ * probe is then done, not a failure left to retry for ever.
+ */
+TEST(page_beyond_eof)
+{
+#if defined(__aarch64__)
+	static const uint32_t code[] = { 0xd65f03c0 };	/* ret */
+#else
+	static const unsigned char code[] = { 0xc3 };	/* ret */
+#endif
+	unsigned char page[PAGE];
+	char path[64], ev[64];
+	void *map;
+	int fd;
+
+	upng_die_with_parent();
+	snprintf(path, sizeof(path), "/tmp/restore-eof-%d", getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0755);
+	ASSERT_LE(0, fd);
+	memset(page, 0, sizeof(page));
+	ASSERT_EQ((ssize_t)PAGE, write(fd, page, PAGE));
+	memcpy(page, code, sizeof(code));
+	ASSERT_EQ((ssize_t)PAGE, write(fd, page, PAGE));
+	map = mmap(NULL, 2 * PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	upng_evname(ev, sizeof(ev), "eof");
+	ASSERT_EQ(0, upng_probe_add(ev, path, PAGE, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	ASSERT_EQ(0, ftruncate(fd, PAGE));
+	ASSERT_EQ(0, upng_probe_enable(ev, false));
+	EXPECT_EQ(0, upng_wait_unstranded(3000))
+		TH_LOG("the probe's removal is retried for a page that is gone");
+	EXPECT_EQ(0, upng_probe_del(ev));
+	munmap(map, 2 * PAGE);
+	close(fd);
+	unlink(path);
+}
+
 TEST_HARNESS_MAIN

@@ -230,13 +230,14 @@ TEST_F_TIMEOUT(signals, storm_from_process, 300)
 }
 
 static sigjmp_buf fault_jmp;
-static unsigned long fault_ip, fault_addr;
+static unsigned long fault_ip, fault_addr, fault_sp;
 
 static void segv_handler(int sig, siginfo_t *si, void *uc)
 {
 	ucontext_t *ctx = uc;
 
 	STORE(fault_ip, UPNG_UC_PC(ctx));
+	STORE(fault_sp, UPNG_UC_SP(ctx));
 	STORE(fault_addr, (unsigned long)si->si_addr);
 	siglongjmp(fault_jmp, 1);
 }
@@ -370,6 +371,37 @@ static void rip_access_faults(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, upng_probe_del(name));
 	ASSERT_EQ((unsigned long)probe, LOAD(fault_ip));
 	ASSERT_EQ((unsigned long)site_ripdata, LOAD(fault_addr));
+	ASSERT_EQ(0, LOAD(traps));
+}
+
+/*
+ * A probed ret (emulated) to a non-canonical address: the CPU raises #GP
+ * at the ret and pops nothing; so must the probed program see it.
+ */
+TEST_F_TIMEOUT(signals, ret_to_noncanonical, 120)
+{
+	static const unsigned long bad = 0x8000000000000000UL;
+	struct upng_sym sym;
+	unsigned long sp;
+	char ev[80];
+
+	ASSERT_EQ(0, catch_fault(SIGSEGV));
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_badret_probe", &sym));
+	snprintf(ev, sizeof(ev), "%s_badret", self->ev);
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	if (!sigsetjmp(fault_jmp, 1)) {
+		site_badret(bad);
+		ASSERT_TRUE(false) TH_LOG("the ret did not fault");
+	}
+	ASSERT_EQ(0, upng_probe_enable(ev, false));
+	EXPECT_EQ(1, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ((unsigned long)site_badret_probe, LOAD(fault_ip));
+	sp = LOAD(fault_sp);
+	/* Still pointing at the return address: nothing was popped. */
+	ASSERT_NE(0UL, sp);
+	EXPECT_EQ(bad, *(unsigned long *)sp);
 	ASSERT_EQ(0, LOAD(traps));
 }
 

@@ -25,6 +25,35 @@ site_work_probe:
 	ret
 	.size site_work, . - site_work
 
+/*
+ * void site_badret(unsigned long to): returns to @to, probe on the ret
+ * (emulated): a non-canonical @to raises #GP at the ret, rsp unchanged.
+ */
+	.p2align 4
+	.globl site_badret
+	.type site_badret, @function
+site_badret:
+	mov	%rdi, (%rsp)
+	.globl site_badret_probe
+site_badret_probe:
+	ret
+	.size site_badret, . - site_badret
+
+/*
+ * long site_movimm(void): returns 0x1234, from the five-byte
+ * "mov $0x1234, %eax" at site_movimm_probe (code patched over it in
+ * hidden.c's tests returns something else).
+ */
+	.p2align 4
+	.globl site_movimm
+	.type site_movimm, @function
+site_movimm:
+	.globl site_movimm_probe
+site_movimm_probe:
+	mov	$0x1234, %eax
+	ret
+	.size site_movimm, . - site_movimm
+
 /* long site_load(long *p): returns *p; probe on the load itself. */
 	.p2align 4
 	.globl site_load

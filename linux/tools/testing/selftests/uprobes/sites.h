@@ -46,6 +46,10 @@ extern long site_litdata[];
 extern char site_xv_sim[];
 #else
 /* x86-64 only (sites.S). */
+void site_badret(unsigned long to);
+extern char site_badret_probe[];
+long site_movimm(void);
+extern char site_movimm_probe[];
 long site_ripload(void);
 long site_ripstore(long x);
 long site_ripcmp(long x);

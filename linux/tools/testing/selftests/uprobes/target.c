@@ -12,6 +12,8 @@
  *   rec N          print "sum S", S = target_rec(N) (recursion depth N)
  *   longjmp N      N times: target_lj() leaves by longjmp(), never
  *                  returning; print "jumps N"
+ *   leave          the commands go on in a new thread, the first one
+ *                  exits (pthread_exit()); "left" once it is gone
  *   quit           exit(0)
  * "target --run N" runs "call N" once, prints the sum and exits.
  */
@@ -159,21 +161,59 @@ static void run_fork(long n)
 	printf("waited %d\n", status);
 }
 
-int main(int argc, char **argv)
+static void *commands(void *leader);
+
+/*
+ * "leave": the commands go on in a new thread once the thread running
+ * them (the process's first) has exited, its task a zombie.
+ */
+static void leave(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, commands, (void *)pthread_self())) {
+		printf("error thread\n");
+		return;
+	}
+	pthread_exit(NULL);
+}
+
+/* A leader that exited is a zombie once its status says so. */
+static void wait_zombie(pid_t tid)
+{
+	char path[64], buf[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	for (;;) {
+		f = fopen(path, "r");
+		if (!f)
+			return;
+		while (fgets(buf, sizeof(buf), f))
+			if (!strncmp(buf, "State:", 6))
+				break;
+		fclose(f);
+		if (strchr(buf, 'Z'))
+			return;
+		usleep(1000);
+	}
+}
+
+static void *commands(void *leader)
 {
 	char line[512], path[256];
 	long a, b;
 
-	if (argc == 3 && !strcmp(argv[1], "--run")) {
-		printf("sum %lld\n", call_n(0, atol(argv[2])));
-		return 0;
+	if (leader) {
+		pthread_join((pthread_t)leader, NULL);
+		wait_zombie(getpid());
+		printf("left\n");
+		fflush(stdout);
 	}
-	target_rec_ptr = target_rec;
-	printf("ready %lx %lx\n", (unsigned long)main,
-	       (unsigned long)target_func);
-	fflush(stdout);
 	while (fgets(line, sizeof(line), stdin) && strncmp(line, "quit", 4)) {
-		if (sscanf(line, "call %ld", &a) == 1) {
+		if (!strncmp(line, "leave", 5)) {
+			leave();
+		} else if (sscanf(line, "call %ld", &a) == 1) {
 			printf("sum %lld\n", call_n(0, a));
 		} else if (sscanf(line, "threads %ld %ld", &a, &b) == 2) {
 			run_threads(a, b);
@@ -195,5 +235,19 @@ int main(int argc, char **argv)
 		}
 		fflush(stdout);
 	}
+	exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--run")) {
+		printf("sum %lld\n", call_n(0, atol(argv[2])));
+		return 0;
+	}
+	target_rec_ptr = target_rec;
+	printf("ready %lx %lx\n", (unsigned long)main,
+	       (unsigned long)target_func);
+	fflush(stdout);
+	commands(NULL);
 	return 0;
 }

@@ -299,6 +299,17 @@ long long upng_perf_count(int fd);
 
 /* CLOCK_MONOTONIC in milliseconds. */
 long long upng_now_ms(void);
+
+/*
+ * A new file at PATH, one page of code whose offset 0 is a function that
+ * calls its argument, void f(void (*fn)(void)), so that a caller can be
+ * inside it (and a return probe at offset 0 pending) for as long as FN
+ * runs: "sub $8,%rsp; call *%rdi; add $8,%rsp; ret" (arm64: "stp x29,
+ * x30,[sp,#-16]!; mov x29,sp; blr x0; ldp x29,x30,[sp],#16; ret"). Its
+ * fd (read-write, close-on-exec) or -errno.
+ */
+int upng_caller_file(const char *path);
+typedef void (*upng_caller_fn)(void (*fn)(void));
 /*
  * Wait until no probe in /sys/kernel/debug/uprobes/probes is "stranded"
  * (kept for a breakpoint or semaphore count whose removal the engine

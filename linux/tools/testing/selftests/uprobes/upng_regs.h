@@ -4,7 +4,8 @@
  * own breakpoint, per architecture: for the tests that look at where a
  * thread is (signals.c, xolvis.c, ptrace.c, hidden.c, debugger.c).
  *
- *   UPNG_UC_PC(uc)		the interrupted pc of a signal frame
+ *   UPNG_UC_PC(uc), UPNG_UC_SP(uc)	the interrupted pc and sp of a
+ *				signal frame
  *   UPNG_REGS_PC(r), UPNG_REGS_SP(r)	pc and sp of a tracee's
  *				struct user_regs_struct, as ptrace gives it
  *   upng_getregs(), upng_setregs()	PTRACE_GETREGS/SETREGS on x86-64,
@@ -37,6 +38,7 @@
 
 #if defined(__x86_64__)
 #define UPNG_UC_PC(uc)		((unsigned long)(uc)->uc_mcontext.gregs[REG_RIP])
+#define UPNG_UC_SP(uc)		((unsigned long)(uc)->uc_mcontext.gregs[REG_RSP])
 #define UPNG_REGS_PC(r)		((r)->rip)
 #define UPNG_REGS_SP(r)		((r)->rsp)
 #define UPNG_DBG_BKPT		0xccu		/* int3 */
@@ -55,6 +57,7 @@ static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
 }
 #elif defined(__aarch64__)
 #define UPNG_UC_PC(uc)		((unsigned long)(uc)->uc_mcontext.pc)
+#define UPNG_UC_SP(uc)		((unsigned long)(uc)->uc_mcontext.sp)
 #define UPNG_REGS_PC(r)		((r)->pc)
 #define UPNG_REGS_SP(r)		((r)->sp)
 #define UPNG_DBG_BKPT		0xd4200000u	/* brk #0 */
