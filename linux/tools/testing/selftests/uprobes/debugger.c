@@ -342,7 +342,7 @@ TEST_F_TIMEOUT(int3, stops_each_call, 120)
  * writes the debugger's breakpoint all over it through /proc/self/mem,
  * then says so on @done and waits to be killed.
  */
-static void __attribute__((noreturn)) int3_filler(int done)
+static void __noreturn int3_filler(int done)
 {
 	const size_t len = 64 << 10;
 	uint32_t bp = UPNG_DBG_BKPT;

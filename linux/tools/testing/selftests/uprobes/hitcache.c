@@ -280,7 +280,7 @@ static const unsigned char own_bkpt = 0xcc;	/* int3 */
 
 static int blocker_fd[2] = { -1, -1 };	/* [0]: go on, [1]: inside */
 static sigjmp_buf trap_jmp;
-static volatile int traps;
+static int traps;
 
 static void noop(void)
 {
@@ -297,18 +297,18 @@ static void block(void)
 
 static void on_trap(int sig)
 {
-	traps++;
+	__atomic_add_fetch(&traps, 1, __ATOMIC_SEQ_CST);
 	siglongjmp(trap_jmp, 1);
 }
 
 /* Calls @fn(noop): 1 if it trapped (the program's own breakpoint), else 0. */
 static int call_trapped(upng_caller_fn fn)
 {
-	int before = traps;
+	int before = LOAD(traps);
 
 	if (!sigsetjmp(trap_jmp, 1))
 		fn(noop);
-	return traps - before;
+	return LOAD(traps) - before;
 }
 
 /*
