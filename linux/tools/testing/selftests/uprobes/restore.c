@@ -276,6 +276,27 @@ TEST_F_TIMEOUT(restore, extra_mappings, 120)
 }
 
 /*
+ * The process drops its copy of the probed page (MADV_DONTNEED): the
+ * file's page comes back when the code runs again, and the probe's
+ * breakpoint with it: a registered probe does not stop firing.
+ */
+TEST_F_TIMEOUT(restore, dropped_page, 120)
+{
+	unsigned long page = self->sym.value & ~(PAGE - 1);
+
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	ASSERT_EQ(15, restore_func(1));
+	ASSERT_EQ(0, madvise((void *)page, PAGE, MADV_DONTNEED));
+	ASSERT_EQ(26, restore_func(2));
+	ASSERT_EQ(37, restore_func(3));
+	EXPECT_EQ(3, upng_probe_hits(self->ev));
+	check_armed(_metadata, getpid(), self->sym.value, self->orig);
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	check_page(_metadata, getpid(), self->sym.value, self->path,
+		   self->sym.offset);
+}
+
+/*
  * A probed page that the file no longer has (truncated while mapped):
  * the process has no page there, so no breakpoint either; removing the
  * probe is then done, not a failure left to retry for ever.

@@ -54,6 +54,23 @@ site_movimm_probe:
 	ret
 	.size site_movimm, . - site_movimm
 
+/*
+ * long site_call_on_stack(long x, void *sp, long (*fn)(long)): fn(x)
+ * with the stack pointer at @sp, for a stack of the test's making.
+ */
+	.p2align 4
+	.globl site_call_on_stack
+	.type site_call_on_stack, @function
+site_call_on_stack:
+	push	%rbx
+	mov	%rsp, %rbx
+	mov	%rsi, %rsp
+	call	*%rdx
+	mov	%rbx, %rsp
+	pop	%rbx
+	ret
+	.size site_call_on_stack, . - site_call_on_stack
+
 /* long site_load(long *p): returns *p; probe on the load itself. */
 	.p2align 4
 	.globl site_load

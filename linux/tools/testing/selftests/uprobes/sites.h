@@ -50,6 +50,7 @@ void site_badret(unsigned long to);
 extern char site_badret_probe[];
 long site_movimm(void);
 extern char site_movimm_probe[];
+long site_call_on_stack(long x, void *sp, long (*fn)(long));
 long site_ripload(void);
 long site_ripstore(long x);
 long site_ripcmp(long x);

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -403,6 +405,75 @@ TEST(toggle_under_threads)
 	EXPECT_LT(0, upng_probe_hits(ev));
 	EXPECT_EQ(0, upng_probe_del(ev));
 	EXPECT_EQ(0, memcmp(site_nop5_probe, nop5, sizeof(nop5)));
+}
+
+/*
+ * A stack with nothing mapped below the red zone (a fiber's, a
+ * coroutine's, a tight sigaltstack): the probed nop runs as it does
+ * unprobed, though the stub has no room for what it saves.
+ */
+TEST(tight_stack)
+{
+	char ev[64], *stack;
+
+	st_probe_jumped(_metadata, ev, sizeof(ev));
+	stack = mmap(NULL, 2 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		     -1, 0);
+	ASSERT_NE(MAP_FAILED, stack);
+	ASSERT_EQ(0, mprotect(stack + 4096, 4096, PROT_READ | PROT_WRITE));
+	/* At the nop, 136 bytes of stack below the stack pointer. */
+	EXPECT_EQ(SITE_WORK(7),
+		  site_call_on_stack(7, stack + 4096 + 144, site_nop5));
+	EXPECT_EQ(SITE_WORK(8),
+		  site_call_on_stack(8, stack + 4096 + 144, site_nop5));
+	EXPECT_EQ(3, upng_probe_hits(ev));
+	ASSERT_EQ(0, upng_probe_del(ev));
+	munmap(stack, 2 * 4096);
+}
+
+/*
+ * Code with a jump to its stub moved elsewhere by mremap(): the jump
+ * moves, the stub does not; the moved code still runs right, probed.
+ */
+TEST(moved_code)
+{
+	static const unsigned char code[] = {
+		0x0f, 0x1f, 0x44, 0x00, 0x00,	/* nopl 0x0(%rax,%rax,1) */
+		0x48, 0x8d, 0x44, 0x7f, 0x01,	/* lea 0x1(%rdi,%rdi,2),%rax */
+		0xc3,				/* ret */
+	};
+	unsigned char page[4096] = { 0 };
+	char path[64], ev[64];
+	long (*fn)(long);
+	void *p, *to;
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/stubs-moved-%d", getpid());
+	memcpy(page, code, sizeof(code));
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)sizeof(page), write(fd, page, sizeof(page)));
+	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	upng_evname(ev, sizeof(ev), "moved");
+	ASSERT_EQ(0, upng_probe_add(ev, path, 0, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	fn = (long (*)(long))p;
+	ASSERT_EQ(SITE_WORK(1), fn(1));
+	ASSERT_NE(0UL, st_jump_target(p));
+	to = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, to);
+	p = mremap(p, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	ASSERT_EQ(to, p);
+	fn = (long (*)(long))p;
+	EXPECT_EQ(SITE_WORK(2), fn(2));
+	EXPECT_EQ(SITE_WORK(3), fn(3));
+	EXPECT_EQ(3, upng_probe_hits(ev));
+	ASSERT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ(0, memcmp(p, code, sizeof(code)));
+	munmap(p, 4096);
+	close(fd);
+	unlink(path);
 }
 
 TEST_HARNESS_MAIN
