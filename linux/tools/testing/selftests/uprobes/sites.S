@@ -71,6 +71,44 @@ site_call_on_stack:
 	ret
 	.size site_call_on_stack, . - site_call_on_stack
 
+/*
+ * int site_rseq_incr(long *counts, struct rseq *rs): adds 1 to
+ * counts[8 * cpu] (a cache line per CPU) in an rseq critical section,
+ * whose commit store is site_rseq_probe. 0, or 1 when the section was
+ * aborted (the count unchanged: try again).
+ */
+	.pushsection __rseq_cs, "aw"
+	.balign 32
+site_rseq_cs:
+	.long	0, 0				/* version, flags */
+	.quad	.Lrseq_start			/* start_ip */
+	.quad	.Lrseq_commit - .Lrseq_start	/* post_commit_offset */
+	.quad	.Lrseq_abort			/* abort_ip */
+	.popsection
+
+	.p2align 4
+	.globl site_rseq_incr
+	.type site_rseq_incr, @function
+site_rseq_incr:
+	lea	site_rseq_cs(%rip), %rax
+	mov	%rax, 8(%rsi)			/* rs->rseq_cs */
+.Lrseq_start:
+	mov	4(%rsi), %eax			/* rs->cpu_id */
+	shl	$6, %rax
+	mov	(%rdi,%rax), %rcx
+	add	$1, %rcx
+	.globl site_rseq_probe
+site_rseq_probe:
+	mov	%rcx, (%rdi,%rax)		/* commit */
+.Lrseq_commit:
+	xor	%eax, %eax
+	ret
+	.long	0x53053053			/* RSEQ_SIG */
+.Lrseq_abort:
+	mov	$1, %eax
+	ret
+	.size site_rseq_incr, . - site_rseq_incr
+
 /* long site_load(long *p): returns *p; probe on the load itself. */
 	.p2align 4
 	.globl site_load
