@@ -31,6 +31,9 @@ extern char site_step0[], site_step1[], site_step2[], site_step3[],
 	    site_step4[];
 extern char site_xv_mem[], site_xv_step[], site_xv_end[];
 
+struct rseq;
+int site_rseq_incr(long *counts, struct rseq *rs);
+extern char site_rseq_probe[];
 long site_nop5(long x);
 extern char site_nop5_probe[];
 long site_mov(long x);
@@ -51,9 +54,6 @@ extern char site_badret_probe[];
 long site_movimm(void);
 extern char site_movimm_probe[];
 long site_call_on_stack(long x, void *sp, long (*fn)(long));
-struct rseq;
-int site_rseq_incr(long *counts, struct rseq *rs);
-extern char site_rseq_probe[];
 long site_ripload(void);
 long site_ripstore(long x);
 long site_ripcmp(long x);

@@ -158,6 +158,41 @@ FUNC site_nop1
 ENDF site_nop1
 
 /*
+ * int site_rseq_incr(long *counts, struct rseq *rs): adds 1 to
+ * counts[8 * cpu] (a cache line per CPU) in an rseq critical section,
+ * whose commit store is site_rseq_probe. 0, or 1 when the section was
+ * aborted (the count unchanged: try again).
+ */
+	.pushsection __rseq_cs, "aw"
+	.balign 32
+site_rseq_cs:
+	.long	0, 0				/* version, flags */
+	.quad	.Lrseq_start			/* start_ip */
+	.quad	.Lrseq_commit - .Lrseq_start	/* post_commit_offset */
+	.quad	.Lrseq_abort			/* abort_ip */
+	.popsection
+
+FUNC site_rseq_incr
+	adrp	x2, site_rseq_cs
+	add	x2, x2, :lo12:site_rseq_cs
+	str	x2, [x1, #8]			/* rs->rseq_cs */
+.Lrseq_start:
+	ldr	w2, [x1, #4]			/* rs->cpu_id */
+	lsl	x2, x2, #6
+	ldr	x3, [x0, x2]
+	add	x3, x3, #1
+LABEL site_rseq_probe
+	str	x3, [x0, x2]			/* commit */
+.Lrseq_commit:
+	mov	w0, #0
+	ret
+	.inst	0xd428bc00			/* RSEQ_SIG */
+.Lrseq_abort:
+	mov	w0, #1
+	ret
+ENDF site_rseq_incr
+
+/*
  * The literals of site_litload(): a page of its own, that a test can take
  * the read permission away from, in the text section (a literal load
  * reaches 1 MiB around it).
