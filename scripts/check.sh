@@ -10,7 +10,8 @@
 # WARNING, KASAN, lockdep, kmemleak, ...) is a failure. The last line is
 # "N passed, M failed"; the exit status is non-zero when M > 0.
 # Environment: DEBUG=1 (debug kernel), STOCK=1 (unmodified kernel, to
-# validate tests), ONLY=glob (run only matching suite/program[:case]),
+# validate tests), ONLY=glob[,glob...] (run only matching
+# suite/program[:case]),
 # SKIP_HOST=1 (no host-side tests), ARCH=arm64 (the cross-built arm64
 # kernel and suites: the programs of every architecture and arm64's own),
 # plus those of qemu.sh.
@@ -74,7 +75,15 @@ fi
 grep -a '^UPROBES-NG-RESULT: ' "$logf" | tr -d '\r' >> "$res" || true
 
 # Every program (and ftrace case) must have finished.
-selected() { [ -z "$only" ] || [[ "$1" == $only ]]; }
+selected() {
+	local pat pats
+	[ -z "$only" ] && return 0
+	IFS=, read -ra pats <<< "$only"
+	for pat in "${pats[@]}"; do
+		[[ "$1" == $pat ]] && return 0
+	done
+	return 1
+}
 {
 	cat "$OUT/expected-programs"
 	(cd "$SRC/tools/testing/selftests/ftrace/test.d" &&
