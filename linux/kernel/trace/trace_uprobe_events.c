@@ -437,8 +437,13 @@ static int parse_task_filter(const char *word, int index,
 			break;
 	if (kind == ARRAY_SIZE(task_filter_kinds))
 		return bad_task_filter(index, 0);
-	/* a session or parent may be the kernel's (0), a task may not */
-	if (kstrtoint(eq + 2, 10, &nr) || nr < 0 ||
+	/*
+	 * Plain decimal, as the clause is shown back (and deleted with): no
+	 * sign, no leading zero. A session or parent may be the kernel's
+	 * (0), a task may not.
+	 */
+	if (!isdigit(eq[2]) || (eq[2] == '0' && eq[3]) ||
+	    kstrtoint(eq + 2, 10, &nr) || nr < 0 ||
 	    (!nr && (kind == UPROBE_FILTER_PID || kind == UPROBE_FILTER_TID)))
 		return bad_task_filter(index, len + 2);
 	f->kind = kind;

@@ -714,6 +714,34 @@ out:
 }
 
 /**
+ * uprobe_replace_site() - replace a probed instruction for another writer
+ * @mm: the address space, mmap lock held
+ * @vaddr: where; the @len bytes do not cross a page
+ * @expect: the bytes there now
+ * @new: the bytes that replace them
+ * @len: how many
+ *
+ * For a write into the process's memory (ptrace, /proc/PID/mem) that
+ * replaces a probed instruction, whose page the writer made the process's
+ * own copy: the writer's bytes and the original's where ours are go in at
+ * once, so that no thread runs a mix of them.
+ *
+ * Return: 0, -EAGAIN when no such copy is mapped at @vaddr, -ESRCH when
+ * the bytes are not @expect.
+ */
+int uprobe_replace_site(struct mm_struct *mm, unsigned long vaddr,
+			const void *expect, const void *new, size_t len)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, vaddr);
+
+	mmap_assert_locked(mm);
+	if (!vma || WARN_ON_ONCE(offset_in_page(vaddr) + len > PAGE_SIZE))
+		return -EAGAIN;
+	return uprobe_replace_locked(vma, vaddr, NULL, expect, new, len, NULL,
+				     0);
+}
+
+/**
  * uprobe_write_locked() - the one way breakpoint bytes go in or out
  * @mm: the address space, mmap lock held for writing
  * @vma: the mapping containing @vaddr
@@ -806,6 +834,20 @@ static int uprobe_uncover(struct mm_struct *mm, unsigned long vaddr)
 	return 0;
 }
 
+/*
+ * Did faulting in the page at @vaddr fail because the file has no page
+ * there (truncated while mapped)? The process has no page there either,
+ * not even its private copy (truncation unmaps those too): no breakpoint.
+ */
+static bool uprobe_no_page(struct vm_area_struct *vma, unsigned long vaddr,
+			   int err)
+{
+	loff_t size = i_size_read(file_inode(vma->vm_file));
+
+	return err == -EFAULT &&
+	       uprobe_vma_vaddr_offset(vma, vaddr) >= round_up(size, PAGE_SIZE);
+}
+
 /**
  * uprobe_install() - put the breakpoint of a probe in an address space
  * @uprobe: the probe, analysed (uprobe_ready())
@@ -813,8 +855,9 @@ static int uprobe_uncover(struct mm_struct *mm, unsigned long vaddr)
  * @vma: the mapping of the probe's file containing @vaddr
  * @vaddr: where the probed instruction is in @mm
  *
- * Does nothing if the breakpoint is there already, or if the process
- * changed the instruction itself (its code is not the file's any more).
+ * Does nothing if the breakpoint is there already, if the process
+ * changed the instruction itself (its code is not the file's any more),
+ * or if the file has no page there any more.
  *
  * Return: 0, or an error from faulting the page in or -ENOMEM.
  */
@@ -856,6 +899,8 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 		/* The process changed the instruction: not ours to probe. */
 		err = 0;
 	}
+	if (uprobe_no_page(vma, vaddr, err))
+		err = 0;
 	uprobe_ctr_release(uprobe, mm, NULL, 0, 0);
 	return err;
 }
@@ -867,9 +912,9 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
  * @vma: the mapping of the probe's file containing @vaddr
  * @vaddr: where the probed instruction is in @mm
  *
- * Return: 0 (also when there was no breakpoint), or an error from
- * faulting the page in: the breakpoint, or the semaphore's count, is then
- * still there, for a later attempt.
+ * Return: 0 (also when there was no breakpoint, or no page at all), or
+ * an error from faulting the page in: the breakpoint, or the semaphore's
+ * count, is then still there, for a later attempt.
  */
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		  struct vm_area_struct *vma, unsigned long vaddr)
@@ -881,6 +926,8 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 
 	mmap_assert_write_locked(mm);
 	err = uprobe_peek(mm, vaddr, &cur, sizeof(cur), &anon);
+	if (uprobe_no_page(vma, vaddr, err))
+		goto uncount;
 	if (err)
 		return err;
 	if (!anon)

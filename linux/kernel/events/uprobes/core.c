@@ -81,8 +81,8 @@ bool uprobes_registry_empty(void)
  * SRCU read section, which keeps the returned probe's memory alive; take a
  * reference with uprobe_tryget() to keep it beyond that.
  *
- * Return: the probe, or NULL (also for one not analysed yet: it has no
- * breakpoints).
+ * Return: the probe, or NULL (also for one not analysed yet, or no longer
+ * live: neither has breakpoints).
  */
 struct uprobe *uprobe_lookup(struct inode *inode, loff_t offset)
 {
@@ -91,7 +91,8 @@ struct uprobe *uprobe_lookup(struct inode *inode, loff_t offset)
 	hlist_for_each_entry_srcu(uprobe, uprobe_bucket(inode, offset), hnode,
 				  srcu_read_lock_held(&uprobes_srcu)) {
 		if (uprobe->inode == inode && uprobe->offset == offset &&
-		    refcount_read(&uprobe->ref) && uprobe_ready(uprobe))
+		    refcount_read(&uprobe->ref) && READ_ONCE(uprobe->live) &&
+		    uprobe_ready(uprobe))
 			return uprobe;
 	}
 	return NULL;
@@ -125,12 +126,19 @@ static void uprobe_free_rcu(struct rcu_head *head)
 	kfree(container_of(head, struct uprobe, rcu));
 }
 
+/* The memory goes after the SRCU readers that may still see it. */
+static void uprobe_mem_put(struct uprobe *uprobe)
+{
+	if (refcount_dec_and_test(&uprobe->mem))
+		call_srcu(&uprobes_srcu, &uprobe->rcu, uprobe_free_rcu);
+}
+
 /**
  * uprobe_put() - drop a reference to a probe
  * @uprobe: the probe
  *
- * The last reference unlinks the probe from both indexes; its memory goes
- * after the SRCU readers that may still see it in the hash table.
+ * The last reference unlinks the probe from both indexes and lets its
+ * file go; its memory goes once no thread remembers it either.
  */
 void uprobe_put(struct uprobe *uprobe)
 {
@@ -139,10 +147,35 @@ void uprobe_put(struct uprobe *uprobe)
 	hlist_del_rcu(&uprobe->hnode);
 	rb_erase(&uprobe->rb, &uprobes_tree);
 	WRITE_ONCE(uprobes_nr, uprobes_nr - 1);
+	WRITE_ONCE(uprobe->live, false);
 	spin_unlock(&uprobes_lock);
 
 	iput(uprobe->inode);
-	call_srcu(&uprobes_srcu, &uprobe->rcu, uprobe_free_rcu);
+	uprobe_mem_put(uprobe);
+}
+
+/**
+ * uprobe_remember() - keep a probe's memory for a thread's next hit
+ * @uprobe: probe found under SRCU
+ *
+ * What a thread remembers must not keep the probe's file, or its place
+ * in the registry, beyond the probe's last reference: only its memory
+ * is kept, and the probe is used again only while it is live.
+ *
+ * Return: @uprobe, or NULL when its memory is already going.
+ */
+struct uprobe *uprobe_remember(struct uprobe *uprobe)
+{
+	return refcount_inc_not_zero(&uprobe->mem) ? uprobe : NULL;
+}
+
+/**
+ * uprobe_forget() - drop what uprobe_remember() took
+ * @uprobe: the probe
+ */
+void uprobe_forget(struct uprobe *uprobe)
+{
+	uprobe_mem_put(uprobe);
 }
 
 /**
@@ -336,6 +369,7 @@ static struct uprobe *uprobe_alloc(struct inode *inode, loff_t offset,
 	uprobe->offset = offset;
 	uprobe->ref_ctr_offset = ref_ctr_offset;
 	refcount_set(&uprobe->ref, 1);
+	refcount_set(&uprobe->mem, 1);
 	mutex_init(&uprobe->reg_mutex);
 	mutex_init(&uprobe->prep_mutex);
 	INIT_LIST_HEAD(&uprobe->consumers);
@@ -594,6 +628,21 @@ static void uprobe_strand(struct uprobe *uprobe)
 }
 
 /*
+ * After a walk of @uprobe's address spaces: what it could not remove goes
+ * to the sweep worker; with no consumer and nothing left behind, the
+ * probe has no breakpoint anywhere and is no longer found by hits.
+ * Called with uprobe->reg_mutex held.
+ */
+static void uprobe_settle(struct uprobe *uprobe, bool left_over)
+{
+	lockdep_assert_held(&uprobe->reg_mutex);
+	if (left_over)
+		uprobe_strand(uprobe);
+	else if (list_empty(&uprobe->consumers) && !uprobe->stranded)
+		WRITE_ONCE(uprobe->live, false);
+}
+
+/*
  * The walk of one probe's address spaces (see uprobe_walk_mms()), with
  * what it leaves behind handed to the sweep worker. Called with
  * uprobe->reg_mutex held.
@@ -610,8 +659,7 @@ static int uprobe_sync_mms(struct uprobe *uprobe)
 
 	lockdep_assert_held(&uprobe->reg_mutex);
 	err = uprobe_walk_mms(&w);
-	if (left_over)
-		uprobe_strand(uprobe);
+	uprobe_settle(uprobe, left_over);
 	return err;
 }
 
@@ -647,6 +695,7 @@ static void uprobe_sweep_work(struct work_struct *work)
 		}
 		list_del_init(&uprobe->stranded_node);
 		uprobe->stranded = false;
+		uprobe_settle(uprobe, false);
 		mutex_unlock(&uprobe->reg_mutex);
 		uprobe_put(uprobe);
 	}
@@ -728,6 +777,11 @@ static struct uprobe *uprobe_add_locked(struct inode *inode,
 		err = -EINVAL;
 		goto put;
 	}
+	/*
+	 * Live before the consumer is seen (list_add_rcu() orders it): a
+	 * walk or the mmap hook inserts breakpoints for consumers it sees.
+	 */
+	WRITE_ONCE(uprobe->live, true);
 	list_add_rcu(&uc->cons_node, &uprobe->consumers);
 	return uprobe;
 put:
@@ -826,14 +880,14 @@ static void uprobe_walk_free(struct uprobe_walk *w)
 	kvfree(w->left_over);
 }
 
-/* Hands the probes a walk left breakpoints of to the sweep worker. */
-static void uprobe_strand_left_over(struct uprobe_walk *w)
+/* uprobe_settle() for each probe of a batch's walk. */
+static void uprobe_settle_walk(struct uprobe_walk *w)
 {
 	unsigned int i;
 
-	for_each_set_bit(i, w->left_over, w->cnt) {
+	for (i = 0; i < w->cnt; i++) {
 		mutex_lock(&w->uprobes[i]->reg_mutex);
-		uprobe_strand(w->uprobes[i]);
+		uprobe_settle(w->uprobes[i], test_bit(i, w->left_over));
 		mutex_unlock(&w->uprobes[i]->reg_mutex);
 	}
 }
@@ -862,7 +916,7 @@ static void uprobe_del_batch(struct uprobe_walk *w, unsigned int cnt,
 	if (!cnt)
 		return;
 	uprobe_walk_mms(w);
-	uprobe_strand_left_over(w);
+	uprobe_settle_walk(w);
 }
 
 /**
@@ -910,7 +964,7 @@ int uprobe_register_batch(struct inode *inode, struct file *file,
 	if (!err) {
 		w.cnt = cnt;
 		err = uprobe_walk_mms(&w);
-		uprobe_strand_left_over(&w);
+		uprobe_settle_walk(&w);
 	}
 	if (err) {
 		uprobe_del_batch(&w, added, nth, ctx);

@@ -18,13 +18,19 @@
  * no handlers (see uprobe_task::restart_trap). Readers of the process's
  * memory see the debugger's int3 there, and removing the probe leaves it.
  *
- * The notes are few (a debugger's breakpoints): a hash table of (address
- * space, address) under one spinlock; the hit path reads a count first
- * and looks no further while there are none. A process can write int3s
- * into its own code through /proc/self/mem: the notes are charged to its
- * memory cgroup and their number is bounded; past the bound an int3 is
- * not noted (a debugger's over a probe's is then taken for the probe's).
+ * The notes belong to the address space they are about (struct
+ * uprobes_state::dbg_notes), allocated at its first and charged to its
+ * memory cgroup of the writer: what one process writes into its own code
+ * (through /proc/self/mem, which a JIT may) costs nobody else anything.
+ * Only code a probe may be in (probeable mappings) gets notes, at most
+ * DBG_MAX_BPS per address space (a debugger's breakpoints, a few
+ * thousand at most); past the bound an int3 is not noted, which is
+ * logged, and is taken for a probe's should one be there, in that
+ * process only. The hit path reads the address space's pointer first and
+ * looks no further while it has none; a lookup takes no lock (RCU).
  */
+#define pr_fmt(fmt) "uprobe: " fmt
+
 #include <linux/hash.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -32,58 +38,110 @@
 #include "internal.h"
 
 /*
- * A debugger's int3 at @vaddr in @mm; @over: one of our breakpoints is
- * under it (it goes back in when the debugger takes its int3 out).
+ * A debugger's int3 at @vaddr; @over: one of our breakpoints is under it
+ * (it goes back in when the debugger takes its int3 out).
  */
 struct uprobe_dbg_bp {
 	struct hlist_node	node;
-	struct mm_struct	*mm;
 	unsigned long		vaddr;
 	bool			over;
+	struct rcu_head		rcu;
 };
 
-#define DBG_HASH_BITS	8
-#define DBG_MAX_BPS	(64 << DBG_HASH_BITS)
-static struct hlist_head dbg_buckets[1 << DBG_HASH_BITS];
-static DEFINE_SPINLOCK(dbg_lock);
-unsigned long uprobe_nr_dbg_bps;
+#define DBG_HASH_BITS	6
+#define DBG_MAX_BPS	4096
 
-static struct hlist_head *uprobe_dbg_bucket(struct mm_struct *mm,
-					    unsigned long vaddr)
+/**
+ * struct uprobe_dbg_notes - the debugger's breakpoints of an address space
+ * @lock: serialises changes; lookups are RCU readers
+ * @nr: how many are noted
+ * @full: the bound was reached (logged once)
+ * @buckets: the notes, hashed by address
+ */
+struct uprobe_dbg_notes {
+	spinlock_t		lock;	/* see above */
+	unsigned int		nr;
+	bool			full;
+	struct hlist_head	buckets[1 << DBG_HASH_BITS];
+};
+
+static struct uprobe_dbg_notes *uprobe_dbg_notes(struct mm_struct *mm)
 {
-	return &dbg_buckets[hash_long((unsigned long)mm ^ vaddr,
-				      DBG_HASH_BITS)];
+	/* Pairs with the release in uprobe_dbg_notes_get(). */
+	return smp_load_acquire(&mm->uprobes_state.dbg_notes);
 }
 
-static struct uprobe_dbg_bp *uprobe_dbg_find(struct mm_struct *mm,
+/* @mm's notes, allocated at the first; NULL without memory. */
+static struct uprobe_dbg_notes *uprobe_dbg_notes_get(struct mm_struct *mm)
+{
+	struct uprobe_dbg_notes *n = uprobe_dbg_notes(mm), *old;
+	int i;
+
+	if (n)
+		return n;
+	n = kzalloc(sizeof(*n), GFP_KERNEL_ACCOUNT);
+	if (!n)
+		return NULL;
+	spin_lock_init(&n->lock);
+	for (i = 0; i < ARRAY_SIZE(n->buckets); i++)
+		INIT_HLIST_HEAD(&n->buckets[i]);
+	/* Writers of one address space may race here (mmap lock shared). */
+	old = cmpxchg_release(&mm->uprobes_state.dbg_notes, NULL, n);
+	if (!old)
+		return n;
+	kfree(n);
+	return old;
+}
+
+static struct hlist_head *uprobe_dbg_bucket(struct uprobe_dbg_notes *n,
+					    unsigned long vaddr)
+{
+	return &n->buckets[hash_long(vaddr, DBG_HASH_BITS)];
+}
+
+static struct uprobe_dbg_bp *uprobe_dbg_find(struct uprobe_dbg_notes *n,
 					     unsigned long vaddr)
 {
 	struct uprobe_dbg_bp *d;
 
-	lockdep_assert_held(&dbg_lock);
-	hlist_for_each_entry(d, uprobe_dbg_bucket(mm, vaddr), node)
-		if (d->mm == mm && d->vaddr == vaddr)
+	lockdep_assert_held(&n->lock);
+	hlist_for_each_entry(d, uprobe_dbg_bucket(n, vaddr), node)
+		if (d->vaddr == vaddr)
 			return d;
 	return NULL;
 }
 
-static void uprobe_dbg_free(struct uprobe_dbg_bp *d)
+/* The note at @vaddr, found by an RCU reader. */
+static struct uprobe_dbg_bp *uprobe_dbg_find_rcu(struct uprobe_dbg_notes *n,
+						 unsigned long vaddr)
 {
-	lockdep_assert_held(&dbg_lock);
-	hlist_del(&d->node);
-	WRITE_ONCE(uprobe_nr_dbg_bps, uprobe_nr_dbg_bps - 1);
-	kfree(d);
+	struct uprobe_dbg_bp *d;
+
+	hlist_for_each_entry_rcu(d, uprobe_dbg_bucket(n, vaddr), node)
+		if (d->vaddr == vaddr)
+			return d;
+	return NULL;
 }
 
-static void uprobe_dbg_insert(struct uprobe_dbg_bp *d)
+static void uprobe_dbg_free(struct uprobe_dbg_notes *n,
+			    struct uprobe_dbg_bp *d)
 {
-	lockdep_assert_held(&dbg_lock);
-	hlist_add_head(&d->node, uprobe_dbg_bucket(d->mm, d->vaddr));
-	WRITE_ONCE(uprobe_nr_dbg_bps, uprobe_nr_dbg_bps + 1);
+	lockdep_assert_held(&n->lock);
+	hlist_del_rcu(&d->node);
+	n->nr--;
+	kfree_rcu(d, rcu);
+}
+
+static void uprobe_dbg_insert(struct uprobe_dbg_notes *n,
+			      struct uprobe_dbg_bp *d)
+{
+	lockdep_assert_held(&n->lock);
+	hlist_add_head_rcu(&d->node, uprobe_dbg_bucket(n, d->vaddr));
+	n->nr++;
 }
 
 /**
- * __uprobe_dbg_bp_at() - is a debugger's breakpoint over ours here?
+ * __uprobe_dbg_bp_at() - is a debugger's breakpoint noted here?
  * @mm: the address space
  * @vaddr: the probed address
  *
@@ -93,11 +151,14 @@ static void uprobe_dbg_insert(struct uprobe_dbg_bp *d)
  */
 bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr)
 {
+	struct uprobe_dbg_notes *n = uprobe_dbg_notes(mm);
 	bool found;
 
-	spin_lock(&dbg_lock);
-	found = uprobe_dbg_find(mm, vaddr);
-	spin_unlock(&dbg_lock);
+	if (!n)
+		return false;
+	rcu_read_lock();
+	found = uprobe_dbg_find_rcu(n, vaddr);
+	rcu_read_unlock();
 	return found;
 }
 
@@ -110,13 +171,16 @@ bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr)
  */
 bool uprobe_dbg_bp_over(struct mm_struct *mm, unsigned long vaddr)
 {
+	struct uprobe_dbg_notes *n = uprobe_dbg_notes(mm);
 	struct uprobe_dbg_bp *d;
 	bool over;
 
-	spin_lock(&dbg_lock);
-	d = uprobe_dbg_find(mm, vaddr);
-	over = d && d->over;
-	spin_unlock(&dbg_lock);
+	if (!n)
+		return false;
+	rcu_read_lock();
+	d = uprobe_dbg_find_rcu(n, vaddr);
+	over = d && READ_ONCE(d->over);
+	rcu_read_unlock();
 	return over;
 }
 
@@ -132,20 +196,27 @@ bool uprobe_dbg_bp_over(struct mm_struct *mm, unsigned long vaddr)
  */
 void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr, bool over)
 {
-	struct uprobe_dbg_bp *d = kmalloc(sizeof(*d), GFP_KERNEL_ACCOUNT), *old;
+	struct uprobe_dbg_notes *n = uprobe_dbg_notes_get(mm);
+	struct uprobe_dbg_bp *d, *old;
 
-	spin_lock(&dbg_lock);
-	old = uprobe_dbg_find(mm, vaddr);
+	if (!n)
+		return;
+	d = kmalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
+	spin_lock(&n->lock);
+	old = uprobe_dbg_find(n, vaddr);
 	if (old) {
-		old->over = over;
-	} else if (d && uprobe_nr_dbg_bps < DBG_MAX_BPS) {
-		d->mm = mm;
+		WRITE_ONCE(old->over, over);
+	} else if (d && n->nr < DBG_MAX_BPS) {
 		d->vaddr = vaddr;
 		d->over = over;
-		uprobe_dbg_insert(d);
+		uprobe_dbg_insert(n, d);
 		d = NULL;
+	} else if (d && !n->full) {
+		n->full = true;
+		pr_warn("pid %d: more than %d breakpoints written into mm %p: those past them are not told from probes'\n",
+			current->pid, DBG_MAX_BPS, mm);
 	}
-	spin_unlock(&dbg_lock);
+	spin_unlock(&n->lock);
 	kfree(d);
 }
 
@@ -196,25 +267,41 @@ void uprobe_dbg_bps_written(struct mm_struct *mm, unsigned long addr,
 void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
 			   unsigned long end)
 {
+	struct uprobe_dbg_notes *n = uprobe_dbg_notes(mm);
 	struct uprobe_dbg_bp *d;
 	struct hlist_node *tmp;
 	unsigned int i;
 
-	if (!READ_ONCE(uprobe_nr_dbg_bps))
+	if (!n)
 		return;
-	spin_lock(&dbg_lock);
+	spin_lock(&n->lock);
 	if (end - start == 1) {
-		d = uprobe_dbg_find(mm, start);
+		d = uprobe_dbg_find(n, start);
 		if (d)
-			uprobe_dbg_free(d);
+			uprobe_dbg_free(n, d);
 		goto out;
 	}
-	for (i = 0; i < ARRAY_SIZE(dbg_buckets); i++)
-		hlist_for_each_entry_safe(d, tmp, &dbg_buckets[i], node)
-			if (d->mm == mm && d->vaddr >= start && d->vaddr < end)
-				uprobe_dbg_free(d);
+	for (i = 0; i < ARRAY_SIZE(n->buckets); i++)
+		hlist_for_each_entry_safe(d, tmp, &n->buckets[i], node)
+			if (d->vaddr >= start && d->vaddr < end)
+				uprobe_dbg_free(n, d);
 out:
-	spin_unlock(&dbg_lock);
+	spin_unlock(&n->lock);
+}
+
+/**
+ * uprobe_dbg_notes_free() - an address space is torn down
+ * @mm: the address space, which nothing else uses any more
+ */
+void uprobe_dbg_notes_free(struct mm_struct *mm)
+{
+	struct uprobe_dbg_notes *n = mm->uprobes_state.dbg_notes;
+
+	if (!n)
+		return;
+	uprobe_dbg_bps_forget(mm, 0, ULONG_MAX);
+	mm->uprobes_state.dbg_notes = NULL;
+	kfree(n);
 }
 
 /**
@@ -229,45 +316,16 @@ out:
  */
 void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
-	struct uprobe_dbg_bp *d, **copies;
-	unsigned int n = 0, i, b;
+	struct uprobe_dbg_notes *n = uprobe_dbg_notes(oldmm);
+	struct uprobe_dbg_bp *d;
+	unsigned int i;
 
-	if (!READ_ONCE(uprobe_nr_dbg_bps))
-		return;
-	/* The parent's notes change only under its mmap lock. */
-	spin_lock(&dbg_lock);
-	for (b = 0; b < ARRAY_SIZE(dbg_buckets); b++)
-		hlist_for_each_entry(d, &dbg_buckets[b], node)
-			n += d->mm == oldmm;
-	spin_unlock(&dbg_lock);
+	/* The parent's notes change only under its mmap lock, held. */
 	if (!n)
 		return;
-	copies = kcalloc(n, sizeof(*copies), GFP_KERNEL);
-	if (!copies)
-		return;
-	for (i = 0; i < n; i++) {
-		copies[i] = kmalloc(sizeof(**copies), GFP_KERNEL_ACCOUNT);
-		if (!copies[i])
-			break;
-		copies[i]->mm = newmm;
-	}
-	n = i;
-	i = 0;
-	spin_lock(&dbg_lock);
-	for (b = 0; b < ARRAY_SIZE(dbg_buckets) && i < n; b++) {
-		hlist_for_each_entry(d, &dbg_buckets[b], node) {
-			if (d->mm != oldmm || i == n ||
-			    uprobe_nr_dbg_bps >= DBG_MAX_BPS)
-				continue;
-			copies[i]->vaddr = d->vaddr;
-			copies[i]->over = d->over;
-			uprobe_dbg_insert(copies[i++]);
-		}
-	}
-	spin_unlock(&dbg_lock);
-	while (i < n)
-		kfree(copies[i++]);
-	kfree(copies);
+	for (i = 0; i < ARRAY_SIZE(n->buckets); i++)
+		hlist_for_each_entry(d, &n->buckets[i], node)
+			uprobe_dbg_bp_set(newmm, d->vaddr, d->over);
 }
 
 #ifdef CONFIG_UPROBES_KUNIT_TEST

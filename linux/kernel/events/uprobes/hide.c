@@ -11,6 +11,10 @@
  * And what it writes back of what it read (a word around its own
  * breakpoint) leaves ours in place; its own breakpoint written over ours
  * is noted (debugger.c), shown to readers and reported to it when hit.
+ * Any other write over a probed instruction (a hot patcher's new code)
+ * wins: our breakpoint leaves that address of that process, whole.
+ * Only what this engine wrote into this address space is hidden or kept:
+ * the breakpoints of live probes that want the process.
  * The program's own loads still see the breakpoint; nothing on the hit
  * path pays for this.
  *
@@ -19,6 +23,8 @@
  * instruction that shares some of its bytes with ours (another BRK) is
  * not ours.
  */
+#define pr_fmt(fmt) "uprobe: " fmt
+
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/sched/coredump.h>
@@ -36,19 +42,32 @@
  */
 bool uprobe_hide_breakpoints __read_mostly = true;
 
+/**
+ * arch_uprobe_insn_len() - length of a probed instruction
+ * @aup: the analysed instruction
+ *
+ * Return: its length in bytes; UPROBE_SWBP_INSN_SIZE where every
+ * instruction has the breakpoint's.
+ */
+int __weak arch_uprobe_insn_len(struct arch_uprobe *aup)
+{
+	return UPROBE_SWBP_INSN_SIZE;
+}
+
 /* A copy of @len bytes of memory at @addr, and what to do with it. */
 struct uprobe_bps_copy {
 	unsigned long	addr;
 	size_t		len;
 	u8		*buf;		/* the copy, changed */
-	const u8	*cur;		/* for a write: the memory there now */
+	u8		*mem;		/* for a write: the memory there now */
 };
 
 /*
  * The @n bytes @ours that a breakpoint wrote at @vaddr over @orig, byte
  * by byte: a reader gets the original's where the copy has ours; a
- * writer that writes the original's over ours (what it read) keeps ours.
- * The first UPROBE_SWBP_INSN_SIZE bytes are left to uprobe_bps_fix_first().
+ * writer that gives back what it read (see uprobe_bps_write_wins()) keeps
+ * ours. The first UPROBE_SWBP_INSN_SIZE bytes are left to
+ * uprobe_bps_fix_first().
  */
 static void uprobe_bps_fix(struct uprobe_bps_copy *c, unsigned long vaddr,
 			   const u8 *ours, const u8 *orig, int n)
@@ -60,11 +79,11 @@ static void uprobe_bps_fix(struct uprobe_bps_copy *c, unsigned long vaddr,
 		u8 *b = c->buf + (a - c->addr);
 		int i = a - vaddr;
 
-		if (!c->cur) {
+		if (!c->mem) {
 			if (*b == ours[i])
 				*b = orig[i];
 		} else if (*b == orig[i] && *b != ours[i] &&
-			   c->cur[a - c->addr] == ours[i]) {
+			   c->mem[a - c->addr] == ours[i]) {
 			*b = ours[i];
 		}
 	}
@@ -97,7 +116,7 @@ static bool uprobe_bps_unit(struct uprobe_bps_copy *c, struct mm_struct *mm,
 			continue;
 		}
 		b[i] = c->buf[a - c->addr];
-		now[i] = c->cur ? c->cur[a - c->addr] : b[i];
+		now[i] = c->mem ? c->mem[a - c->addr] : b[i];
 	}
 	return true;
 }
@@ -130,7 +149,7 @@ static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
 	if (!uprobe_bps_unit(c, mm, vaddr, (u8 *)&b, (u8 *)&now))
 		return;
 	dbg = uprobe_dbg_bp_at(mm, vaddr);
-	if (!c->cur) {
+	if (!c->mem) {
 		if (!memcmp(&b, ours, s) && !dbg)
 			uprobe_bps_unit_put(c, vaddr, orig);
 		return;
@@ -157,22 +176,128 @@ static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
 		uprobe_dbg_bps_forget(mm, vaddr, vaddr + 1);
 }
 
+/*
+ * Memory at the probed instruction of @len bytes at @vaddr, before a
+ * write (@now) and as the write leaves it (@after). False when it cannot
+ * be read.
+ */
+static bool uprobe_bps_site(struct uprobe_bps_copy *c, struct mm_struct *mm,
+			    unsigned long vaddr, int len, u8 *now, u8 *after)
+{
+	unsigned long a;
+	bool anon;
+	int i;
+
+	if (uprobe_peek(mm, vaddr, now, len, &anon))
+		return false;
+	for (i = 0; i < len; i++) {
+		a = vaddr + i;
+		after[i] = a >= c->addr && a < c->addr + c->len ?
+			   c->buf[a - c->addr] : now[i];
+	}
+	return true;
+}
+
+/*
+ * Does a write replace the probed instruction at @vaddr (@ours, @n bytes,
+ * over @orig, @len bytes) with other code? A write that gives back what
+ * readers were shown leaves every byte of the instruction as the original
+ * or as it is now; its first unit may also become a debugger's
+ * breakpoint. Any other write wins, whole: the instruction is replaced at
+ * once with the writer's bytes and the original's where ours were, and
+ * our breakpoint is no longer there. A breakpoint instruction the writer
+ * leaves in front (a patcher guarding its own rewrite) is noted as its
+ * own, not ours.
+ */
+static bool uprobe_bps_write_wins(struct uprobe_bps_copy *c,
+				  struct mm_struct *mm, unsigned long vaddr,
+				  const u8 *ours, int n, const u8 *orig, int len)
+{
+	const int s = UPROBE_SWBP_INSN_SIZE;
+	u8 now[MAX_UINSN_BYTES], after[MAX_UINSN_BYTES];
+	uprobe_opcode_t first;
+	unsigned long a;
+	bool dbg;
+	int i;
+
+	len = min_t(int, max(len, n), PAGE_SIZE - offset_in_page(vaddr));
+	if (!c->mem || n > len || vaddr + len <= c->addr ||
+	    vaddr >= c->addr + c->len ||
+	    !uprobe_bps_site(c, mm, vaddr, len, now, after))
+		return false;
+	/* Ours there, its first unit maybe under a debugger's breakpoint? */
+	dbg = uprobe_dbg_bp_at(mm, vaddr);
+	memcpy(&first, now, s);
+	if (memcmp(now + s, ours + s, n - s) ||
+	    (memcmp(now, ours, s) && !(is_trap_insn(&first) && (n > s || dbg))))
+		return false;
+	memcpy(&first, after, s);
+	for (i = 0; i < len; i++)
+		if (after[i] != orig[i] && after[i] != now[i] &&
+		    (i >= s || !is_trap_insn(&first)))
+			break;
+	if (i == len)
+		return false;
+	/* What the write leaves of ours goes back to the original's. */
+	for (i = dbg ? s : 0; i < n; i++) {
+		a = vaddr + i;
+		if ((a < c->addr || a >= c->addr + c->len) && now[i] == ours[i])
+			after[i] = orig[i];
+	}
+	if (uprobe_replace_site(mm, vaddr, now, after, len)) {
+		/* No copy of ours to replace at once: the page written to. */
+		for (i = 0; i < n; i++) {
+			a = vaddr + i;
+			if (a < c->addr || a >= c->addr + c->len)
+				c->mem[(long)(a - c->addr)] = after[i];
+		}
+	}
+	memcpy(&first, after, s);
+	if (is_trap_insn(&first))
+		uprobe_dbg_bp_set(mm, vaddr, false);
+	else if (dbg)
+		uprobe_dbg_bps_forget(mm, vaddr, vaddr + 1);
+	pr_info_ratelimited("probed instruction at 0x%lx overwritten by pid %d (%s): its breakpoint there is gone\n",
+			    vaddr, current->pid, current->comm);
+	return true;
+}
+
+/*
+ * Was the breakpoint of @uprobe written into @mm by us? Only a live
+ * probe that wants @mm has breakpoints there, or one whose consumers all
+ * went (its breakpoints are being removed, or stranded): an int3 at a
+ * probe's address in a process its consumers filter out is the
+ * program's own.
+ */
+static bool uprobe_bps_ours(struct uprobe *uprobe, struct mm_struct *mm)
+{
+	return uprobe_ready(uprobe) && READ_ONCE(uprobe->live) &&
+	       (list_empty(&uprobe->consumers) ||
+		uprobe_wanted_by(uprobe, mm));
+}
+
 /* Fixes the copy where the breakpoint of @uprobe, at @vaddr, is. */
 static void uprobe_bps_fix_one(struct uprobe_bps_copy *c, struct uprobe *uprobe,
 			       struct mm_struct *mm, unsigned long vaddr)
 {
 	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
 	uprobe_opcode_t bp = UPROBE_SWBP_INSN;
-	int n;
+	int n, len;
 
-	if (!uprobe_ready(uprobe))
+	if (!uprobe_bps_ours(uprobe, mm))
 		return;
+	len = arch_uprobe_insn_len(&uprobe->arch);
 	n = uprobe_stub_jump(mm, vaddr, jump, orig);
 	if (n > 0 && uprobe_jump_tail_at(mm, vaddr, jump, n)) {
 		/* The jump (maybe under a debugger's int3). */
+		if (uprobe_bps_write_wins(c, mm, vaddr, jump, n, orig, len))
+			return;
 		uprobe_bps_fix(c, vaddr, jump, orig, n);
 		uprobe_bps_fix_first(c, mm, vaddr, jump, n, orig);
 	} else {
+		if (uprobe_bps_write_wins(c, mm, vaddr, (u8 *)&bp, sizeof(bp),
+					  uprobe->arch.insn, len))
+			return;
 		uprobe_bps_fix(c, vaddr, (u8 *)&bp, uprobe->arch.insn,
 			       sizeof(bp));
 		uprobe_bps_fix_first(c, mm, vaddr, (u8 *)&bp, sizeof(bp),
@@ -253,27 +378,30 @@ void uprobe_hide_bps(struct mm_struct *mm, unsigned long addr, void *buf,
  * @mm: the address space written to; mmap lock held
  * @addr: where
  * @buf: the bytes to write, a copy in the kernel; changed
- * @cur: the bytes there now
- * @len: how many
+ * @mem: the memory written to, in the kernel's mapping of its page
+ * @len: how many, not crossing a page
  *
  * A debugger writes back what it read around its own breakpoint (a word
  * of PTRACE_POKETEXT, or the byte its breakpoint replaced): where that is
  * the probed instruction uprobe_hide_bps() showed in place of a
  * breakpoint still in memory, @buf gets the breakpoint's byte again (the
  * first byte of a jump to a stub also where the debugger's int3 is on
- * it). Other bytes are written as they are. An int3 the debugger writes
- * into code, over one of ours or not, is noted as its own (see
- * debugger.c) until it writes something else there.
+ * it). Other bytes are written as they are. A write that puts other code
+ * in place of a probed instruction wins: our breakpoint leaves that
+ * address, and what of it the write does not cover is written back to
+ * the original in @mem's page. An int3 the debugger writes into code,
+ * over one of ours or not, is noted as its own (see debugger.c) until it
+ * writes something else there.
  */
 void uprobe_keep_bps(struct mm_struct *mm, unsigned long addr, void *buf,
-		     const void *cur, size_t len)
+		     void *mem, size_t len)
 {
 	struct uprobe_bps_copy c = {
-		.addr = addr, .len = len, .buf = buf, .cur = cur,
+		.addr = addr, .len = len, .buf = buf, .mem = mem,
 	};
 
 	if (!len || !READ_ONCE(uprobe_hide_breakpoints))
 		return;
 	uprobe_bps_fix_copy(mm, &c);
-	uprobe_dbg_bps_written(mm, addr, buf, cur, len);
+	uprobe_dbg_bps_written(mm, addr, buf, mem, len);
 }

@@ -25,6 +25,9 @@
  * @hnode: link in the hit-path hash table (RCU)
  * @rb: link in the ordered tree
  * @ref: one reference per registered consumer and per hit in progress
+ * @mem: references to the memory: one for all of @ref, one per thread
+ *	remembering the probe for its next hit (which keeps neither the
+ *	file nor the probe's place in the registry)
  * @inode: the probed file (a reference is held)
  * @offset: offset of the probed instruction in the file
  * @ref_ctr_offset: file offset of the USDT semaphore, or 0
@@ -35,6 +38,11 @@
  * @is_64bit: the instruction was analysed as 64-bit code
  * @no_boost: the instruction cannot run from a boosted XOL slot
  * @no_stub: the breakpoint is never replaced with a jump to a stub
+ * @live: a breakpoint of the probe may be in some address space: set
+ *	when a consumer is added, before any is inserted; cleared under
+ *	@reg_mutex once a walk with no consumer left removed them all. Only
+ *	a live probe is found on the hit path: a probe kept for a pending
+ *	return or a thread's memory of its last hits owns no breakpoint
  * @stranded: some breakpoint could not be removed; the sweep worker
  *	retries, and holds a reference meanwhile, so that a hit of that
  *	breakpoint always finds the probe and executes the original
@@ -47,6 +55,7 @@ struct uprobe {
 	struct hlist_node	hnode;
 	struct rb_node		rb;
 	refcount_t		ref;
+	refcount_t		mem;
 	struct inode		*inode;
 	loff_t			offset;
 	loff_t			ref_ctr_offset;
@@ -57,6 +66,7 @@ struct uprobe {
 	bool			is_64bit;
 	bool			no_boost;
 	bool			no_stub;
+	bool			live;
 	bool			stranded;
 	struct list_head	stranded_node;
 	struct rcu_head		rcu;
@@ -101,6 +111,8 @@ struct uprobe *uprobe_lookup(struct inode *inode, loff_t offset);
 struct uprobe *uprobe_tryget(struct uprobe *uprobe);
 struct uprobe *uprobe_get(struct uprobe *uprobe);
 void uprobe_put(struct uprobe *uprobe);
+struct uprobe *uprobe_remember(struct uprobe *uprobe);
+void uprobe_forget(struct uprobe *uprobe);
 bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm);
 int uprobe_prepare(struct uprobe *uprobe, struct file *file);
 int uprobe_collect_range(struct inode *inode, loff_t start, loff_t end,
@@ -116,6 +128,8 @@ int uprobe_peek(struct mm_struct *mm, unsigned long vaddr, void *buf,
 		size_t len, bool *anon);
 bool uprobe_jump_tail_at(struct mm_struct *mm, unsigned long vaddr,
 			 const u8 *jump, int len);
+int uprobe_replace_site(struct mm_struct *mm, unsigned long vaddr,
+			const void *expect, const void *new, size_t len);
 int uprobe_write_locked(struct mm_struct *mm, struct vm_area_struct *vma,
 			unsigned long vaddr, const void *expect,
 			const void *new, size_t len, bool restore);
@@ -245,7 +259,6 @@ static inline void uprobe_put_swbp(u8 *buf)
 extern bool uprobe_hide_breakpoints;
 
 /* debugger.c: a debugger's breakpoints over ours */
-extern unsigned long uprobe_nr_dbg_bps;
 bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr);
 bool uprobe_dbg_bp_over(struct mm_struct *mm, unsigned long vaddr);
 void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr, bool over);
@@ -254,13 +267,15 @@ void uprobe_dbg_bps_written(struct mm_struct *mm, unsigned long addr,
 void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
 			   unsigned long end);
 void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm);
+void uprobe_dbg_notes_free(struct mm_struct *mm);
 
 /**
  * uprobe_dbg_bp_at() - is a debugger's breakpoint noted here?
  * @mm: the address space
  * @vaddr: the probed address
  *
- * The hit path's test: one load while no debugger has done so anywhere.
+ * The hit path's test: one load while no debugger has written a
+ * breakpoint into this address space.
  *
  * Return: true when a debugger's int3 is noted at @vaddr (over one of
  * our breakpoints or not).
@@ -268,7 +283,7 @@ void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm);
 static __always_inline bool uprobe_dbg_bp_at(struct mm_struct *mm,
 					     unsigned long vaddr)
 {
-	return unlikely(READ_ONCE(uprobe_nr_dbg_bps)) &&
+	return unlikely(READ_ONCE(mm->uprobes_state.dbg_notes)) &&
 	       __uprobe_dbg_bp_at(mm, vaddr);
 }
 
@@ -286,9 +301,9 @@ unsigned long xol_stub_slot(struct arch_uprobe *auprobe, unsigned long vaddr);
 unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
 			    u8 *insn);
 bool xol_area_has_stubs(struct mm_struct *mm);
-bool xol_stub_nth(unsigned int i, unsigned long *vaddr, unsigned long *slot,
-		  u8 *insn);
-int xol_area_fork(struct mm_struct *child);
+bool xol_stub_nth(struct mm_struct *mm, unsigned int i, unsigned long *vaddr,
+		  unsigned long *slot, u8 *insn);
+int xol_area_fork(struct mm_struct *oldmm, struct mm_struct *child);
 
 /* stub.c: probed instructions replaced with a jump to a stub */
 void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
@@ -296,7 +311,7 @@ void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
 int uprobe_stub_jump(struct mm_struct *mm, unsigned long vaddr, u8 *jump,
 		     u8 *orig);
 bool uprobe_stub_leave(struct pt_regs *regs);
-void uprobe_stub_fork(struct task_struct *child);
+bool uprobe_drop_fault(int sig);
 
 /* trap.c */
 struct uprobe_task *uprobe_utask_alloc(void);

@@ -3,13 +3,20 @@
  * uprobes engine: address space hooks.
  *
  * A process that maps a probed file after registration gets the
- * breakpoints from uprobe_mmap(); a forked child inherits them with the
- * parent's pages. Registration and fork are kept apart by dup_mmap_sem so
- * that a child is never copied from a parent whose breakpoints are being
- * changed while the child is not yet visible to the registration's walk.
+ * breakpoints from uprobe_mmap(), and gets them back when it drops its
+ * copies of probed pages (uprobe_dontneed()); a forked child inherits them
+ * with the parent's pages, and the stubs its code jumps to with a copy of
+ * the XOL area (uprobe_dup_xol()). Registration and fork are kept apart
+ * by dup_mmap_sem so that a child is never copied from a parent whose
+ * breakpoints are being changed while the child is not yet visible to the
+ * registration's walk.
  */
+#define pr_fmt(fmt) "uprobe: " fmt
+
 #include <linux/percpu-rwsem.h>
 #include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/task_work.h>
 
 #include "internal.h"
 
@@ -55,7 +62,8 @@ void uprobe_end_dup_mmap(void)
  * The breakpoints come with the copied pages, and the semaphores with
  * their counts; the child is marked as having some, and its semaphores
  * as counting them. A debugger's int3s, copied too, stay the debugger's.
- * The XOL area is not copied (VM_DONTCOPY).
+ * The XOL area (VM_DONTCOPY) is not copied with the mappings: the child
+ * gets its own copy once they are (uprobe_dup_xol()), if it has stubs.
  */
 void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
@@ -66,32 +74,40 @@ void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
 	uprobe_dup_ctrs(oldmm, newmm);
 }
 
+/**
+ * uprobe_dup_xol() - give a forked child the stubs its code jumps to
+ * @oldmm: the parent's address space, mmap lock held for writing
+ * @newmm: the child's copy of it, mmap lock held for writing
+ *
+ * Called once the mappings are copied. The jumps to stubs came with the
+ * child's copies of the probed pages; the stubs are in the XOL area,
+ * which is not copied with them.
+ *
+ * Return: 0, or the error that fails the fork: a child never runs a jump
+ * without its stub.
+ */
+int uprobe_dup_xol(struct mm_struct *oldmm, struct mm_struct *newmm)
+{
+	int err = xol_area_fork(oldmm, newmm);
+
+	if (err)
+		pr_warn_ratelimited("pid %d: fork failed: no copy of the XOL area for the child's stubs (%pe)\n",
+				    current->pid, ERR_PTR(err));
+	return err;
+}
+
 #define UPROBE_MMAP_BATCH	16
 
-/**
- * uprobe_mmap() - insert the breakpoints of a file that is being mapped
- * @vma: the new mapping; mmap lock held for writing
- *
- * Return: 0. A breakpoint that cannot be inserted (no memory) is missed
- * in this process only; the mapping itself must not fail because of it.
- */
-int uprobe_mmap(struct vm_area_struct *vma)
+/* Inserts the breakpoints of @vma's file that [@s, @e) of it maps. */
+static void uprobe_mmap_range(struct vm_area_struct *vma, unsigned long s,
+			      unsigned long e)
 {
 	struct uprobe *batch[UPROBE_MMAP_BATCH];
-	struct inode *inode;
-	loff_t start, end;
+	struct inode *inode = file_inode(vma->vm_file);
+	loff_t start = uprobe_vma_vaddr_offset(vma, s);
+	loff_t end = uprobe_vma_vaddr_offset(vma, e);
 	int i, nr;
 
-	if (uprobes_registry_empty() || !vma->vm_file)
-		return 0;
-	if (vma->vm_flags & VM_WRITE)
-		uprobe_mmap_ctrs(vma);
-	if (!uprobe_vma_probeable(vma))
-		return 0;
-
-	inode = file_inode(vma->vm_file);
-	start = uprobe_vma_vaddr_offset(vma, vma->vm_start);
-	end = uprobe_vma_vaddr_offset(vma, vma->vm_end);
 	do {
 		nr = uprobe_collect_range(inode, start, end, batch,
 					  UPROBE_MMAP_BATCH);
@@ -113,7 +129,90 @@ int uprobe_mmap(struct vm_area_struct *vma)
 			uprobe_put(uprobe);
 		}
 	} while (nr == UPROBE_MMAP_BATCH);
+}
+
+/**
+ * uprobe_mmap() - insert the breakpoints of a file that is being mapped
+ * @vma: the new mapping; mmap lock held for writing
+ *
+ * Return: 0. A breakpoint that cannot be inserted (no memory) is missed
+ * in this process only; the mapping itself must not fail because of it.
+ */
+int uprobe_mmap(struct vm_area_struct *vma)
+{
+	if (uprobes_registry_empty() || !vma->vm_file)
+		return 0;
+	if (vma->vm_flags & VM_WRITE)
+		uprobe_mmap_ctrs(vma);
+	if (uprobe_vma_probeable(vma))
+		uprobe_mmap_range(vma, vma->vm_start, vma->vm_end);
 	return 0;
+}
+
+/* Breakpoints to put back into current's address space, in [start, end). */
+struct uprobe_resync {
+	struct callback_head	work;
+	unsigned long		start;
+	unsigned long		end;
+};
+
+static void uprobe_resync_work(struct callback_head *head)
+{
+	struct uprobe_resync *r = container_of(head, struct uprobe_resync,
+					       work);
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+
+	if (mm && !mmap_write_lock_killable(mm)) {
+		VMA_ITERATOR(vmi, mm, r->start);
+
+		for_each_vma_range(vmi, vma, r->end)
+			if (vma->vm_file && uprobe_vma_probeable(vma))
+				uprobe_mmap_range(vma, max(r->start, vma->vm_start),
+						  min(r->end, vma->vm_end));
+		mmap_write_unlock(mm);
+	}
+	kfree(r);
+}
+
+/**
+ * uprobe_dontneed() - pages of a mapping were dropped (MADV_DONTNEED)
+ * @vma: the mapping, of current's address space; mmap lock held
+ * @start: first address of the range dropped
+ * @end: address after it
+ *
+ * The process's copies of probed pages went with the range: touched
+ * again, the file's pages come back, without breakpoints. The probes'
+ * breakpoints are put back before current returns to user mode, so that
+ * a registered probe does not stop firing.
+ */
+void uprobe_dontneed(struct vm_area_struct *vma, unsigned long start,
+		     unsigned long end)
+{
+	struct uprobe_resync *r;
+	struct uprobe *probe;
+
+	if (vma->vm_mm != current->mm || !uprobe_vma_insertable(vma) ||
+	    !test_bit(MMF_HAS_UPROBES, &vma->vm_mm->flags) ||
+	    uprobes_registry_empty())
+		return;
+	/* Only a range with a probe in it costs anything more. */
+	if (!uprobe_collect_range(file_inode(vma->vm_file),
+				  uprobe_vma_vaddr_offset(vma, start),
+				  uprobe_vma_vaddr_offset(vma, end), &probe, 1))
+		return;
+	uprobe_put(probe);
+	r = kmalloc(sizeof(*r), GFP_KERNEL);
+	if (r) {
+		r->start = start;
+		r->end = end;
+		init_task_work(&r->work, uprobe_resync_work);
+		if (!task_work_add(current, &r->work, TWA_RESUME))
+			return;
+		kfree(r);
+	}
+	pr_warn_ratelimited("pid %d: breakpoints dropped with pages at 0x%lx-0x%lx not put back\n",
+			    current->pid, start, end);
 }
 
 /**
@@ -146,6 +245,6 @@ void uprobe_munmap(struct vm_area_struct *vma, unsigned long start,
 void uprobe_clear_state(struct mm_struct *mm)
 {
 	uprobe_forget_ctrs(mm);
-	uprobe_dbg_bps_forget(mm, 0, ULONG_MAX);
+	uprobe_dbg_notes_free(mm);
 	xol_area_free(mm);
 }

@@ -323,15 +323,16 @@ void uprobe_dup_return_instances(struct uprobe_task *child,
  */
 void uprobe_fixup_callchain(u64 *ips, unsigned int nr)
 {
-	struct uprobe_task *utask = current->utask;
+	/* May interrupt current's own uprobe_free_utask(): read it once. */
+	struct uprobe_task *utask = READ_ONCE(current->utask);
 	struct return_instance *ri;
 	unsigned long tramp;
 	unsigned int i;
 
-	if (likely(!utask || !utask->return_instances))
+	ri = utask ? READ_ONCE(utask->return_instances) : NULL;
+	if (likely(!ri))
 		return;
 	tramp = uprobe_get_trampoline_vaddr();
-	ri = utask->return_instances;
 	for (i = 0; i < nr && ri; i++) {
 		if (ips[i] == tramp) {
 			ips[i] = ri->orig_ret_vaddr;

@@ -220,44 +220,54 @@ bool uprobe_stub_leave(struct pt_regs *regs)
 		force_sig(SIGSEGV);
 		return false;
 	}
+	/*
+	 * Before its system call, the stub only pushes: a fault there is on
+	 * the stack below the red zone, which the program may not have.
+	 */
+	if (!where)
+		uprobe_drop_fault(SIGSEGV);
 	if (!where && !__fatal_signal_pending(current))
 		uprobe_stub_hit(regs);
 	return true;
 }
 
 /**
- * uprobe_stub_fork() - a forked child's code may jump to stubs
- * @child: the child, with its own copy of current's address space
+ * uprobe_mremap() - code that jumps to stubs was moved
+ * @vma: the mapping at the new place, mmap lock held for writing
+ * @new_addr: where the moved range starts now
+ * @old_addr: where it started
+ * @len: its length
  *
- * The child gets a copy of the XOL area at the same address. When that
- * fails, its jumps are put back on their breakpoints, which need no XOL
- * area to work.
+ * A jump to a stub is relative to where it is: moved, it points
+ * elsewhere. Each jump of the moved range is put back on the probe's
+ * breakpoint, which works anywhere (its first hit at the new place may
+ * make a new jump).
  */
-void uprobe_stub_fork(struct task_struct *child)
+void uprobe_mremap(struct vm_area_struct *vma, unsigned long new_addr,
+		   unsigned long old_addr, unsigned long len)
 {
 	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
-	struct mm_struct *mm = child->mm;
-	struct vm_area_struct *vma;
-	unsigned long vaddr, slot;
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long vaddr, slot, at;
 	unsigned int i;
-	int err, len;
+	int n, err;
 
-	err = xol_area_fork(mm);
-	if (!err)
+	if (!xol_area_has_stubs(mm) || !uprobe_vma_probeable(vma))
 		return;
-	mmap_write_lock(mm);
-	for (i = 0; xol_stub_nth(i, &vaddr, &slot, orig); i++) {
-		len = arch_uprobe_stub_jump(vaddr, slot, jump);
-		vma = vma_lookup(mm, vaddr);
-		if (len <= 0 || !vma)
+	for (i = 0; xol_stub_nth(mm, i, &vaddr, &slot, orig); i++) {
+		if (vaddr - old_addr >= len)
+			continue;
+		at = new_addr + (vaddr - old_addr);
+		n = arch_uprobe_stub_jump(vaddr, slot, jump);
+		if (n <= 0 || at < vma->vm_start || at + n > vma->vm_end)
 			continue;
 		uprobe_put_swbp(orig);
-		if (uprobe_write_locked(mm, vma, vaddr, jump, orig, len,
-					false) == -ENOMEM)
-			pr_warn_ratelimited("pid %d: jump at 0x%lx left without its stub\n",
-					    child->pid, vaddr);
+		err = uprobe_write_locked(mm, vma, at, jump, orig, n, false);
+		/* -ESRCH: no such jump there (never made, or overwritten). */
+		if (err && err != -ESRCH)
+			pr_warn_ratelimited("pid %d: moved jump at 0x%lx left without its stub (%pe)\n",
+					    current->pid, at, ERR_PTR(err));
 	}
-	mmap_write_unlock(mm);
 }
 
 /**

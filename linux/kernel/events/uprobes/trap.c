@@ -17,9 +17,11 @@
 #define pr_fmt(fmt) "uprobe: " fmt
 
 #include <linux/hash.h>
+#include <linux/jiffies.h>
 #include <linux/kdebug.h>
 #include <linux/notifier.h>
 #include <linux/ptrace.h>
+#include <linux/rseq.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -236,12 +238,12 @@ static struct uprobe *uprobe_find_hit(unsigned long bp_vaddr, bool *is_trap)
  * The probes a thread hit last, by address, so that its next hit of one
  * looks up neither the vma nor the registry. An entry holds while the
  * address space's mm_lock_seq is still what it was, even, when the probe
- * was found: every change of a mapping and every breakpoint write or
- * removal is done under the mmap write lock, which moves it. A probe
- * found so is used like one found in the registry, in the SRCU read
- * section: its breakpoint, still in this address space since the seq did
- * not move, keeps it alive; once the seq moves, a probe freed after a
- * grace period is never read again.
+ * was found (every change of a mapping and every breakpoint write or
+ * removal is done under the mmap write lock, which moves it) and while
+ * the probe is live. The entry keeps its probe's memory (see
+ * uprobe_remember()): a probe can outlive its breakpoints (a pending
+ * return holds it) and go without this address space being locked at
+ * all, and the next hit must then find it not live, not freed.
  */
 static struct uprobe_hit *uprobe_hit_entry(struct uprobe_task *utask,
 					   unsigned long vaddr,
@@ -255,13 +257,27 @@ static struct uprobe_hit *uprobe_hit_entry(struct uprobe_task *utask,
 static bool uprobe_hit_remember(struct uprobe_hit *hit, unsigned long vaddr,
 				struct uprobe *uprobe, unsigned int seq)
 {
-	if (seq & 1 || read_seqcount_retry(&current->mm->mm_lock_seq, seq))
+	if (seq & 1 || read_seqcount_retry(&current->mm->mm_lock_seq, seq) ||
+	    !uprobe_remember(uprobe))
 		return false;
+	if (hit->uprobe)
+		uprobe_forget(hit->uprobe);
 	hit->vaddr = vaddr;
 	hit->uprobe = uprobe;
 	hit->seq = seq;
 	hit->boost = 0;
+	hit->stamp = jiffies;
 	return true;
+}
+
+/* Drops the references of a thread's remembered hits. */
+static void uprobe_hits_forget(struct uprobe_task *utask)
+{
+	int i;
+
+	for (i = 0; i < UPROBE_HITS; i++)
+		if (utask->hits[i].uprobe)
+			uprobe_forget(utask->hits[i].uprobe);
 }
 #else
 static struct uprobe_hit *uprobe_hit_entry(struct uprobe_task *utask,
@@ -276,13 +292,25 @@ static bool uprobe_hit_remember(struct uprobe_hit *hit, unsigned long vaddr,
 {
 	return false;
 }
+
+static void uprobe_hits_forget(struct uprobe_task *utask)
+{
+}
 #endif
+
+/*
+ * How long an entry is trusted: far less than the 2^31 changes of its
+ * address space that make mm_lock_seq come back to the same value.
+ */
+#define UPROBE_HIT_TTL	(10 * HZ)
 
 /* Only entries made by uprobe_hit_remember() have a probe. */
 static bool uprobe_hit_valid(struct uprobe_hit *hit, unsigned long vaddr,
 			     unsigned int seq)
 {
-	return hit->uprobe && hit->vaddr == vaddr && hit->seq == seq;
+	return hit->uprobe && hit->vaddr == vaddr && hit->seq == seq &&
+	       time_before(jiffies, hit->stamp + UPROBE_HIT_TTL) &&
+	       READ_ONCE(hit->uprobe->live);
 }
 
 /*
@@ -349,6 +377,35 @@ static bool uprobe_boost(struct uprobe *uprobe, struct uprobe_hit *hit,
 	}
 	instruction_pointer_set(regs, slot);
 	return true;
+}
+
+/*
+ * Was current preempted, migrated or signalled since it trapped at
+ * @vaddr, which is in its rseq critical section? Unprobed, the section
+ * would be aborted before the instruction runs: so it is, on the way back
+ * to user mode, and the instruction is not executed now (see
+ * uprobe_rseq_abort()); if no abort comes, the thread traps there again
+ * and executes it.
+ */
+static bool uprobe_rseq_aborts(unsigned long vaddr)
+{
+#ifdef CONFIG_RSEQ
+	struct task_struct *t = current;
+	struct rseq_cs __user *ucs;
+	u64 ptr, start, len;
+
+	if (likely(!t->rseq || !READ_ONCE(t->rseq_event_mask)))
+		return false;
+	if (get_user(ptr, &t->rseq->rseq_cs) || !ptr)
+		return false;
+	ucs = (struct rseq_cs __user *)(unsigned long)ptr;
+	if (get_user(start, &ucs->start_ip) ||
+	    get_user(len, &ucs->post_commit_offset))
+		return false;
+	return vaddr - start < len;
+#else
+	return false;
+#endif
 }
 
 /*
@@ -425,6 +482,10 @@ found:
 		/* A handler that moved the instruction pointer took over. */
 		if (instruction_pointer(regs) != bp_vaddr)
 			goto out;
+		if (uprobe_rseq_aborts(bp_vaddr)) {
+			uprobe_set_restart(utask, bp_vaddr, false);
+			goto out;
+		}
 	}
 	/* A debugger's int3 noted here outlives handler-requested removal. */
 	if (uprobe_dbg_bp_at(current->mm, bp_vaddr)) {
@@ -490,6 +551,10 @@ void uprobe_stub_hit(struct pt_regs *regs)
 		uprobe_run_handlers(uprobe, regs);
 		if (instruction_pointer(regs) != vaddr)
 			goto out;
+		if (uprobe_rseq_aborts(vaddr)) {
+			uprobe_set_restart(utask, vaddr, false);
+			goto out;
+		}
 	}
 skip:
 	arch_uprobe_stub_skip(regs);
@@ -651,12 +716,77 @@ int uprobe_post_sstep_notifier(struct pt_regs *regs)
 	return 1;
 }
 
+/* The signals an instruction's fault raises (forced: never blocked). */
+#define UPROBE_FAULT_SIGNALS	(sigmask(SIGSEGV) | sigmask(SIGBUS) | \
+				 sigmask(SIGILL) | sigmask(SIGFPE))
+
+/*
+ * Is a signal of current's own making pending: one the kernel raised for
+ * an instruction the thread executed (a positive si_code), queued to the
+ * thread and not blocked? No unblocked signal was pending when the thread
+ * entered a boosted slot, so such a one found there was raised by the
+ * copy.
+ */
+static bool __uprobe_fault_pending(unsigned long mask)
+{
+	struct sigqueue *q;
+
+	lockdep_assert_held(&current->sighand->siglock);
+	list_for_each_entry(q, &current->pending.list, list)
+		if (q->info.si_code > SI_USER &&
+		    (sigmask(q->info.si_signo) & mask) &&
+		    !sigismember(&current->blocked, q->info.si_signo))
+			return true;
+	return false;
+}
+
+static bool uprobe_fault_pending(void)
+{
+	struct sighand_struct *sighand = current->sighand;
+	bool fault;
+
+	spin_lock_irq(&sighand->siglock);
+	fault = __uprobe_fault_pending(UPROBE_FAULT_SIGNALS);
+	spin_unlock_irq(&sighand->siglock);
+	return fault;
+}
+
+/**
+ * uprobe_drop_fault() - forget a fault that uprobes' own code raised
+ * @sig: the signal it raised
+ *
+ * For a fault of code the program did not write (a stub's stack pushes,
+ * where the program has no stack below its red zone): the program never
+ * sees it.
+ *
+ * Return: true when one was pending, and is no more.
+ */
+bool uprobe_drop_fault(int sig)
+{
+	struct sighand_struct *sighand = current->sighand;
+	enum pid_type type;
+	kernel_siginfo_t info;
+	sigset_t others;
+	bool fault;
+
+	siginitsetinv(&others, sigmask(sig));
+	spin_lock_irq(&sighand->siglock);
+	fault = __uprobe_fault_pending(sigmask(sig));
+	if (fault)
+		dequeue_signal(&others, &info, &type);
+	spin_unlock_irq(&sighand->siglock);
+	return fault;
+}
+
 /*
  * A signal is about to be delivered to a thread that may be in a boosted
  * XOL slot, which nothing it can observe may show. Past the copy of the
- * instruction, on the jump back, it is moved to where the jump goes;
- * before it, the instruction is single-stepped out of line first, with
- * the signal held like during any step.
+ * instruction, on the jump back, it is moved to where the jump goes. On
+ * the copy, the copy raised the signal, which is delivered at the probed
+ * address as the original's would be (executing it again could now
+ * succeed, and the signal would come after a completed instruction); or
+ * another signal came first, and the instruction is single-stepped out of
+ * line before it is delivered, held like during any step.
  *
  * Return: true when a step was set up and the signal must wait.
  */
@@ -678,7 +808,7 @@ static bool uprobe_leave_boost(struct uprobe_task *utask,
 	}
 	/* Back on the breakpoint, unless the step can be had. */
 	instruction_pointer_set(regs, vaddr);
-	if (__fatal_signal_pending(current))
+	if (__fatal_signal_pending(current) || uprobe_fault_pending())
 		return false;
 	idx = uprobes_srcu_lock();
 	uprobe = uprobe_find_hit(vaddr, &is_trap);
@@ -765,6 +895,66 @@ unsigned long uprobe_get_trap_addr(struct pt_regs *regs)
 	return ip;
 }
 
+/**
+ * uprobe_rseq_ip() - where current is, for its restartable sequence
+ * @regs: current's user registers, on the way back to user mode
+ *
+ * A thread that executes a probed instruction out of line (stepped, in a
+ * boosted slot, or in a stub) is, for the program, at that instruction or
+ * past it, and so for its rseq critical section, which must be aborted as
+ * if the thread were there.
+ *
+ * Return: the address the program is at.
+ */
+unsigned long uprobe_rseq_ip(struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+	unsigned long slot, vaddr;
+	struct pt_regs stub;
+
+	if (likely(!current->mm || !current->mm->uprobes_state.xol_area))
+		return instruction_pointer(regs);
+	if (utask && uprobe_stepping(utask))
+		return utask->vaddr;
+	slot = uprobe_stub_lookup(instruction_pointer(regs), &vaddr);
+	if (slot && vaddr) {
+		stub = *regs;
+		if (arch_uprobe_stub_unwind(&stub, vaddr, slot) >= 0)
+			return instruction_pointer(&stub);
+	}
+	return uprobe_get_trap_addr(regs);
+}
+
+/**
+ * uprobe_rseq_abort() - current's rseq critical section is being aborted
+ * @regs: current's user registers; uprobe_rseq_ip() was in the section
+ *
+ * What the thread does out of line is abandoned, the registers as the
+ * program left them, before the abort handler's address is set: a step
+ * in progress, a boosted slot (nothing to undo), a stub (its stack
+ * pushes). The probe's handlers ran, or run when it is hit again.
+ */
+void uprobe_rseq_abort(struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+	unsigned long slot, vaddr;
+
+	if (!utask)
+		return;
+	/* The abort handler's next hit of the probe is a hit of its own. */
+	utask->restart_vaddr = 0;
+	if (uprobe_stepping(utask)) {
+		utask->state = UTASK_SSTEP_TRAPPED;
+		uprobe_finish_step(utask, regs);
+		/* Nothing is left to do on the way back to user mode. */
+		clear_thread_flag(TIF_UPROBE);
+		return;
+	}
+	slot = uprobe_stub_lookup(instruction_pointer(regs), &vaddr);
+	if (slot && vaddr && arch_uprobe_stub_unwind(regs, vaddr, slot) < 0)
+		force_sig(SIGSEGV);
+}
+
 /* Tries to recreate the parent's XOL area, for the return trampoline. */
 #define UPROBE_DUP_XOL_TRIES	16
 
@@ -791,8 +981,9 @@ static void uprobe_dup_xol_work(struct callback_head *work)
  * @flags: its clone flags
  *
  * A child that returns through functions its parent was in needs the
- * parent's pending return probes, and its XOL area at the same address;
- * so does a child whose code jumps to stubs.
+ * parent's pending return probes, and its XOL area at the same address
+ * (a child whose code jumps to stubs got it with its address space, see
+ * uprobe_dup_xol()).
  */
 void uprobe_copy_process(struct task_struct *t, unsigned long flags)
 {
@@ -800,9 +991,6 @@ void uprobe_copy_process(struct task_struct *t, unsigned long flags)
 	struct uprobe_task *child;
 
 	t->utask = NULL;
-	if (!(flags & CLONE_VM) && t->mm && t->mm != current->mm &&
-	    xol_area_has_stubs(current->mm))
-		uprobe_stub_fork(t);
 	if (!utask || !utask->return_instances)
 		return;
 	/* A new thread runs on its own stack. */
@@ -830,11 +1018,17 @@ void uprobe_free_utask(struct task_struct *t)
 
 	if (!utask)
 		return;
+	/*
+	 * Unpublished first: a perf callchain taken in an NMI reads the
+	 * return instances of current's utask.
+	 */
+	WRITE_ONCE(t->utask, NULL);
+	barrier();
 	if (uprobe_stepping(utask) && t == current)
 		xol_put_slot(utask);
 	uprobe_free_return_instances(utask);
+	uprobe_hits_forget(utask);
 	kfree(utask);
-	t->utask = NULL;
 }
 
 static struct notifier_block uprobe_exception_nb = {

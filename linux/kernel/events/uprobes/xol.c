@@ -177,14 +177,38 @@ static void xol_area_release(struct xol_area *area)
 
 /*
  * Maps @area in @mm at @vaddr, or at a place of xol_pick_vaddr()'s when
- * @vaddr is 0, and publishes it. Returns the area @mm has then: @area, one
- * another thread installed first (@area is freed), or an error.
+ * @vaddr is 0, and publishes it; @mm's mmap lock is held for writing.
+ * Returns 0 or an error, @area still the caller's then.
+ */
+static int xol_area_map(struct mm_struct *mm, struct xol_area *area,
+			unsigned long vaddr)
+{
+	struct vm_area_struct *vma;
+
+	if (!vaddr)
+		vaddr = xol_pick_vaddr();
+	if (IS_ERR_VALUE(vaddr))
+		return (long)vaddr;
+	vma = _install_special_mapping(mm, vaddr, PAGE_SIZE,
+				       VM_EXEC | VM_MAYEXEC | VM_DONTCOPY |
+				       VM_IO, &xol_mapping);
+	if (IS_ERR(vma))
+		return PTR_ERR(vma);
+	area->vaddr = vaddr;
+	/* Publish the area initialised; pairs with the acquires. */
+	smp_store_release(&mm->uprobes_state.xol_area, area);
+	return 0;
+}
+
+/*
+ * xol_area_map() under @mm's mmap lock. Returns the area @mm has then:
+ * @area, one another thread installed first (@area is freed), or an
+ * error.
  */
 static struct xol_area *xol_area_install(struct mm_struct *mm,
 					 struct xol_area *area,
 					 unsigned long vaddr)
 {
-	struct vm_area_struct *vma;
 	int err;
 
 	err = mmap_write_lock_killable(mm);
@@ -196,21 +220,7 @@ static struct xol_area *xol_area_install(struct mm_struct *mm,
 		xol_area_release(area);
 		return mm->uprobes_state.xol_area;
 	}
-	if (!vaddr)
-		vaddr = xol_pick_vaddr();
-	err = IS_ERR_VALUE(vaddr) ? (long)vaddr : 0;
-	if (!err) {
-		vma = _install_special_mapping(mm, vaddr, PAGE_SIZE,
-					       VM_EXEC | VM_MAYEXEC |
-					       VM_DONTCOPY | VM_IO,
-					       &xol_mapping);
-		err = PTR_ERR_OR_ZERO(vma);
-	}
-	if (!err) {
-		area->vaddr = vaddr;
-		/* Publish the area initialised; pairs with the acquires. */
-		smp_store_release(&mm->uprobes_state.xol_area, area);
-	}
+	err = xol_area_map(mm, area, vaddr);
 	mmap_write_unlock(mm);
 	if (!err)
 		return area;
@@ -682,7 +692,8 @@ unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
 }
 
 /**
- * xol_stub_nth() - one of the stubs of current's address space
+ * xol_stub_nth() - one of the stubs of an address space
+ * @mm: the address space, mmap lock held
  * @i: its index, from 0
  * @vaddr: receives the probed address it stands for
  * @slot: receives its address
@@ -690,10 +701,10 @@ unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
  *
  * Return: false when there are fewer than @i + 1 stubs.
  */
-bool xol_stub_nth(unsigned int i, unsigned long *vaddr, unsigned long *slot,
-		  u8 *insn)
+bool xol_stub_nth(struct mm_struct *mm, unsigned int i, unsigned long *vaddr,
+		  unsigned long *slot, u8 *insn)
 {
-	struct xol_area *area = xol_stub_area(current->mm);
+	struct xol_area *area = xol_stub_area(mm);
 	unsigned int j, nr;
 
 	if (!area)
@@ -725,19 +736,22 @@ bool xol_area_has_stubs(struct mm_struct *mm)
 }
 
 /**
- * xol_area_fork() - give a forked child a copy of current's XOL area
- * @child: the child's address space, a copy of current's
+ * xol_area_fork() - give a forked child a copy of its parent's XOL area
+ * @oldmm: the parent's address space, mmap lock held for writing
+ * @child: the child's copy of it, mmap lock held for writing
  *
  * Only when the area holds stubs: the child's code jumps to them, so the
  * copy goes where the parent's area is, with the same stubs and boosted
  * slots, and none of the slots the parent's threads borrowed.
  *
- * Return: 0, or an error (-ENOMEM, -EINTR); the child then has no area.
+ * Return: 0, or -ENOMEM (or an error mapping the copy); the child then
+ * has no area.
  */
-int xol_area_fork(struct mm_struct *child)
+int xol_area_fork(struct mm_struct *oldmm, struct mm_struct *child)
 {
-	struct xol_area *parent = xol_stub_area(current->mm), *area;
+	struct xol_area *parent = xol_stub_area(oldmm), *area;
 	unsigned int i;
+	int err;
 
 	if (!parent)
 		return 0;
@@ -757,7 +771,10 @@ int xol_area_fork(struct mm_struct *child)
 		if (area->boost[i].slot)
 			set_bit((area->boost[i].slot - parent->vaddr) /
 				UPROBE_XOL_SLOT_BYTES, area->slots);
-	return PTR_ERR_OR_ZERO(xol_area_install(child, area, parent->vaddr));
+	err = xol_area_map(child, area, parent->vaddr);
+	if (err)
+		xol_area_release(area);
+	return err;
 }
 
 /**

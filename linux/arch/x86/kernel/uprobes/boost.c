@@ -293,6 +293,17 @@ const char *arch_uprobe_kind(struct arch_uprobe *auprobe, bool is_64bit)
 }
 
 /**
+ * arch_uprobe_insn_len() - length of a probed instruction
+ * @aup: the analysed instruction
+ *
+ * Return: its length in bytes, as decoded.
+ */
+int arch_uprobe_insn_len(struct arch_uprobe *aup)
+{
+	return aup->len;
+}
+
+/**
  * arch_uprobe_hit_is_64bit() - does the thread run 64-bit code?
  * @regs: the user registers at a breakpoint hit
  *

@@ -20,6 +20,9 @@
 #include <linux/unaligned.h>
 #include <linux/uprobes.h>
 
+#include <asm/debugreg.h>
+#include <asm/page.h>
+#include <asm/processor.h>
 #include <asm/processor-flags.h>
 #include <asm/shstk.h>
 
@@ -36,6 +39,24 @@ static int uprobe_x86_push(struct pt_regs *regs, unsigned long val)
 	return 0;
 }
 
+/* Does the emulation of @emul read or write user memory? */
+static bool uprobe_x86_accesses_memory(u8 emul)
+{
+	return emul != UPROBE_X86_JMP && emul != UPROBE_X86_JCC &&
+	       emul != UPROBE_X86_LEA;
+}
+
+/*
+ * Would a jump to @ip raise #GP at the jump itself (a non-canonical
+ * target in 64-bit mode)? The CPU then transfers nothing and pops
+ * nothing: the instruction is stepped to fault where it does.
+ */
+static bool uprobe_x86_bad_target(struct pt_regs *regs, unsigned long ip)
+{
+	return user_64bit_mode(regs) &&
+	       !__is_canonical_address(ip, boot_cpu_data.x86_virt_bits);
+}
+
 /* ret, ret $imm: pops the return address and @imm more bytes. */
 static int uprobe_x86_ret(struct pt_regs *regs, unsigned int imm)
 {
@@ -43,6 +64,8 @@ static int uprobe_x86_ret(struct pt_regs *regs, unsigned int imm)
 
 	if (uprobe_x86_get_word(regs, regs->sp, &ip))
 		return -EFAULT;
+	if (uprobe_x86_bad_target(regs, ip))
+		return -EINVAL;
 	regs->sp += uprobe_x86_word(regs) + imm;
 	regs->ip = ip;
 	return 0;
@@ -202,25 +225,36 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 		regs->ip = uprobe_x86_ip(regs, next);
 		goto done;
 	}
-	if (auprobe->emul == UPROBE_X86_STEP)
+	/*
+	 * The kernel's accesses see neither the thread's watchpoints (a
+	 * debugger's "watch") nor alignment checking: with either armed,
+	 * an instruction that accesses memory runs for real (LEA and the
+	 * branches do not access it).
+	 */
+	if (auprobe->emul == UPROBE_X86_STEP ||
+	    (uprobe_x86_accesses_memory(auprobe->emul) &&
+	     (hw_breakpoint_active() || (regs->flags & X86_EFLAGS_AC))))
 		return false;
 	target = uprobe_x86_ip(regs, next + auprobe->disp);
 	switch (auprobe->emul) {
 	case UPROBE_X86_JMP:
+		if (uprobe_x86_bad_target(regs, target))
+			return false;
 		regs->ip = target;
 		break;
 	case UPROBE_X86_JCC:
-		if (uprobe_x86_cond(regs->flags, auprobe->cond))
-			regs->ip = target;
-		else
-			regs->ip = uprobe_x86_ip(regs, next);
+		if (!uprobe_x86_cond(regs->flags, auprobe->cond))
+			target = uprobe_x86_ip(regs, next);
+		else if (uprobe_x86_bad_target(regs, target))
+			return false;
+		regs->ip = target;
 		break;
 	case UPROBE_X86_CALL:
 		/*
 		 * The return address also belongs on the shadow stack, which
 		 * only a real call writes: step it, post_xol fixes both.
 		 */
-		if (shstk_is_enabled() ||
+		if (shstk_is_enabled() || uprobe_x86_bad_target(regs, target) ||
 		    uprobe_x86_push(regs, uprobe_x86_ip(regs, next)))
 			return false;
 		regs->ip = target;

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * KUnit tests for the notes of a debugger's breakpoints over ours, on
- * address spaces that are only keys (never dereferenced).
+ * KUnit tests for the notes of a debugger's breakpoints over ours, kept
+ * by each address space (fresh ones, which no task uses).
  */
 #include <kunit/test.h>
-
-#define DBG_TEST_MM(n)	((struct mm_struct *)(0x10000UL * (n)))
+#include <linux/sched/mm.h>
 
 /* Notes of @mm in [@start, @end). */
 static unsigned int uprobe_dbg_test_count(struct mm_struct *mm,
@@ -20,16 +19,41 @@ static unsigned int uprobe_dbg_test_count(struct mm_struct *mm,
 	return n;
 }
 
+/* How many notes @mm has. */
+static unsigned int uprobe_dbg_test_nr(struct mm_struct *mm)
+{
+	struct uprobe_dbg_notes *n = uprobe_dbg_notes(mm);
+
+	unsigned int nr;
+
+	if (!n)
+		return 0;
+	spin_lock(&n->lock);
+	nr = n->nr;
+	spin_unlock(&n->lock);
+	return nr;
+}
+
+static struct mm_struct *uprobe_dbg_test_mm(struct kunit *test)
+{
+	struct mm_struct *mm = mm_alloc();
+
+	KUNIT_ASSERT_NOT_NULL(test, mm);
+	return mm;
+}
+
 static void uprobe_dbg_test_set_forget(struct kunit *test)
 {
-	struct mm_struct *a = DBG_TEST_MM(1), *b = DBG_TEST_MM(2);
-	unsigned long base = READ_ONCE(uprobe_nr_dbg_bps);
+	struct mm_struct *a = uprobe_dbg_test_mm(test);
+	struct mm_struct *b = uprobe_dbg_test_mm(test);
 
+	KUNIT_EXPECT_FALSE(test, uprobe_dbg_bp_at(a, 0x1000));
 	uprobe_dbg_bp_set(a, 0x1000, true);
 	uprobe_dbg_bp_set(a, 0x1000, false);	/* noted once, updated */
 	uprobe_dbg_bp_set(a, 0x1010, true);
 	uprobe_dbg_bp_set(b, 0x1000, false);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(uprobe_nr_dbg_bps), base + 3);
+	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_nr(a), 2U);
+	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_nr(b), 1U);
 	KUNIT_EXPECT_FALSE(test, uprobe_dbg_bp_over(a, 0x1000));
 	KUNIT_EXPECT_TRUE(test, uprobe_dbg_bp_over(a, 0x1010));
 	KUNIT_EXPECT_FALSE(test, uprobe_dbg_bp_over(a, 0x1020));
@@ -47,36 +71,55 @@ static void uprobe_dbg_test_set_forget(struct kunit *test)
 	uprobe_dbg_bps_forget(b, 0x1000, 0x1001);
 	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_count(a, 0xff0, 0x1020), 0U);
 	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_count(b, 0xff0, 0x1020), 0U);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(uprobe_nr_dbg_bps), base);
+	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_nr(a) + uprobe_dbg_test_nr(b), 0U);
+	mmput(b);
+	mmput(a);
+}
+
+/* One address space full of notes leaves another's room intact. */
+static void uprobe_dbg_test_bound(struct kunit *test)
+{
+	struct mm_struct *a = uprobe_dbg_test_mm(test);
+	struct mm_struct *b = uprobe_dbg_test_mm(test);
+	unsigned long i;
+
+	for (i = 0; i < DBG_MAX_BPS + 16; i++)
+		uprobe_dbg_bp_set(a, 0x10000 + i, false);
+	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_nr(a), (unsigned int)DBG_MAX_BPS);
+	uprobe_dbg_bp_set(b, 0x1000, true);
+	KUNIT_EXPECT_TRUE(test, uprobe_dbg_bp_over(b, 0x1000));
+	mmput(b);
+	mmput(a);
 }
 
 static void uprobe_dbg_test_dup(struct kunit *test)
 {
-	unsigned long base = READ_ONCE(uprobe_nr_dbg_bps);
-	struct mm_struct *parent = DBG_TEST_MM(3), *child = DBG_TEST_MM(4);
+	struct mm_struct *parent = uprobe_dbg_test_mm(test);
+	struct mm_struct *child = uprobe_dbg_test_mm(test);
 	unsigned long i;
 
+	/* Nothing to copy: nothing copied. */
+	uprobe_dbg_bps_dup(parent, child);
+	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_nr(child), 0U);
 	for (i = 0; i < 5; i++)
 		uprobe_dbg_bp_set(parent, 0x2000 + 16 * i, i & 1);
 	uprobe_dbg_bps_dup(parent, child);
 	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_count(child, 0x2000, 0x2050), 5U);
 	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_count(parent, 0x2000, 0x2050), 5U);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(uprobe_nr_dbg_bps), base + 10);
 	/* The copies say what the originals say. */
 	KUNIT_EXPECT_FALSE(test, uprobe_dbg_bp_over(child, 0x2000));
 	KUNIT_EXPECT_TRUE(test, uprobe_dbg_bp_over(child, 0x2010));
 	/* Forgetting the child's leaves the parent's. */
 	uprobe_dbg_bps_forget(child, 0, ULONG_MAX);
 	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_count(parent, 0x2000, 0x2050), 5U);
-	uprobe_dbg_bps_forget(parent, 0, ULONG_MAX);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(uprobe_nr_dbg_bps), base);
-	/* Nothing to copy: nothing copied. */
-	uprobe_dbg_bps_dup(parent, child);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(uprobe_nr_dbg_bps), base);
+	KUNIT_EXPECT_EQ(test, uprobe_dbg_test_nr(child), 0U);
+	mmput(child);
+	mmput(parent);
 }
 
 static struct kunit_case uprobe_dbg_test_cases[] = {
 	KUNIT_CASE(uprobe_dbg_test_set_forget),
+	KUNIT_CASE(uprobe_dbg_test_bound),
 	KUNIT_CASE(uprobe_dbg_test_dup),
 	{}
 };
