@@ -351,10 +351,11 @@ TEST(own_breakpoint_at_dead_probe)
 	}
 	/* The child is inside: its return instance holds the probe. */
 	ASSERT_EQ(1, read(from_child[0], &c, 1));
-	ASSERT_EQ(0, upng_probe_del(ev));
-
+	/* This process gets the breakpoint, and loses it with the event. */
 	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
 	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, upng_probe_del(ev));
+
 	ASSERT_EQ(0, mprotect(p, PAGE, PROT_READ | PROT_WRITE));
 	memcpy(p, &own_bkpt, sizeof(own_bkpt));
 	__builtin___clear_cache(p, (char *)p + PAGE);
