@@ -63,6 +63,7 @@ static void uprobe_core_test_registry(struct kunit *test)
 		u[i].offset = offs[i % ARRAY_SIZE(offs)];
 		refcount_set(&u[i].ref, 1);
 		u[i].prep = 1;
+		u[i].live = true;
 		uprobe_core_test_link(&u[i]);
 	}
 	spin_unlock(&uprobes_lock);
@@ -80,6 +81,10 @@ static void uprobe_core_test_registry(struct kunit *test)
 	u[3].prep = -EOPNOTSUPP;
 	KUNIT_EXPECT_NULL(test, uprobe_lookup(a, 0x7ff));
 	u[3].prep = 1;
+	/* No breakpoint left (kept for a pending return): not a hit's. */
+	u[3].live = false;
+	KUNIT_EXPECT_NULL(test, uprobe_lookup(a, 0x7ff));
+	u[3].live = true;
 	uprobes_srcu_unlock(idx);
 
 	/* [0x10, 0x800) of a: 0x10, 0x500, 0x7ff in order, not 0x800. */
