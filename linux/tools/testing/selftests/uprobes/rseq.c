@@ -30,7 +30,8 @@
 #define INCREMENTS	20000
 #define MAX_CPUS	64
 
-static long counts[MAX_CPUS * 8] __attribute__((aligned(64)));
+/* A cache line of its own per CPU. */
+static long counts[MAX_CPUS * 8];
 static int stop, ncpu;
 static pid_t tids[MAX_THREADS];
 
@@ -99,7 +100,8 @@ TEST(per_cpu_counter)
 	char ev[64];
 
 	upng_die_with_parent();
-	ASSERT_LT(0, (int)__rseq_size) TH_LOG("glibc registered no rseq: a kernel without CONFIG_RSEQ?");
+	ASSERT_LT(0, (int)__rseq_size)
+		TH_LOG("glibc registered no rseq: no CONFIG_RSEQ?");
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	ASSERT_LT(0, ncpu);
 	ASSERT_GE(MAX_CPUS, ncpu);

@@ -444,7 +444,7 @@ TEST(moved_code)
 	};
 	unsigned char page[4096] = { 0 };
 	char path[64], ev[64];
-	long (*fn)(long);
+	long (*fn)(long x);
 	void *p, *to;
 	int fd;
 
@@ -458,14 +458,14 @@ TEST(moved_code)
 	upng_evname(ev, sizeof(ev), "moved");
 	ASSERT_EQ(0, upng_probe_add(ev, path, 0, NULL));
 	ASSERT_EQ(0, upng_probe_enable(ev, true));
-	fn = (long (*)(long))p;
+	fn = (long (*)(long x))p;
 	ASSERT_EQ(SITE_WORK(1), fn(1));
 	ASSERT_NE(0UL, st_jump_target(p));
 	to = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, to);
 	p = mremap(p, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED, to);
 	ASSERT_EQ(to, p);
-	fn = (long (*)(long))p;
+	fn = (long (*)(long x))p;
 	EXPECT_EQ(SITE_WORK(2), fn(2));
 	EXPECT_EQ(SITE_WORK(3), fn(3));
 	EXPECT_EQ(3, upng_probe_hits(ev));
