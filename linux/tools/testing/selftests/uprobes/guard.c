@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "a64_sites.h"
 #include "upng.h"
 
 #ifndef PROT_BTI
@@ -42,17 +43,17 @@
 #define PROT_MTE		0x20
 #endif
 #ifndef HWCAP2_BTI
-#define HWCAP2_BTI		(1UL << 17)
+#define HWCAP2_BTI		0x20000UL	/* bit 17, as in <asm/hwcap.h> */
 #endif
 #ifndef HWCAP2_MTE
-#define HWCAP2_MTE		(1UL << 18)
+#define HWCAP2_MTE		0x40000UL	/* bit 18 */
 #endif
 #ifndef PR_SET_TAGGED_ADDR_CTRL
 #define PR_SET_TAGGED_ADDR_CTRL	55
-#define PR_TAGGED_ADDR_ENABLE	(1UL << 0)
+#define PR_TAGGED_ADDR_ENABLE	0x1UL
 #endif
 #ifndef PR_MTE_TCF_ASYNC
-#define PR_MTE_TCF_ASYNC	(1UL << 2)
+#define PR_MTE_TCF_ASYNC	0x4UL
 #define PR_MTE_TAG_SHIFT	3
 #endif
 #ifndef SEGV_MTEAERR
@@ -67,8 +68,10 @@
  * G_PAC            paciasp; autiasp; mov x0, #3; ret
  * G_BTIJ           bti j; mov x0, #4; ret
  */
-enum { G_TRAMP = 0, G_BTIC = 0x10, G_MOV = 0x20, G_PAC = 0x30, G_BTIJ = 0x40,
-       G_SIZE = 0x50 };
+enum {
+	G_TRAMP = 0, G_BTIC = 0x10, G_MOV = 0x20, G_PAC = 0x30, G_BTIJ = 0x40,
+	G_SIZE = 0x50
+};
 
 static const unsigned int gcode[G_SIZE / 4] = {
 	[G_TRAMP / 4] = 0xd503245f, 0xd61f0020,
@@ -78,9 +81,12 @@ static const unsigned int gcode[G_SIZE / 4] = {
 	[G_BTIJ / 4] = 0xd503249f, 0xd2800080, 0xd65f03c0,
 };
 
+/* A function of the guarded code: x1 (TO) is G_TRAMP's target. */
+typedef long (*gfn_t)(long x, unsigned char *to);
+
 static sigjmp_buf fault_jmp;
-static volatile int fault_sig, fault_code;
-static volatile unsigned long fault_addr;
+static int fault_sig, fault_code;
+static unsigned long fault_addr;
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
@@ -143,7 +149,7 @@ FIXTURE_TEARDOWN(bti)
 static int gcall(unsigned char *code, int call, int target, long *val,
 		 unsigned long *addr)
 {
-	long (*fn)(long, unsigned char *) = (void *)(code + call);
+	gfn_t fn = (gfn_t)(code + call);
 
 	fault_sig = 0;
 	fault_addr = 0;
@@ -217,9 +223,6 @@ TEST_F_TIMEOUT(bti, as_unprobed, 120)
 	EXPECT_EQ(0, upng_probe_enable(self->ev, false));
 	EXPECT_EQ(2, upng_probe_hits(self->ev));
 }
-
-long wt_str(long *p, long v);
-extern char wt_str_probe[];
 
 /* Asynchronous tag check fault of a simulated store. */
 TEST(mte_async_store)

@@ -24,19 +24,15 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "a64_sites.h"
 #include "upng.h"
 
 #ifndef HWCAP_PACA
-#define HWCAP_PACA	(1UL << 30)
+#define HWCAP_PACA	0x40000000UL	/* bit 30, as in <asm/hwcap.h> */
 #endif
 
 #define CALLS		2000
 #define DEPTHS		61
-
-long pa_sign_a(long x);
-long pa_sign_b(long x);
-long pa_plain(long x);
-long pa_call(long x, long depth, long (*fn)(long));
 
 /*
  * CALLS calls of FN(i) with varying sp, in a child: its exit status
@@ -87,7 +83,7 @@ FIXTURE_TEARDOWN(pauth)
  * returns reported.
  */
 static long probe_calls(struct __test_metadata *_metadata,
-			FIXTURE_DATA(pauth) *self, const char *sym,
+			const char *in, const char *ret, const char *sym,
 			long (*fn)(long))
 {
 	static unsigned long long vals[CALLS];
@@ -102,33 +98,33 @@ static long probe_calls(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), sym, &s)) {
 		return -1;
 	}
-	ASSERT_EQ(0, upng_probe_add(self->in, upng_self_path(), s.offset,
+	ASSERT_EQ(0, upng_probe_add(in, upng_self_path(), s.offset,
 				    NULL)) {
 		return -1;
 	}
-	ASSERT_EQ(0, upng_retprobe_add(self->ret, upng_self_path(), s.offset,
+	ASSERT_EQ(0, upng_retprobe_add(ret, upng_self_path(), s.offset,
 				       "v=" UPNG_RETVAL ":s64")) {
 		return -1;
 	}
-	ASSERT_EQ(0, upng_probe_enable(self->in, true)) {
+	ASSERT_EQ(0, upng_probe_enable(in, true)) {
 		return -1;
 	}
-	ASSERT_EQ(0, upng_probe_enable(self->ret, true)) {
+	ASSERT_EQ(0, upng_probe_enable(ret, true)) {
 		return -1;
 	}
 	status = run_calls(fn);
-	EXPECT_EQ(0, upng_probe_enable(self->ret, false));
-	EXPECT_EQ(0, upng_probe_enable(self->in, false));
+	EXPECT_EQ(0, upng_probe_enable(ret, false));
+	EXPECT_EQ(0, upng_probe_enable(in, false));
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
 		TH_LOG("%s: status 0x%x: %s", sym, status,
 		       WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) :
 		       "a wrong result");
-	EXPECT_EQ(CALLS, upng_probe_hits(self->in));
+	EXPECT_EQ(CALLS, upng_probe_hits(in));
 	trace = upng_trace_read();
 	EXPECT_NE(NULL, trace) {
 		return -1;
 	}
-	n = upng_trace_values(trace, self->ret, "v=", vals, CALLS);
+	n = upng_trace_values(trace, ret, "v=", vals, CALLS);
 	free(trace);
 	EXPECT_LE(n, CALLS);
 	/* Each value 3i + 7, i < CALLS, at most once. */
@@ -150,15 +146,15 @@ static long probe_calls(struct __test_metadata *_metadata,
  */
 TEST_F_TIMEOUT(pauth, after_signing_a, 300)
 {
-	if (probe_calls(_metadata, self, "pa_sign_a_saved", pa_sign_a) < 0 &&
-	    _metadata->exit_code != KSFT_FAIL)
+	if (probe_calls(_metadata, self->in, self->ret, "pa_sign_a_saved",
+			pa_sign_a) < 0 && _metadata->exit_code != KSFT_FAIL)
 		SKIP(return, "no pointer authentication");
 }
 
 TEST_F_TIMEOUT(pauth, after_signing_b, 300)
 {
-	if (probe_calls(_metadata, self, "pa_sign_b_saved", pa_sign_b) < 0 &&
-	    _metadata->exit_code != KSFT_FAIL)
+	if (probe_calls(_metadata, self->in, self->ret, "pa_sign_b_saved",
+			pa_sign_b) < 0 && _metadata->exit_code != KSFT_FAIL)
 		SKIP(return, "no pointer authentication");
 }
 
@@ -168,7 +164,8 @@ TEST_F_TIMEOUT(pauth, after_signing_b, 300)
  */
 TEST_F_TIMEOUT(pauth, at_signing, 300)
 {
-	long n = probe_calls(_metadata, self, "pa_sign_a", pa_sign_a);
+	long n = probe_calls(_metadata, self->in, self->ret, "pa_sign_a",
+			     pa_sign_a);
 
 	if (n < 0 && _metadata->exit_code != KSFT_FAIL)
 		SKIP(return, "no pointer authentication");
@@ -181,7 +178,8 @@ TEST_F_TIMEOUT(pauth, at_signing, 300)
  */
 TEST_F_TIMEOUT(pauth, unsigned_function, 300)
 {
-	long n = probe_calls(_metadata, self, "pa_plain_saved", pa_plain);
+	long n = probe_calls(_metadata, self->in, self->ret, "pa_plain_saved",
+			     pa_plain);
 
 	if (n < 0 && _metadata->exit_code != KSFT_FAIL)
 		SKIP(return, "no pointer authentication");

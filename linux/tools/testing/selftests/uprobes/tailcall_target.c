@@ -87,19 +87,22 @@ __attribute__((noipa)) long tc_catch(long x, long mode)
  * tc_lc(i) for i < n, each left by siglongjmp() back into this frame, from
  * the same call site and with the same sp, then tc_a(n).
  */
+static sigjmp_buf loop_env;
+static long loop_i, loop_end;
+
 static __attribute__((noipa)) long lj_loop(long n)
 {
-	static sigjmp_buf loop_env;
-	volatile long i = 0, end = n;
 	long v;
 
+	loop_i = 0;
+	loop_end = n;
 	lj_target = &loop_env;
 	sigsetjmp(loop_env, 0);
-	while (i < end) {
-		v = i++;
+	while (loop_i < loop_end) {
+		v = loop_i++;
 		tc_lc(v);
 	}
-	return tc_a(end);
+	return tc_a(loop_end);
 }
 
 /* tc_outer(x, 0, tc_lc) from a frame well below the caller's. */

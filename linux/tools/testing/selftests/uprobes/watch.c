@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "a64_sites.h"
 #include "upng.h"
 
 #ifndef NT_ARM_HW_WATCH
@@ -36,13 +37,12 @@
 
 #define WAIT_MS		20000
 
-long wt_str(long *p, long v);
-long wt_strx(long *p, long v);
-long wt_stp(long *p, long v);
-extern char wt_str_probe[], wt_strx_probe[], wt_stp_probe[];
-
 /* The watched variable: 16 bytes, 16-byte aligned (stp writes them all). */
-static long watched[2] __attribute__((aligned(16)));
+static union {
+	unsigned __int128 pair;
+	long l[2];
+} watched_u;
+#define watched (watched_u.l)
 
 struct hw_state {
 	__u32 dbg_info;
@@ -51,7 +51,7 @@ struct hw_state {
 		__u64 addr;
 		__u32 ctrl;
 		__u32 pad;
-	} regs[1];
+	} reg;
 };
 
 /* Write watchpoint 0 of PID on the 8 bytes at ADDR (0: removed). */
@@ -61,10 +61,10 @@ static int set_watch(pid_t pid, unsigned long addr)
 	struct iovec iov = { &st, sizeof(st) };
 
 	memset(&st, 0, sizeof(st));
-	st.regs[0].addr = addr;
+	st.reg.addr = addr;
 	/* 8 bytes (BAS), stores, EL0, enabled */
 	if (addr)
-		st.regs[0].ctrl = 0xff << 5 | 2 << 3 | 2 << 1 | 1;
+		st.reg.ctrl = 0xff << 5 | 2 << 3 | 2 << 1 | 1;
 	return ptrace(PTRACE_SETREGSET, pid, NT_ARM_HW_WATCH, &iov);
 }
 
@@ -93,7 +93,7 @@ static int wait_ms(pid_t pid)
  * watched[0]: the stop it must give, at AT, then the store.
  */
 static void watch_store(struct __test_metadata *_metadata,
-			long (*fn)(long *, long), const char *at)
+			long (*fn)(long *p, long v), const char *at)
 {
 	struct user_regs_struct regs;
 	struct iovec iov = { &regs, sizeof(regs) };
@@ -101,7 +101,8 @@ static void watch_store(struct __test_metadata *_metadata,
 	int status;
 	pid_t pid;
 
-	watched[0] = watched[1] = 0;
+	watched[0] = 0;
+	watched[1] = 0;
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
@@ -154,7 +155,7 @@ FIXTURE(watch) {
 
 FIXTURE_VARIANT(watch) {
 	const char *sym;
-	long (*fn)(long *, long);
+	long (*fn)(long *p, long v);
 	const char *at;
 	bool probed;
 };
