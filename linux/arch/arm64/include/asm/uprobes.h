@@ -142,10 +142,13 @@ struct arch_uprobe {
  * @saved_reg: user value of the base register of a rewritten literal load
  * @user_step: TIF_SINGLESTEP was set before the step (ptrace single-steps
  *	the thread): it stays, and the user gets the step it asked for
+ * @diverted: the return address the last return probe diverted, while
+ *	the core looks for the frames it replaces
  */
 struct arch_uprobe_task {
 	unsigned long	saved_fault_code;
 	unsigned long	saved_reg;
+	unsigned long	diverted;
 	bool		user_step;
 };
 

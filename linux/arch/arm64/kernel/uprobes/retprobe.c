@@ -39,17 +39,47 @@ unsigned long arch_uretprobe_hijack_return_addr(unsigned long trampoline_vaddr,
 	if (orig >= TASK_SIZE)
 		return -1;
 	procedure_link_pointer_set(regs, trampoline_vaddr);
+	if (current->utask)
+		current->utask->autask.diverted = orig;
 	return orig;
 }
 
 /*
- * Is the frame of @ret still on the stack, sp being @sp and @top the most
- * recent return instance?  The stack grows down, and a call does not move
- * sp: a function is entered, and returns, with its caller's sp.
+ * Was the call that entered the frame of @ret made again, with the return
+ * address @ra?  @ret and the instances under it entered at the same sp
+ * (callers without a frame of their own, under their callees) were
+ * called from the sites their return addresses follow: a call from one
+ * of those sites, at that sp, is made by the frame that made that call
+ * before, which has therefore ended it and every frame entered since.
+ */
+static bool uprobe_arm64_called_again(const struct return_instance *ret,
+				      unsigned long ra)
+{
+	unsigned long sp = ret->stack;
+
+	for (; ret && ret->stack == sp; ret = ret->next)
+		if (ret->orig_ret_vaddr == ra)
+			return true;
+	return false;
+}
+
+/*
+ * Is the frame of @ret still on the stack, sp being @sp, @ra the return
+ * address a new entry diverted and @top the most recent return instance?
+ * The stack grows down, and a call does not move sp: a function is
+ * entered, and returns, with its caller's sp.
  *
- * At a new function entry a frame entered at or below sp has gone
- * (longjmp, exceptions); at a tail call (a chained entry) sp is that of
- * the frame that enters, and a frame entered at sp is still there.
+ * At a new function entry a frame entered below sp has gone (longjmp,
+ * exceptions); one entered at sp is either a caller that calls without a
+ * stack frame of its own (f: mov x9, x30; bl g; mov x30, x9; ret: g is
+ * entered with f's sp) or a frame left by longjmp back into the frame
+ * that now makes this call.  A frame's return address tells them apart:
+ * the longjmp case calls from the site it called the left frame from
+ * (a loop calling the same function), or from another one, and then the
+ * frame left stays until a return or an entry higher up ends it; a
+ * caller without a frame calls from its own code.  At a tail call (a
+ * chained entry) sp is that of the frame that enters, and a frame
+ * entered at sp is still there.
  *
  * At a return through the trampoline sp is back at the returning
  * function's entry sp.  A frame entered higher is live (a caller), one
@@ -63,11 +93,14 @@ unsigned long arch_uretprobe_hijack_return_addr(unsigned long trampoline_vaddr,
  */
 static bool uprobe_arm64_ret_alive(const struct return_instance *ret,
 				   enum rp_check ctx, unsigned long sp,
+				   unsigned long ra,
 				   const struct return_instance *top)
 {
 	switch (ctx) {
 	case RP_CHECK_CALL:
-		return sp < ret->stack;
+		if (sp != ret->stack)
+			return sp < ret->stack;
+		return !uprobe_arm64_called_again(ret, ra);
 	case RP_CHECK_CHAIN_CALL:
 		return sp <= ret->stack;
 	default:
@@ -91,8 +124,12 @@ bool arch_uretprobe_is_alive(struct return_instance *ret, enum rp_check ctx,
 {
 	struct uprobe_task *utask = current->utask;
 
+	if (!utask)
+		return uprobe_arm64_ret_alive(ret, ctx, user_stack_pointer(regs),
+					      0, NULL);
 	return uprobe_arm64_ret_alive(ret, ctx, user_stack_pointer(regs),
-				      utask ? utask->return_instances : NULL);
+				      utask->autask.diverted,
+				      utask->return_instances);
 }
 
 /**
