@@ -27,6 +27,7 @@
 
 #include <asm/cpufeature.h>
 #include <asm/insn.h>
+#include <asm/memory.h>
 
 #include "internal.h"
 
@@ -140,8 +141,12 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 			next = target;
 		break;
 	case UPROBE_ARM64_BR:
-		/* Read before the link is written: blr x30. */
-		next = uprobe_arm64_reg(regs, auprobe->reg);
+		/*
+		 * Read before the link is written: blr x30.  The tag of a
+		 * tagged address is not in pc: the top byte of a branch
+		 * target is ignored (TBI), the CPU's pc gets bit 55 there.
+		 */
+		next = __untagged_addr(uprobe_arm64_reg(regs, auprobe->reg));
 		btype = auprobe->cond;
 		break;
 	case UPROBE_ARM64_ADR:
