@@ -8,7 +8,7 @@
  *
  * Also included without CONFIG_UPROBES, by debug-monitors.c, for the two
  * entry points of its BRK and single-step exception handlers, and by
- * fpsimd.c, for uprobe_arm64_copy_trapped().
+ * hw_breakpoint.c and fpsimd.c, for uprobe_arm64_copy_trapped().
  */
 
 #include <linux/types.h>

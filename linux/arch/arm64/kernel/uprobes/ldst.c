@@ -12,7 +12,8 @@
  * Whatever the kernel cannot do the instruction's way is left to the
  * single-step, which then does it or faults with the signal the original
  * raises: a fault (unmapped, read-only, a guard page), sp not 16-byte
- * aligned as a base (the CPU's stack alignment check, SCTLR_EL1.SA0).
+ * aligned as a base (the CPU's stack alignment check, SCTLR_EL1.SA0), a
+ * check the kernel's access would skip (a debugger's watchpoint).
  * Nothing is written back to a register before the access succeeded.
  */
 #include <linux/align.h>
@@ -20,9 +21,33 @@
 #include <linux/uaccess.h>
 #include <linux/uprobes.h>
 
+#include <asm/processor.h>
 #include <asm/ptrace.h>
 
 #include "internal.h"
+
+/**
+ * uprobe_arm64_access_ok - may the kernel access memory for the program?
+ *
+ * Not where the kernel's user access is not checked as the program's own
+ * access is: with a debugger's watchpoint on the thread (a watchpoint
+ * hit by the kernel's access is stepped over without a report).  The
+ * instruction is stepped then, and the CPU checks it.
+ *
+ * Return: true if a simulated access is the program's own.
+ */
+bool uprobe_arm64_access_ok(void)
+{
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+	struct debug_info *debug = &current->thread.debug;
+	int i;
+
+	for (i = 0; i < ARM_MAX_WRP; i++)
+		if (READ_ONCE(debug->hbp_watch[i]))
+			return false;
+#endif
+	return true;
+}
 
 /* sp as the base of an access must be 16-byte aligned, or the step faults */
 static bool uprobe_arm64_base_ok(const struct pt_regs *regs, u8 rn)
@@ -166,6 +191,8 @@ static bool uprobe_arm64_load_store(const struct arch_uprobe *au,
 bool uprobe_arm64_simulate_ldst(const struct arch_uprobe *au,
 				struct pt_regs *regs)
 {
+	if (!uprobe_arm64_access_ok())
+		return false;
 	if (au->sim == UPROBE_ARM64_STP)
 		return uprobe_arm64_store_pair(au, regs);
 	return uprobe_arm64_load_store(au, regs);

@@ -159,7 +159,8 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 						   auprobe->offset;
 		break;
 	case UPROBE_ARM64_LDR:
-		if (uprobe_arm64_load(auprobe, regs, target))
+		if (!uprobe_arm64_access_ok() ||
+		    uprobe_arm64_load(auprobe, regs, target))
 			return false;
 		break;
 	case UPROBE_ARM64_ADD_IMM:
