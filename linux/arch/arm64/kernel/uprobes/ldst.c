@@ -13,7 +13,8 @@
  * single-step, which then does it or faults with the signal the original
  * raises: a fault (unmapped, read-only, a guard page), sp not 16-byte
  * aligned as a base (the CPU's stack alignment check, SCTLR_EL1.SA0), a
- * check the kernel's access would skip (a debugger's watchpoint).
+ * check the kernel's access would skip (a debugger's watchpoint, MTE's
+ * asynchronous tag checks).
  * Nothing is written back to a register before the access succeeded.
  */
 #include <linux/align.h>
@@ -21,8 +22,10 @@
 #include <linux/uaccess.h>
 #include <linux/uprobes.h>
 
+#include <asm/cpufeature.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
+#include <asm/sysreg.h>
 
 #include "internal.h"
 
@@ -31,13 +34,15 @@
  *
  * Not where the kernel's user access is not checked as the program's own
  * access is: with a debugger's watchpoint on the thread (a watchpoint
- * hit by the kernel's access is stepped over without a report).  The
- * instruction is stepped then, and the CPU checks it.
+ * hit by the kernel's access is stepped over without a report), and in
+ * MTE's asynchronous tag check mode (the kernel leaves tag checks off
+ * for it).  The instruction is stepped then, and the CPU checks it.
  *
  * Return: true if a simulated access is the program's own.
  */
 bool uprobe_arm64_access_ok(void)
 {
+	u64 tcf = current->thread.sctlr_user & SCTLR_EL1_TCF0_MASK;
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
 	struct debug_info *debug = &current->thread.debug;
 	int i;
@@ -46,7 +51,8 @@ bool uprobe_arm64_access_ok(void)
 		if (READ_ONCE(debug->hbp_watch[i]))
 			return false;
 #endif
-	return true;
+	return !system_supports_mte() ||
+	       tcf != SCTLR_EL1_TCF0_ASYNC << SCTLR_EL1_TCF0_SHIFT;
 }
 
 /* sp as the base of an access must be 16-byte aligned, or the step faults */
