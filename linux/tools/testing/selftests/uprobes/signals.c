@@ -621,6 +621,102 @@ TEST_F_TIMEOUT(signals, undefined_insn_in_stepped_copy, 120)
 	ASSERT_EQ(0, LOAD(traps));
 }
 
+/*
+ * A physical address of QEMU's virt board with nothing behind it, between
+ * its secure GPIO and its virtio-mmio transports: a load from it takes a
+ * synchronous external abort (SEA), SIGBUS.
+ */
+#define SEA_PHYS	0x09800000UL
+
+/*
+ * In a child, site_ldr() from SEA_PHYS mapped through /dev/mem: the
+ * signal it got (0: none, -1: no such mapping), si_addr and the signal
+ * frame's pc into *ADDR and *IP.
+ */
+static int sea_load(unsigned long *addr, unsigned long *ip)
+{
+	struct {
+		int sig;
+		unsigned long addr, ip;
+	} r = { -1, 0, 0 };
+	int pfd[2], status;
+	long *p;
+	pid_t pid;
+
+	if (pipe(pfd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		int fd = open("/dev/mem", O_RDONLY | O_SYNC);
+
+		close(pfd[0]);
+		p = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ,
+					       MAP_SHARED, fd, SEA_PHYS);
+		if (p != MAP_FAILED && !catch_fault(SIGBUS)) {
+			r.sig = 0;
+			if (!sigsetjmp(fault_jmp, 1))
+				site_ldr(p);
+			else
+				r.sig = SIGBUS;
+			r.addr = LOAD(fault_addr);
+			r.ip = LOAD(fault_ip);
+		}
+		if (write(pfd[1], &r, sizeof(r)) != sizeof(r))
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (pid < 0 || read(pfd[0], &r, sizeof(r)) != sizeof(r))
+		r.sig = -2;
+	close(pfd[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	*addr = r.addr;
+	*ip = r.ip;
+	return r.sig;
+}
+
+/*
+ * A memory error consumed by a probed load the engine simulates: the
+ * program gets the SIGBUS it gets unprobed, at the probed address; the
+ * kernel, whose user access took the abort, does not oops.
+ */
+TEST_F_TIMEOUT(signals, sea_in_simulated_load, 120)
+{
+	unsigned long addr0, ip0, addr, ip;
+	struct upng_sym sym;
+	char name[80], first[256];
+	long bad, n;
+	int sig, kmsg;
+
+	sig = sea_load(&addr0, &ip0);
+	if (sig == -1)
+		SKIP(return, "no /dev/mem mapping of %#lx", SEA_PHYS);
+	if (sig != SIGBUS)
+		SKIP(return, "a load from %#lx raises no SIGBUS here", SEA_PHYS);
+	ASSERT_EQ((unsigned long)site_ldr_probe, ip0);
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_ldr_probe", &sym));
+	snprintf(name, sizeof(name), "%s_sea", self->ev);
+	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(name, true));
+	kmsg = upng_kmsg_open();
+	ASSERT_LE(0, kmsg);
+	sig = sea_load(&addr, &ip);
+	/* arm64's oops reads "Internal error: ..." */
+	bad = upng_kmsg_scan(kmsg, "Internal error", &n, first, sizeof(first));
+	close(kmsg);
+	EXPECT_EQ(0, bad) TH_LOG("kernel log: %s", first);
+	EXPECT_EQ(0, n) TH_LOG("the kernel oopsed");
+	EXPECT_EQ(SIGBUS, sig);
+	EXPECT_EQ(addr0, addr);
+	EXPECT_EQ(ip0, ip)
+		TH_LOG("pc %#lx in the signal frame, not the probed %#lx", ip,
+		       ip0);
+	ASSERT_EQ(0, upng_probe_enable(name, false));
+	EXPECT_EQ(1, upng_probe_hits(name));
+	EXPECT_EQ(0, upng_probe_del(name));
+}
+
 /* SVE without SVE (do_sve_acc()). */
 TEST_F_TIMEOUT(signals, sve_access_in_stepped_copy, 120)
 {

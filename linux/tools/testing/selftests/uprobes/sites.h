@@ -45,6 +45,8 @@ long site_sve(void);
 long site_sme(void);
 long site_idreg(void);
 long site_fpac(void);
+long site_ldr(long *p);
+extern char site_ldr_probe[];
 extern char site_litload_probe[], site_litload_w_probe[], site_undef_probe[];
 extern char site_sve_probe[], site_sme_probe[], site_idreg_probe[];
 extern char site_fpac_probe[];

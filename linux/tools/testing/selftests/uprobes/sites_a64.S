@@ -48,6 +48,13 @@ LABEL site_load_probe
 	ret
 ENDF site_load
 
+/* long site_ldr(long *p): returns *p; probe on the (simulated) load. */
+FUNC site_ldr
+LABEL site_ldr_probe
+	ldr	x0, [x0]
+	ret
+ENDF site_ldr
+
 /*
  * long site_litload(void): returns site_litdata[0] through a 64-bit
  * literal load; long site_litload_w(void): site_litdata[0]'s low word,
