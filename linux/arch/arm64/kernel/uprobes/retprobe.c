@@ -21,6 +21,7 @@
  * signs it or marks a function's entry, and elsewhere only when no
  * instruction that signs it precedes the probe in its function.
  */
+#include <linux/align.h>
 #include <linux/bits.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -97,7 +98,7 @@ static bool uprobe_arm64_lr_plain_after(u32 insn)
 static bool uprobe_arm64_lr_signed(unsigned long pc, u32 probed)
 {
 	__le32 buf[16];
-	unsigned long at = pc;
+	unsigned long end = pc, start;
 	int n = 0, i;
 	u32 insn;
 
@@ -105,13 +106,14 @@ static bool uprobe_arm64_lr_signed(unsigned long pc, u32 probed)
 		return false;
 	if ((probed & UPROBE_ARM64_AUTI_HINT_MASK) == UPROBE_ARM64_AUTI_HINT)
 		return true;
+	/* Aligned pieces: none reaches out of the mapping's first page. */
 	while (n < UPROBE_ARM64_LR_SCAN) {
-		if (at < sizeof(buf) ||
-		    copy_from_user(buf, (void __user *)(at - sizeof(buf)),
-				   sizeof(buf)))
+		if (!end)
 			return false;
-		at -= sizeof(buf);
-		for (i = ARRAY_SIZE(buf) - 1; i >= 0; i--, n++) {
+		start = ALIGN_DOWN(end - 1, sizeof(buf));
+		if (copy_from_user(buf, (void __user *)start, end - start))
+			return false;
+		for (i = (end - start) / sizeof(buf[0]) - 1; i >= 0; i--, n++) {
 			insn = le32_to_cpu(buf[i]);
 			if (uprobe_arm64_signs_lr(insn) ||
 			    aarch64_insn_is_brk(insn))
@@ -119,6 +121,7 @@ static bool uprobe_arm64_lr_signed(unsigned long pc, u32 probed)
 			if (uprobe_arm64_lr_plain_after(insn))
 				return false;
 		}
+		end = start;
 	}
 	return true;
 }
