@@ -162,6 +162,7 @@ int uprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 #ifdef CONFIG_UPROBES
 int uprobe_single_step_handler(struct pt_regs *regs, unsigned long esr);
 void uprobe_arm64_copy_trapped(struct pt_regs *regs, unsigned long esr);
+bool uprobe_arm64_sea_fixup(struct pt_regs *regs, unsigned long esr);
 #else
 static inline int uprobe_single_step_handler(struct pt_regs *regs,
 					     unsigned long esr)
@@ -172,6 +173,12 @@ static inline int uprobe_single_step_handler(struct pt_regs *regs,
 static inline void uprobe_arm64_copy_trapped(struct pt_regs *regs,
 					     unsigned long esr)
 {
+}
+
+static inline bool uprobe_arm64_sea_fixup(struct pt_regs *regs,
+					  unsigned long esr)
+{
+	return false;
 }
 #endif
 

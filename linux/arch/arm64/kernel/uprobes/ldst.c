@@ -14,15 +14,19 @@
  * raises: a fault (unmapped, read-only, a guard page), sp not 16-byte
  * aligned as a base (the CPU's stack alignment check, SCTLR_EL1.SA0), a
  * check the kernel's access would skip (a debugger's watchpoint, MTE's
- * asynchronous tag checks).
+ * asynchronous tag checks), a memory error (a synchronous external abort,
+ * which the kernel's access would otherwise take).
  * Nothing is written back to a register before the access succeeded.
  */
 #include <linux/align.h>
 #include <linux/bits.h>
+#include <linux/preempt.h>
+#include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 #include <linux/uprobes.h>
 
 #include <asm/cpufeature.h>
+#include <asm/extable.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
@@ -53,6 +57,30 @@ bool uprobe_arm64_access_ok(void)
 #endif
 	return !system_supports_mte() ||
 	       tcf != SCTLR_EL1_TCF0_ASYNC << SCTLR_EL1_TCF0_SHIFT;
+}
+
+/**
+ * uprobe_arm64_sea_fixup - a memory error in a simulated access
+ * @regs: the kernel's registers at the abort
+ * @esr: its syndrome
+ *
+ * A synchronous external abort (a memory error) taken by the kernel's
+ * user access, while current is at a probe (simulating the probed load or
+ * store, or running the probe's handlers): unprobed, the program's own
+ * access would take it, and get SIGBUS.  The user access fails instead,
+ * as for a fault, and the instruction is stepped, which takes it.
+ *
+ * Return: true if the abort was fixed up.
+ */
+bool uprobe_arm64_sea_fixup(struct pt_regs *regs, unsigned long esr)
+{
+	struct uprobe_task *utask = current->utask;
+
+	if (!in_task() || !current->mm || !utask ||
+	    utask->state != UTASK_RUNNING ||
+	    instruction_pointer(task_pt_regs(current)) != utask->vaddr)
+		return false;
+	return fixup_exception(regs);
 }
 
 /* sp as the base of an access must be 16-byte aligned, or the step faults */
