@@ -105,7 +105,7 @@ static bool uprobe_arm64_guarded(unsigned long pc)
 	struct vm_area_struct *vma;
 	bool guarded;
 
-	if (!system_supports_bti())
+	if (!system_supports_bti() || !mm)
 		return false;
 	mmap_read_lock(mm);
 	vma = vma_lookup(mm, pc);
