@@ -89,7 +89,30 @@ static bool uprobe_arm64_base_ok(const struct pt_regs *regs, u8 rn)
 	return rn != AARCH64_INSN_REG_SP || IS_ALIGNED(regs->sp, 16);
 }
 
-/* stp: the pair to user memory, then the base written back. */
+/*
+ * Must an stp of x registers to @addr be one 16-byte store?  With
+ * FEAT_LSE2 (the USCAT hwcap) a 16-byte aligned pair is single-copy
+ * atomic, which libatomic's 16-byte atomics rely on, and the kernel's
+ * user access has no such store: the instruction is stepped.  But for a
+ * push below sp (stp ..., [sp, #-N]!, a frame record): that memory is no
+ * other thread's, nothing can see the pair half written.
+ */
+static bool uprobe_arm64_pair_atomic(const struct arch_uprobe *au,
+				     unsigned long addr)
+{
+	if ((au->flags & UPROBE_ARM64_W) || !IS_ALIGNED(addr, 16) ||
+	    !cpu_have_named_feature(USCAT))
+		return false;
+	return au->cond != AARCH64_INSN_REG_SP ||
+	       !(au->flags & UPROBE_ARM64_PRE) || au->offset >= 0;
+}
+
+/*
+ * stp: the pair to user memory, then the base written back.  Each
+ * register is one store of its size, single-copy atomic as the
+ * instruction's are; a w pair 8-byte aligned, which FEAT_LSE2 makes one
+ * access, one 8-byte store (in memory order, whatever the endianness).
+ */
 static bool uprobe_arm64_store_pair(const struct arch_uprobe *au,
 				    struct pt_regs *regs)
 {
@@ -97,23 +120,30 @@ static bool uprobe_arm64_store_pair(const struct arch_uprobe *au,
 	u64 a = uprobe_arm64_reg(regs, au->reg);
 	u64 b = uprobe_arm64_reg(regs, au->reg2);
 	unsigned long addr = base;
-	unsigned long left;
+	union {
+		u32 w[2];
+		u64 x;
+	} pair;
 
 	if (!uprobe_arm64_base_ok(regs, au->cond))
 		return false;
 	if (!(au->flags & UPROBE_ARM64_POST))
 		addr += au->offset;
-	if (au->flags & UPROBE_ARM64_W) {
-		u32 pair[2] = { a, b };
-
-		left = copy_to_user((void __user *)addr, pair, sizeof(pair));
-	} else {
-		u64 pair[2] = { a, b };
-
-		left = copy_to_user((void __user *)addr, pair, sizeof(pair));
-	}
-	if (left)
+	if (uprobe_arm64_pair_atomic(au, addr))
 		return false;
+	if (!(au->flags & UPROBE_ARM64_W)) {
+		if (put_user(a, (u64 __user *)addr) ||
+		    put_user(b, (u64 __user *)(addr + 8)))
+			return false;
+	} else if (IS_ALIGNED(addr, 8)) {
+		pair.w[0] = a;
+		pair.w[1] = b;
+		if (put_user(pair.x, (u64 __user *)addr))
+			return false;
+	} else if (put_user((u32)a, (u32 __user *)addr) ||
+		   put_user((u32)b, (u32 __user *)(addr + 4))) {
+		return false;
+	}
 	if (au->flags & (UPROBE_ARM64_PRE | UPROBE_ARM64_POST))
 		uprobe_arm64_set_reg_sp(regs, au->cond, base + au->offset);
 	return true;
