@@ -50,7 +50,8 @@ else
 	# QEMU's generic Arm board: its PL011 UART is the console; the device
 	# tree QEMU generates describes the rest.
 	append="console=ttyAMA0 panic=-1 uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
-	qargs=(-M virt)
+	# mte=on: the board gives the CPU tag memory (MTE needs it).
+	qargs=(-M virt,mte=on)
 fi
 qargs+=(-m "${MEM:-1G}" -smp "${SMP:-2}" -no-reboot -nographic -nodefaults
 	-kernel "$kernel" -initrd "$initrd")

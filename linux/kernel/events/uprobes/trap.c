@@ -106,7 +106,9 @@ struct uprobe_task *uprobe_utask_alloc(void)
 /**
  * uprobe_current_auprobe() - the probe whose handlers current is running
  *
- * Return: its architecture data, or NULL outside of entry handlers.
+ * Return: its architecture data, or NULL outside of entry handlers and
+ * of the preparation of their return probe (the architecture's
+ * arch_uretprobe_hijack_return_addr()).
  */
 struct arch_uprobe *uprobe_current_auprobe(void)
 {
@@ -157,16 +159,18 @@ void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs)
 		ret |= !!uc->ret_handler;
 		remove &= !!(rc & UPROBE_HANDLER_REMOVE);
 	}
-	utask->handling = NULL;
 	utask->func_ip = 0;
 
 	if (remove && !list_empty(&uprobe->consumers)) {
+		utask->handling = NULL;
 		/* Nobody wants this process: no return to watch either. */
 		uprobe_remove_from_current(uprobe, utask->vaddr, false);
 		return;
 	}
+	/* The architecture may look at the probed instruction. */
 	if (ret)
 		uprobe_prepare_return(uprobe, regs);
+	utask->handling = NULL;
 }
 
 /**

@@ -7,7 +7,8 @@
  * behind for the simulation and single-step code.
  *
  * Also included without CONFIG_UPROBES, by debug-monitors.c, for the two
- * entry points of its BRK and single-step exception handlers.
+ * entry points of its BRK and single-step exception handlers, and by
+ * hw_breakpoint.c and fpsimd.c, for uprobe_arm64_copy_trapped().
  */
 
 #include <linux/types.h>
@@ -142,11 +143,17 @@ struct arch_uprobe {
  * @saved_reg: user value of the base register of a rewritten literal load
  * @user_step: TIF_SINGLESTEP was set before the step (ptrace single-steps
  *	the thread): it stays, and the user gets the step it asked for
+ * @diverted: the return address the last return probe diverted, while
+ *	the core looks for the frames it replaces
+ * @quiet_trap: the copy raised an exception that records no ESR of its
+ *	own (see uprobe_arm64_copy_trapped())
  */
 struct arch_uprobe_task {
 	unsigned long	saved_fault_code;
 	unsigned long	saved_reg;
+	unsigned long	diverted;
 	bool		user_step;
+	bool		quiet_trap;
 };
 
 struct pt_regs;
@@ -154,11 +161,24 @@ struct pt_regs;
 int uprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 #ifdef CONFIG_UPROBES
 int uprobe_single_step_handler(struct pt_regs *regs, unsigned long esr);
+void uprobe_arm64_copy_trapped(struct pt_regs *regs, unsigned long esr);
+bool uprobe_arm64_sea_fixup(struct pt_regs *regs, unsigned long esr);
 #else
 static inline int uprobe_single_step_handler(struct pt_regs *regs,
 					     unsigned long esr)
 {
 	return DBG_HOOK_ERROR;
+}
+
+static inline void uprobe_arm64_copy_trapped(struct pt_regs *regs,
+					     unsigned long esr)
+{
+}
+
+static inline bool uprobe_arm64_sea_fixup(struct pt_regs *regs,
+					  unsigned long esr)
+{
+	return false;
 }
 #endif
 

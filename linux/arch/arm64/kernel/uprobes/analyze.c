@@ -20,9 +20,11 @@
  *    register: mov, tst), movz, movn, movk.  They cost one trap, no
  *    single-step.
  *  - Refuse the pc readers that cannot be simulated: branches with pointer
- *    authentication (the kernel would need the thread's keys), exception
- *    returns, SIMD&FP literal loads, and literal loads into the zero
- *    register (whose fallback step needs a base register).
+ *    authentication (the kernel would need the thread's keys), FEAT_PAuth_LR's
+ *    signing and authentication with pc as a modifier (a copy in a slot
+ *    would use the slot's address), exception returns, SIMD&FP literal
+ *    loads, and literal loads into the zero register (whose fallback step
+ *    needs a base register).
  *  - Refuse what must not be stepped from a slot: exclusive loads and
  *    stores (the trap clears the exclusive monitor: a store-exclusive
  *    after it fails for ever), FEAT_MOPS copy and set sequences (their
@@ -75,6 +77,38 @@
 
 /* In the exclusive load/store space, o1 without bit 31 is casp. */
 #define UPROBE_ARM64_EXCL_O1		BIT(21)
+
+/*
+ * FEAT_PAuth_LR.  With pc as a modifier: paciasppc, pacibsppc and
+ * pacnbiasppc, pacnbibsppc sign x30 with their own address (bit 10: key
+ * B); autiasppc, autibsppc (bit 21: key B) authenticate it with the
+ * address of a label relative to pc, retaasppc and retabsppc too and
+ * return; retaasppcr, retabsppcr Xm authenticate with the address in Xm
+ * and return (with Xm = 31, retaa and retab).  autiasppcr, the
+ * 171615 forms and pacm take the address from a register: stepped.
+ */
+#define UPROBE_ARM64_PACSPPC_MASK	0xfffffbff
+#define UPROBE_ARM64_PACSPPC		0xdac1a3fe
+#define UPROBE_ARM64_PACNBSPPC		0xdac183fe
+#define UPROBE_ARM64_SPPC_IMM_MASK	0xffc0001f
+#define UPROBE_ARM64_AUTSPPC_IMM	0xf380001f
+#define UPROBE_ARM64_RETSPPC_IMM	0x5500001f
+#define UPROBE_ARM64_RETSPPCR_MASK	0xfffffbe0
+#define UPROBE_ARM64_RETSPPCR		0xd65f0be0
+
+/* Does @insn sign or authenticate with pc as a modifier (FEAT_PAuth_LR)? */
+static bool uprobe_arm64_pauth_lr(u32 insn)
+{
+	u32 pac = insn & UPROBE_ARM64_PACSPPC_MASK;
+	u32 imm = insn & UPROBE_ARM64_SPPC_IMM_MASK;
+
+	if (pac == UPROBE_ARM64_PACSPPC || pac == UPROBE_ARM64_PACNBSPPC)
+		return true;
+	if (imm == UPROBE_ARM64_AUTSPPC_IMM || imm == UPROBE_ARM64_RETSPPC_IMM)
+		return true;
+	return (insn & UPROBE_ARM64_RETSPPCR_MASK) == UPROBE_ARM64_RETSPPCR &&
+	       (insn & 0x1f) != 0x1f;
+}
 
 /* Is msr (immediate) to PSTATE field (@op1, @op2) one user code uses? */
 static bool uprobe_arm64_user_pstate(u32 op1, u32 op2)
@@ -389,6 +423,8 @@ static void uprobe_arm64_plan_dp_reg(struct arch_uprobe *au, u32 insn)
 /* Decide how @insn runs; returns a reason to refuse it, or NULL. */
 static const char *uprobe_arm64_plan(struct arch_uprobe *au, u32 insn)
 {
+	if (uprobe_arm64_pauth_lr(insn))
+		return "pointer authentication with pc (FEAT_PAuth_LR)";
 	switch (UPROBE_ARM64_OP0(insn)) {
 	case 0x0:
 		/* reserved (udf), or SME with bit 31 set */

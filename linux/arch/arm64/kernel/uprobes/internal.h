@@ -50,6 +50,7 @@ static inline void uprobe_arm64_set_reg_sp(struct pt_regs *regs, u8 reg,
 
 void uprobe_arm64_simulate_dp(const struct arch_uprobe *au,
 			      struct pt_regs *regs);
+bool uprobe_arm64_access_ok(void);
 bool uprobe_arm64_simulate_ldst(const struct arch_uprobe *au,
 				struct pt_regs *regs);
 

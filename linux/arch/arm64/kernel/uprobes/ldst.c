@@ -12,17 +12,76 @@
  * Whatever the kernel cannot do the instruction's way is left to the
  * single-step, which then does it or faults with the signal the original
  * raises: a fault (unmapped, read-only, a guard page), sp not 16-byte
- * aligned as a base (the CPU's stack alignment check, SCTLR_EL1.SA0).
+ * aligned as a base (the CPU's stack alignment check, SCTLR_EL1.SA0), a
+ * check the kernel's access would skip (a debugger's watchpoint, MTE's
+ * asynchronous tag checks), a memory error (a synchronous external abort,
+ * which the kernel's access would otherwise take).
  * Nothing is written back to a register before the access succeeded.
  */
 #include <linux/align.h>
 #include <linux/bits.h>
+#include <linux/preempt.h>
+#include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 #include <linux/uprobes.h>
 
+#include <asm/cpufeature.h>
+#include <asm/extable.h>
+#include <asm/processor.h>
 #include <asm/ptrace.h>
+#include <asm/sysreg.h>
 
 #include "internal.h"
+
+/**
+ * uprobe_arm64_access_ok - may the kernel access memory for the program?
+ *
+ * Not where the kernel's user access is not checked as the program's own
+ * access is: with a debugger's watchpoint on the thread (a watchpoint
+ * hit by the kernel's access is stepped over without a report), and in
+ * MTE's asynchronous tag check mode (the kernel leaves tag checks off
+ * for it).  The instruction is stepped then, and the CPU checks it.
+ *
+ * Return: true if a simulated access is the program's own.
+ */
+bool uprobe_arm64_access_ok(void)
+{
+	u64 tcf = current->thread.sctlr_user & SCTLR_EL1_TCF0_MASK;
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+	struct debug_info *debug = &current->thread.debug;
+	int i;
+
+	for (i = 0; i < ARM_MAX_WRP; i++)
+		if (READ_ONCE(debug->hbp_watch[i]))
+			return false;
+#endif
+	return !system_supports_mte() ||
+	       tcf != SCTLR_EL1_TCF0_ASYNC << SCTLR_EL1_TCF0_SHIFT;
+}
+
+/**
+ * uprobe_arm64_sea_fixup - a memory error in a simulated access
+ * @regs: the kernel's registers at the abort
+ * @esr: its syndrome
+ *
+ * A synchronous external abort (a memory error) taken by the kernel's
+ * user access, while current is at a probe (simulating the probed load or
+ * store, or running the probe's handlers): unprobed, the program's own
+ * access would take it, and get SIGBUS.  The user access fails instead,
+ * as for a fault, and the instruction is stepped, which takes it.
+ *
+ * Return: true if the abort was fixed up.
+ */
+bool uprobe_arm64_sea_fixup(struct pt_regs *regs, unsigned long esr)
+{
+	struct uprobe_task *utask = current->utask;
+
+	if (!in_task() || !current->mm || !utask ||
+	    utask->state != UTASK_RUNNING ||
+	    instruction_pointer(task_pt_regs(current)) != utask->vaddr)
+		return false;
+	return fixup_exception(regs);
+}
 
 /* sp as the base of an access must be 16-byte aligned, or the step faults */
 static bool uprobe_arm64_base_ok(const struct pt_regs *regs, u8 rn)
@@ -30,7 +89,30 @@ static bool uprobe_arm64_base_ok(const struct pt_regs *regs, u8 rn)
 	return rn != AARCH64_INSN_REG_SP || IS_ALIGNED(regs->sp, 16);
 }
 
-/* stp: the pair to user memory, then the base written back. */
+/*
+ * Must an stp of x registers to @addr be one 16-byte store?  With
+ * FEAT_LSE2 (the USCAT hwcap) a 16-byte aligned pair is single-copy
+ * atomic, which libatomic's 16-byte atomics rely on, and the kernel's
+ * user access has no such store: the instruction is stepped.  But for a
+ * push below sp (stp ..., [sp, #-N]!, a frame record): that memory is no
+ * other thread's, nothing can see the pair half written.
+ */
+static bool uprobe_arm64_pair_atomic(const struct arch_uprobe *au,
+				     unsigned long addr)
+{
+	if ((au->flags & UPROBE_ARM64_W) || !IS_ALIGNED(addr, 16) ||
+	    !cpu_have_named_feature(USCAT))
+		return false;
+	return au->cond != AARCH64_INSN_REG_SP ||
+	       !(au->flags & UPROBE_ARM64_PRE) || au->offset >= 0;
+}
+
+/*
+ * stp: the pair to user memory, then the base written back.  Each
+ * register is one store of its size, single-copy atomic as the
+ * instruction's are; a w pair 8-byte aligned, which FEAT_LSE2 makes one
+ * access, one 8-byte store (in memory order, whatever the endianness).
+ */
 static bool uprobe_arm64_store_pair(const struct arch_uprobe *au,
 				    struct pt_regs *regs)
 {
@@ -38,23 +120,30 @@ static bool uprobe_arm64_store_pair(const struct arch_uprobe *au,
 	u64 a = uprobe_arm64_reg(regs, au->reg);
 	u64 b = uprobe_arm64_reg(regs, au->reg2);
 	unsigned long addr = base;
-	unsigned long left;
+	union {
+		u32 w[2];
+		u64 x;
+	} pair;
 
 	if (!uprobe_arm64_base_ok(regs, au->cond))
 		return false;
 	if (!(au->flags & UPROBE_ARM64_POST))
 		addr += au->offset;
-	if (au->flags & UPROBE_ARM64_W) {
-		u32 pair[2] = { a, b };
-
-		left = copy_to_user((void __user *)addr, pair, sizeof(pair));
-	} else {
-		u64 pair[2] = { a, b };
-
-		left = copy_to_user((void __user *)addr, pair, sizeof(pair));
-	}
-	if (left)
+	if (uprobe_arm64_pair_atomic(au, addr))
 		return false;
+	if (!(au->flags & UPROBE_ARM64_W)) {
+		if (put_user(a, (u64 __user *)addr) ||
+		    put_user(b, (u64 __user *)(addr + 8)))
+			return false;
+	} else if (IS_ALIGNED(addr, 8)) {
+		pair.w[0] = a;
+		pair.w[1] = b;
+		if (put_user(pair.x, (u64 __user *)addr))
+			return false;
+	} else if (put_user((u32)a, (u32 __user *)addr) ||
+		   put_user((u32)b, (u32 __user *)(addr + 4))) {
+		return false;
+	}
 	if (au->flags & (UPROBE_ARM64_PRE | UPROBE_ARM64_POST))
 		uprobe_arm64_set_reg_sp(regs, au->cond, base + au->offset);
 	return true;
@@ -166,6 +255,8 @@ static bool uprobe_arm64_load_store(const struct arch_uprobe *au,
 bool uprobe_arm64_simulate_ldst(const struct arch_uprobe *au,
 				struct pt_regs *regs)
 {
+	if (!uprobe_arm64_access_ok())
+		return false;
 	if (au->sim == UPROBE_ARM64_STP)
 		return uprobe_arm64_store_pair(au, regs);
 	return uprobe_arm64_load_store(au, regs);

@@ -15,11 +15,15 @@
  * the same way.
  *
  * PSTATE.BTYPE is left as the instruction leaves it: "call" after blr,
- * "jump or call" after br (see analyze.c), none after anything else.  A
- * hit reached by an indirect branch has the branch's BTYPE in the saved
- * PSTATE (a BRK is compatible with every BTYPE): kept, it would make the
- * instruction after a probed landing pad fault.
+ * after br "jump" from a guarded page (but through x16 and x17) and "jump
+ * or call" from another, none after anything else.  A hit reached by an
+ * indirect branch has the branch's BTYPE in the saved PSTATE (a BRK is
+ * compatible with every BTYPE): in a guarded page the probed instruction
+ * must accept the branch, or the program gets the SIGILL it would get,
+ * before anything is simulated or stepped; kept, the BTYPE would make
+ * the instruction after a probed landing pad fault.
  */
+#include <linux/mm.h>
 #include <linux/ptrace.h>
 #include <linux/sizes.h>
 #include <linux/uaccess.h>
@@ -27,8 +31,17 @@
 
 #include <asm/cpufeature.h>
 #include <asm/insn.h>
+#include <asm/memory.h>
+#include <asm/traps.h>
 
 #include "internal.h"
+
+/* paciasp, pacibsp: landing pads like bti c */
+#define UPROBE_ARM64_PACIASP	0xd503233f
+#define UPROBE_ARM64_PACIBSP	0xd503237f
+/* the targets of a bti (bits 7:6): calls, jumps */
+#define UPROBE_ARM64_BTI_C	0x1
+#define UPROBE_ARM64_BTI_J	0x2
 
 /* Does condition @cond (of b.cond) hold for the flags in @pstate? */
 static bool uprobe_arm64_cond_holds(u64 pstate, u8 cond)
@@ -85,6 +98,82 @@ static int uprobe_arm64_load(struct arch_uprobe *au, struct pt_regs *regs,
 	return 0;
 }
 
+/* Is @pc in a guarded page (mapped with PROT_BTI)? */
+static bool uprobe_arm64_guarded(unsigned long pc)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	bool guarded;
+
+	if (!system_supports_bti() || !mm)
+		return false;
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, pc);
+	guarded = vma && (vma->vm_flags & VM_ARM64_BTI);
+	mmap_read_unlock(mm);
+	return guarded;
+}
+
+/*
+ * Does @insn accept an indirect branch of type @btype (not 0) in a
+ * guarded page?  bti c takes calls (10) and br x16/x17 or from an
+ * unguarded page (01), bti j jumps (11) and 01, bti jc all; paciasp and
+ * pacibsp are bti c (the kernel sets SCTLR_EL1.BT0).  Nothing else.
+ */
+static bool uprobe_arm64_lands(u32 insn, u8 btype)
+{
+	u8 targets;
+
+	if (aarch64_insn_is_bti(insn))
+		targets = (insn >> 6) & 0x3;
+	else if (insn == UPROBE_ARM64_PACIASP || insn == UPROBE_ARM64_PACIBSP)
+		targets = UPROBE_ARM64_BTI_C;
+	else
+		return false;
+	switch (btype) {
+	case PSR_BTYPE_JC >> PSR_BTYPE_SHIFT:
+		return targets;
+	case PSR_BTYPE_C >> PSR_BTYPE_SHIFT:
+		return targets & UPROBE_ARM64_BTI_C;
+	default:
+		return targets & UPROBE_ARM64_BTI_J;
+	}
+}
+
+/*
+ * The hit was reached by an indirect branch (PSTATE.BTYPE is its type,
+ * which our breakpoint accepts, as every BRK does): in a guarded page the
+ * probed instruction must accept it, or the program gets the SIGILL of
+ * a branch target exception there, as unprobed (do_el0_bti()).  The
+ * instruction is not executed.  Steps included: a copy in the XOL page,
+ * which is not guarded, would not check.
+ */
+static bool uprobe_arm64_bti_fault(const struct arch_uprobe *au,
+				   struct pt_regs *regs)
+{
+	u8 btype = (regs->pstate & PSR_BTYPE_MASK) >> PSR_BTYPE_SHIFT;
+
+	if (likely(!btype) ||
+	    uprobe_arm64_lands(le32_to_cpup((__le32 *)au->insn), btype) ||
+	    !uprobe_arm64_guarded(instruction_pointer(regs)))
+		return false;
+	force_signal_inject(SIGILL, ILL_ILLOPC, instruction_pointer(regs), 0);
+	return true;
+}
+
+/*
+ * The BTYPE of br Xn: a jump (11) from a guarded page, but for x16 and
+ * x17, which a veneer or PLT jumps through to a bti c; from an unguarded
+ * page "jump or call" (01).
+ */
+static u8 uprobe_arm64_br_btype(const struct arch_uprobe *au,
+				unsigned long pc)
+{
+	if (au->reg == 16 || au->reg == 17 || !uprobe_arm64_guarded(pc))
+		return PSR_BTYPE_JC >> PSR_BTYPE_SHIFT;
+	return PSR_BTYPE_J >> PSR_BTYPE_SHIFT;
+}
+
 /* Leave the BTYPE @btype (a PSTATE.BTYPE field value) in @regs. */
 static void uprobe_arm64_set_btype(struct pt_regs *regs, u8 btype)
 {
@@ -117,6 +206,8 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 	bool nz = auprobe->flags & UPROBE_ARM64_NZ;
 	u64 val;
 
+	if (uprobe_arm64_bti_fault(auprobe, regs))
+		return true;
 	switch (auprobe->sim) {
 	case UPROBE_ARM64_NOP:
 		break;
@@ -140,9 +231,16 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 			next = target;
 		break;
 	case UPROBE_ARM64_BR:
-		/* Read before the link is written: blr x30. */
-		next = uprobe_arm64_reg(regs, auprobe->reg);
+		/*
+		 * Read before the link is written: blr x30.  The tag of a
+		 * tagged address is not in pc: the top byte of a branch
+		 * target is ignored (TBI), the CPU's pc gets bit 55 there.
+		 */
+		next = __untagged_addr(uprobe_arm64_reg(regs, auprobe->reg));
 		btype = auprobe->cond;
+		if (btype == PSR_BTYPE_JC >> PSR_BTYPE_SHIFT &&
+		    system_supports_bti())
+			btype = uprobe_arm64_br_btype(auprobe, pc);
 		break;
 	case UPROBE_ARM64_ADR:
 		if (auprobe->reg != AARCH64_INSN_REG_ZR)
@@ -154,7 +252,8 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 						   auprobe->offset;
 		break;
 	case UPROBE_ARM64_LDR:
-		if (uprobe_arm64_load(auprobe, regs, target))
+		if (!uprobe_arm64_access_ok() ||
+		    uprobe_arm64_load(auprobe, regs, target))
 			return false;
 		break;
 	case UPROBE_ARM64_ADD_IMM:

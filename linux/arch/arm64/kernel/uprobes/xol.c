@@ -19,7 +19,8 @@
  *
  * Whether the copy faulted is told by thread.fault_code, which every
  * user fault and undefined-instruction path records (the ESR, or 0) and
- * which is set to a value no ESR has for the duration of the step.
+ * which is set to a value no ESR has for the duration of the step; a
+ * watchpoint or floating-point trap of the copy is recorded there too.
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -56,6 +57,7 @@ int arch_uprobe_pre_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)
 
 	at->saved_fault_code = current->thread.fault_code;
 	current->thread.fault_code = UPROBE_ARM64_FAULT_CODE;
+	at->quiet_trap = false;
 	if (auprobe->sim == UPROBE_ARM64_LDR) {
 		at->saved_reg = regs->regs[auprobe->reg];
 		regs->regs[auprobe->reg] = utask->vaddr + auprobe->offset;
@@ -130,12 +132,39 @@ void arch_uprobe_abort_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)
 	struct uprobe_task *utask = current->utask;
 	struct arch_uprobe_task *at = &utask->autask;
 
-	if (!arch_uprobe_xol_was_trapped(current))
+	/* A trap that records no ESR of its own (see below) leaves none. */
+	if (!arch_uprobe_xol_was_trapped(current) || at->quiet_trap)
 		current->thread.fault_code = at->saved_fault_code;
+	at->quiet_trap = false;
 	if (auprobe->sim == UPROBE_ARM64_LDR)
 		regs->regs[auprobe->reg] = at->saved_reg;
 	instruction_pointer_set(regs, utask->vaddr);
 	uprobe_arm64_step_off(at);
+}
+
+/**
+ * uprobe_arm64_copy_trapped - a user exception that records no fault
+ * @regs: the user registers, pc on the instruction that trapped
+ * @esr: the exception's syndrome
+ *
+ * A watchpoint (taken before the access, then the debugger's SIGTRAP)
+ * and a trapped floating-point exception (SIGFPE) do not record their
+ * ESR in thread.fault_code.  Raised by a copy stepped in the XOL slot,
+ * their signal, held for the end of the step, would wait for ever: the
+ * copy traps again each time it is resumed.  They are told as the
+ * copy's trap: the step ends, the thread goes back to the probed
+ * instruction, and the signal is delivered there, as it would be
+ * unprobed.
+ */
+void uprobe_arm64_copy_trapped(struct pt_regs *regs, unsigned long esr)
+{
+	struct uprobe_task *utask = current->utask;
+
+	if (utask && utask->state == UTASK_SSTEP &&
+	    instruction_pointer(regs) == utask->xol_vaddr) {
+		current->thread.fault_code = esr;
+		utask->autask.quiet_trap = true;
+	}
 }
 
 /**

@@ -1894,6 +1894,32 @@ REFUSE unallocated_op0_1
 	.inst	0x02000000
 REFUSE unallocated_branch
 	.inst	0xd6000000
+/*
+ * FEAT_PAuth_LR: signing or authenticating the return address with pc
+ * (the instruction's own, or a label's relative to it) as a modifier,
+ * what no copy at another address can do; encoded by hand, the
+ * assembler may not know them.
+ */
+REFUSE paciasppc
+	.inst	0xdac1a3fe
+REFUSE pacibsppc
+	.inst	0xdac1a7fe
+REFUSE pacnbiasppc
+	.inst	0xdac183fe
+REFUSE pacnbibsppc
+	.inst	0xdac187fe
+REFUSE autiasppc
+	.inst	0xf380003f		/* autiasppc . - 4 */
+REFUSE autibsppc
+	.inst	0xf3a0003f		/* autibsppc . - 4 */
+REFUSE retaasppc
+	.inst	0x5500003f		/* retaasppc . - 4 */
+REFUSE retabsppc
+	.inst	0x5520003f		/* retabsppc . - 4 */
+REFUSE retaasppcr
+	.inst	0xd65f0bf0		/* retaasppcr x16 */
+REFUSE retabsppcr
+	.inst	0xd65f0ff0		/* retabsppcr x16 */
 /* Without FEAT_HBC only (refuse.c skips it on a CPU with it). */
 REFUSE bc_eq
 	bc.eq	refused_insns

@@ -18,7 +18,8 @@
  *
  * On arm64 (bin/insna64, insn_a64.S) the refused instructions are those
  * the engine can neither simulate nor step out of line: exception
- * generation and return, exclusives, pointer-authenticated branches,
+ * generation and return, exclusives, pointer-authenticated branches and
+ * the FEAT_PAuth_LR instructions that sign or authenticate with pc,
  * SIMD&FP literal loads and one into the zero register, system
  * instructions and registers beyond EL0's, FEAT_MOPS, unallocated
  * encodings; each must also be logged with its reason.
@@ -254,6 +255,7 @@ FIXTURE_VARIANT_ADD(refuse, i386_mov_ss) {
 #define A64_PSTATE	"PSTATE write"
 #define A64_SYS		"system instruction"
 #define A64_MOPS	"memory copy or set (FEAT_MOPS)"
+#define A64_PAUTH_LR	"pointer authentication with pc (FEAT_PAuth_LR)"
 
 FIXTURE_VARIANT_ADD(refuse, a64_svc) {
 	.bin = "bin/insna64",
@@ -481,6 +483,71 @@ FIXTURE_VARIANT_ADD(refuse, a64_unallocated_branch) {
 	.bin = "bin/insna64",
 	.sym = "insn_r_unallocated_branch",
 	.reason = A64_UNDEF,
+};
+
+/*
+ * FEAT_PAuth_LR's instructions that take pc as a modifier: a copy stepped
+ * in the XOL slot would sign or authenticate with the slot's address.
+ * Refused on every CPU (without the feature they are undefined).
+ */
+FIXTURE_VARIANT_ADD(refuse, a64_paciasppc) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_paciasppc",
+	.reason = A64_PAUTH_LR,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_pacibsppc) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_pacibsppc",
+	.reason = A64_PAUTH_LR,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_pacnbiasppc) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_pacnbiasppc",
+	.reason = A64_PAUTH_LR,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_pacnbibsppc) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_pacnbibsppc",
+	.reason = A64_PAUTH_LR,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_autiasppc) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_autiasppc",
+	.reason = A64_PAUTH_LR,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_autibsppc) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_autibsppc",
+	.reason = A64_PAUTH_LR,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_retaasppc) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_retaasppc",
+	.reason = A64_PAUTH_LR,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_retabsppc) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_retabsppc",
+	.reason = A64_PAUTH_LR,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_retaasppcr) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_retaasppcr",
+	.reason = A64_PAUTH_LR,
+};
+
+FIXTURE_VARIANT_ADD(refuse, a64_retabsppcr) {
+	.bin = "bin/insna64",
+	.sym = "insn_r_retabsppcr",
+	.reason = A64_PAUTH_LR,
 };
 
 /* bc.cond is an instruction of FEAT_HBC only (simulated there). */
@@ -875,7 +942,7 @@ TEST(refused_sites_listed)
 	static const int nr[] = { 20, 14 };
 #elif defined(__aarch64__)
 	static const char * const bins[] = { "bin/insna64" };
-	static const int nr[] = { 39 };
+	static const int nr[] = { 49 };
 #endif
 	static struct upng_sym sym[64];
 	unsigned int b;

@@ -5,7 +5,9 @@
  * with a handler that hits the probe too, must lose no signal, count every
  * hit exactly once and leave the computation right; no
  * SIGTRAP may leak to the program.  A fault raised by the probed
- * instruction itself is reported at the original address.
+ * instruction itself is reported at the original address: on arm64 also
+ * those of the kernel's other trap handlers (SVE and SME access, the mrs
+ * handler, FPAC).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -555,8 +557,8 @@ static void ill_handler(int sig, siginfo_t *si, void *uc)
 	siglongjmp(fault_jmp, 1);
 }
 
-/* Runs site_undef(); the signal it died of (0: none), as ill_handler() saw it. */
-static int run_undef(void)
+/* Runs @site; the signal it died of (0: none), as ill_handler() saw it. */
+static int run_site(long (*site)(void))
 {
 	struct sigaction sa;
 
@@ -564,15 +566,63 @@ static int run_undef(void)
 	sa.sa_sigaction = ill_handler;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGILL, &sa, NULL))
+	if (sigaction(SIGILL, &sa, NULL) || sigaction(SIGFPE, &sa, NULL))
 		return -1;
 	STORE(fault_sig, 0);
 	STORE(fault_code, 0);
 	STORE(fault_ip, 0);
 	STORE(fault_addr, 0);
 	if (!sigsetjmp(fault_jmp, 1))
-		site_undef();
+		site();
 	return LOAD(fault_sig);
+}
+
+static int run_undef(void)
+{
+	return run_site(site_undef);
+}
+
+/*
+ * @site, probed at site_@tag_probe (@probe), raises a signal in its
+ * stepped copy: the one it raises unprobed, with the same si_code, the
+ * probed address in si_addr and in the signal frame, never the slot's.
+ * Skipped where it raises none.
+ */
+static void trap_in_stepped_copy(struct __test_metadata *_metadata,
+				 const char *ev, long (*site)(void),
+				 const char *tag, const char *probe)
+{
+	unsigned long want = (unsigned long)probe;
+	struct upng_sym sym;
+	char name[80];
+	int i, sig, code;
+
+	sig = run_site(site);
+	if (!sig)
+		SKIP(return, "%s raises no signal here", tag);
+	ASSERT_EQ(want, LOAD(fault_ip));
+	ASSERT_EQ(want, LOAD(fault_addr));
+	code = LOAD(fault_code);
+	snprintf(name, sizeof(name), "site_%s_probe", tag);
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &sym));
+	ASSERT_EQ(want, sym.value);
+	snprintf(name, sizeof(name), "%s_%s", ev, tag);
+	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(name, true));
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(sig, run_site(site)) TH_LOG("call %d", i);
+		EXPECT_EQ(code, LOAD(fault_code)) TH_LOG("call %d", i);
+		EXPECT_EQ(want, LOAD(fault_ip))
+			TH_LOG("call %d: pc %#lx in the signal frame, not the probed %#lx",
+			       i, LOAD(fault_ip), want);
+		EXPECT_EQ(want, LOAD(fault_addr))
+			TH_LOG("call %d: si_addr %#lx, not the probed %#lx",
+			       i, LOAD(fault_addr), want);
+	}
+	ASSERT_EQ(0, upng_probe_enable(name, false));
+	EXPECT_EQ(2, upng_probe_hits(name));
+	EXPECT_EQ(0, upng_probe_del(name));
+	ASSERT_EQ(0, LOAD(traps));
 }
 
 /*
@@ -612,6 +662,130 @@ TEST_F_TIMEOUT(signals, undefined_insn_in_stepped_copy, 120)
 	EXPECT_EQ(2, upng_probe_hits(name));
 	EXPECT_EQ(0, upng_probe_del(name));
 	ASSERT_EQ(0, LOAD(traps));
+}
+
+/*
+ * A physical address of QEMU's virt board with nothing behind it, between
+ * its secure GPIO and its virtio-mmio transports: a load from it takes a
+ * synchronous external abort (SEA), SIGBUS.
+ */
+#define SEA_PHYS	0x09800000UL
+
+/*
+ * In a child, site_ldr() from SEA_PHYS mapped through /dev/mem: the
+ * signal it got (0: none, -1: no such mapping), si_addr and the signal
+ * frame's pc into *ADDR and *IP.
+ */
+static int sea_load(unsigned long *addr, unsigned long *ip)
+{
+	struct {
+		int sig;
+		unsigned long addr, ip;
+	} r = { -1, 0, 0 };
+	int pfd[2], status;
+	long *p;
+	pid_t pid;
+
+	if (pipe(pfd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		int fd = open("/dev/mem", O_RDONLY | O_SYNC);
+
+		close(pfd[0]);
+		p = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ,
+					       MAP_SHARED, fd, SEA_PHYS);
+		if (p != MAP_FAILED && !catch_fault(SIGBUS)) {
+			r.sig = 0;
+			if (!sigsetjmp(fault_jmp, 1))
+				site_ldr(p);
+			else
+				r.sig = SIGBUS;
+			r.addr = LOAD(fault_addr);
+			r.ip = LOAD(fault_ip);
+		}
+		if (write(pfd[1], &r, sizeof(r)) != sizeof(r))
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (pid < 0 || read(pfd[0], &r, sizeof(r)) != sizeof(r))
+		r.sig = -2;
+	close(pfd[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	*addr = r.addr;
+	*ip = r.ip;
+	return r.sig;
+}
+
+/*
+ * A memory error consumed by a probed load the engine simulates: the
+ * program gets the SIGBUS it gets unprobed, at the probed address; the
+ * kernel, whose user access took the abort, does not oops.
+ */
+TEST_F_TIMEOUT(signals, sea_in_simulated_load, 120)
+{
+	unsigned long addr0, ip0, addr, ip;
+	struct upng_sym sym;
+	char name[80], first[256];
+	long bad, n;
+	int sig, kmsg;
+
+	sig = sea_load(&addr0, &ip0);
+	if (sig == -1)
+		SKIP(return, "no /dev/mem mapping of %#lx", SEA_PHYS);
+	if (sig != SIGBUS)
+		SKIP(return, "a load from %#lx raises no SIGBUS here", SEA_PHYS);
+	ASSERT_EQ((unsigned long)site_ldr_probe, ip0);
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_ldr_probe", &sym));
+	snprintf(name, sizeof(name), "%s_sea", self->ev);
+	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(name, true));
+	kmsg = upng_kmsg_open();
+	ASSERT_LE(0, kmsg);
+	sig = sea_load(&addr, &ip);
+	/* arm64's oops reads "Internal error: ..." */
+	bad = upng_kmsg_scan(kmsg, "Internal error", &n, first, sizeof(first));
+	close(kmsg);
+	EXPECT_EQ(0, bad) TH_LOG("kernel log: %s", first);
+	EXPECT_EQ(0, n) TH_LOG("the kernel oopsed");
+	EXPECT_EQ(SIGBUS, sig);
+	EXPECT_EQ(addr0, addr);
+	EXPECT_EQ(ip0, ip)
+		TH_LOG("pc %#lx in the signal frame, not the probed %#lx", ip,
+		       ip0);
+	ASSERT_EQ(0, upng_probe_enable(name, false));
+	EXPECT_EQ(1, upng_probe_hits(name));
+	EXPECT_EQ(0, upng_probe_del(name));
+}
+
+/* SVE without SVE (do_sve_acc()). */
+TEST_F_TIMEOUT(signals, sve_access_in_stepped_copy, 120)
+{
+	trap_in_stepped_copy(_metadata, self->ev, site_sve, "sve",
+			     site_sve_probe);
+}
+
+/* SME without SME (do_sme_acc(), or an undefined instruction). */
+TEST_F_TIMEOUT(signals, sme_access_in_stepped_copy, 120)
+{
+	trap_in_stepped_copy(_metadata, self->ev, site_sme, "sme",
+			     site_sme_probe);
+}
+
+/* An mrs the kernel does not emulate (the mrs handler, or undefined). */
+TEST_F_TIMEOUT(signals, mrs_handler_in_stepped_copy, 120)
+{
+	trap_in_stepped_copy(_metadata, self->ev, site_idreg, "idreg",
+			     site_idreg_probe);
+}
+
+/* A failed authentication with FEAT_FPAC (do_el0_fpac()). */
+TEST_F_TIMEOUT(signals, fpac_in_stepped_copy, 120)
+{
+	trap_in_stepped_copy(_metadata, self->ev, site_fpac, "fpac",
+			     site_fpac_probe);
 }
 #endif
 

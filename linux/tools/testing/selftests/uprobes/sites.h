@@ -44,7 +44,15 @@ long site_nop1(long x);
 long site_litload(void);
 long site_litload_w(void);
 long site_undef(void);
+long site_sve(void);
+long site_sme(void);
+long site_idreg(void);
+long site_fpac(void);
+long site_ldr(long *p);
+extern char site_ldr_probe[];
 extern char site_litload_probe[], site_litload_w_probe[], site_undef_probe[];
+extern char site_sve_probe[], site_sme_probe[], site_idreg_probe[];
+extern char site_fpac_probe[];
 extern long site_litdata[];
 extern char site_xv_sim[];
 #else

@@ -48,6 +48,13 @@ LABEL site_load_probe
 	ret
 ENDF site_load
 
+/* long site_ldr(long *p): returns *p; probe on the (simulated) load. */
+FUNC site_ldr
+LABEL site_ldr_probe
+	ldr	x0, [x0]
+	ret
+ENDF site_ldr
+
 /*
  * long site_litload(void): returns site_litdata[0] through a 64-bit
  * literal load; long site_litload_w(void): site_litdata[0]'s low word,
@@ -78,6 +85,45 @@ LABEL site_undef_probe
 	mrs	x0, pmccntr_el0
 	ret
 ENDF site_undef
+
+/*
+ * Instructions a stepped copy of which traps to a kernel handler other
+ * than the undefined instruction one, each raising SIGILL where this
+ * kernel does not give the feature (probed at site_*_probe):
+ * site_sve: cntd x0, SVE (do_sve_acc(): no CONFIG_ARM64_SVE);
+ * site_sme: rdsvl x0, #1, SME (do_sme_acc(), or undefined);
+ * site_idreg: mrs of ID_PFR0_EL1, an AArch32 ID register the kernel does
+ * not emulate (the mrs handler, with FEAT_IDST; or undefined);
+ * site_fpac: autiza of a pointer that is not signed (do_el0_fpac(), with
+ * FEAT_FPAC; nothing without, and the site returns).
+ */
+FUNC site_sve
+	mov	x0, #0
+LABEL site_sve_probe
+	.inst	0x04e0e3e0		/* cntd x0 */
+	ret
+ENDF site_sve
+
+FUNC site_sme
+	mov	x0, #0
+LABEL site_sme_probe
+	.inst	0x04bf5820		/* rdsvl x0, #1 */
+	ret
+ENDF site_sme
+
+FUNC site_idreg
+	mov	x0, #0
+LABEL site_idreg_probe
+	mrs	x0, s3_0_c0_c1_0	/* id_pfr0_el1 */
+	ret
+ENDF site_idreg
+
+FUNC site_fpac
+	movz	x0, #0x1234
+LABEL site_fpac_probe
+	.inst	0xdac133e0		/* autiza x0 */
+	ret
+ENDF site_fpac
 
 /*
  * long site_steps(long x): returns ((x + 5) * 3) ^ 0x55, one instruction

@@ -40,7 +40,9 @@
 #define MAX_EV 512
 #define MAX_LINES 64
 
-enum tc_fn { F_A, F_B, F_O, F_R, F_C, F_D, F_E, F_LC, F_LD, F_K, F_P, NFN };
+enum tc_fn {
+	F_A, F_B, F_O, F_R, F_C, F_D, F_E, F_LC, F_LD, F_K, F_P, F_FL, NFN
+};
 
 #define BIT(f) (1u << (f))
 
@@ -58,6 +60,7 @@ static const struct {
 	[F_LD] = { "tc_ld", "LD" },
 	[F_K] = { "tc_catch", "K" },
 	[F_P] = { "tc_peek", "P" },
+	[F_FL] = { "tc_fl", "FL" },
 };
 
 /* A traced event, or (any != 0) any number of events of those functions. */
@@ -256,6 +259,28 @@ static unsigned long long m_catch(struct model *m, unsigned long long x,
 		v = m_a(m, v, 0);
 	v = (v + 2000) & m->mask;
 	m_ev(m, F_K, true, v);
+	return v;
+}
+
+/* ljn: N times tc_lc(I) left by longjmp, then tc_a(N). */
+static unsigned long long m_ljn(struct model *m, unsigned long long n)
+{
+	unsigned long long i;
+
+	for (i = 0; i < n; i++)
+		m_lc(m, i);
+	return m_a(m, n, 0);
+}
+
+/* tc_fl(x): tc_b(x) + 1, called without a frame. */
+static unsigned long long m_fl(struct model *m, unsigned long long x,
+			       unsigned long long y)
+{
+	unsigned long long v;
+
+	m_ev(m, F_FL, false, x);
+	v = (m_b(m, x, 0) + 1) & m->mask;
+	m_ev(m, F_FL, true, v);
 	return v;
 }
 
@@ -557,6 +582,12 @@ static void run_case(struct __test_metadata *_metadata,
 			EXPECT_STREQ("lj", kind) TH_LOG("'%s'", lines[i]);
 			EXPECT_EQ(want, v) TH_LOG("'%s'", lines[i]);
 			continue;
+		} else if (!strcmp(step, "ljn")) {
+			want = m_ljn(&m, x);
+		} else if (!strcmp(step, "fl")) {
+			want = m_fl(&m, x, 0);
+		} else if (!strcmp(step, "ofl")) {
+			want = m_outer(&m, x, 0, m_fl);
 		} else if (!strcmp(step, "k0") || !strcmp(step, "k1")) {
 			want = m_catch(&m, x, step[1] == '1');
 		} else if (!strcmp(step, "ok1")) {
@@ -675,5 +706,40 @@ TEST_F_TIMEOUT(tailcall, longjmp_then_return, 120)
 		 BIT(F_O),
 		 "k0:3,a:4,k1:5,k0:6,k1:7,ok1:8,oa:9,ok1:10,a:11");
 }
+
+/*
+ * A frame left by longjmp, again and again from one call site at one sp:
+ * each entry there ends the frames entered from that site before, their
+ * pending returns do not pile up (to the engine's depth limit, past
+ * which return probes are ignored), and later returns are reported.
+ * (On arm64, where a call does not move sp and an entry at the sp of a
+ * pending return is also that of a frameless caller's callee.)
+ */
+#if defined(__aarch64__)
+TEST_F_TIMEOUT(tailcall, longjmp_loop_one_site, 120)
+{
+	run_case(_metadata, &self->st, &variant->v,
+		 BIT(F_LC) | BIT(F_LD) | BIT(F_A) | BIT(F_B),
+		 "ljn:80,a:3,ljn:2");
+}
+
+/*
+ * FL keeps its return address (the trampoline) in a register across its
+ * call of B, which is entered with FL's own sp: FL's pending return is
+ * that of a caller, not of a frame left behind, and both returns are
+ * reported, B's first, and FL returns to its caller.  Also under the
+ * return-probed O, and with longjmps before.
+ */
+TEST_F_TIMEOUT(tailcall, frameless_caller, 120)
+{
+	run_case(_metadata, &self->st, &variant->v,
+		 BIT(F_FL) | BIT(F_B) | BIT(F_O),
+		 "fl:1,fl:2,ofl:3,b:4,fl:5");
+	run_case(_metadata, &self->st, &variant->v,
+		 BIT(F_FL) | BIT(F_B) | BIT(F_O) | BIT(F_LC) | BIT(F_LD) |
+		 BIT(F_A),
+		 "ljo:1,fl:6,ljn:3,fl:7,ofl:8");
+}
+#endif
 
 TEST_HARNESS_MAIN

@@ -12,6 +12,9 @@ long tc_lc(long x);
 long tc_peek(long x);
 long tc_pushjmp(long x, long t);
 long tc_guard(long x, long y, long z, void *fn);
+#if defined(__aarch64__)
+long tc_fl(long x);
+#endif
 
 /* In tailcall_target.c: called by tc_ld, never returns. */
 void tc_escape(long v);

@@ -23,6 +23,10 @@
  *   tc_pushjmp(x,t)  puts t in x30 and b tc_b: tc_b(x) returns to t
  *   tc_guard(x,y,z,fn) fn(x, y, z), with the stack pointer (kept in x19)
  *                    and its frame restored afterwards whatever fn did
+ *   tc_fl(x)         tc_b(x) + 1, called without a frame of its own: its
+ *                    return address kept in x9 across the call (tc_b
+ *                    leaves x9 alone), so that tc_b is entered with the sp
+ *                    tc_fl was entered with
  */
 
 	.macro FUNC name
@@ -118,5 +122,13 @@ FUNC tc_guard
 	ldp	x29, x30, [sp], #32
 	ret
 ENDF tc_guard
+
+FUNC tc_fl
+	mov	x9, x30
+	bl	tc_b
+	add	x0, x0, #1
+	mov	x30, x9
+	ret
+ENDF tc_fl
 
 	.section .note.GNU-stack, "", @progbits

@@ -24,6 +24,13 @@
  *   pn:X   tc_guard(X, T, 0, tc_pushjmp): tc_b(X) returning to T
  *   pl:X   tc_guard(X, T, tc_pushjmp, tc_outer): the same inside the
  *          return-probed tc_outer
+ *   ljn:N  N times from one call site in one frame (one sp), tc_lc(I)
+ *          left by siglongjmp() from tc_escape(), then tc_a(N):
+ *          "ljn v VALUE", VALUE what tc_a() returned
+ * On arm64 only:
+ *   fl:X   tc_fl(X), which calls tc_b() without a frame of its own:
+ *          "fl v VALUE"
+ *   ofl:X  tc_outer(X, 0, tc_fl)         "ofl v VALUE"
  * A step that gets SIGILL, SIGSEGV, SIGBUS, SIGTRAP or SIGFPE prints
  * "NAME sig SIGNO" instead, and the program goes on with the next step.
  * After the last step it prints "done" and exits 0.  The program stays on
@@ -74,6 +81,28 @@ __attribute__((noipa)) long tc_catch(long x, long mode)
 	v = tc_lc(x);
 	asm volatile("" : "+r" (v));
 	return v + 3000;	/* not reached */
+}
+
+/*
+ * tc_lc(i) for i < n, each left by siglongjmp() back into this frame, from
+ * the same call site and with the same sp, then tc_a(n).
+ */
+static sigjmp_buf loop_env;
+static long loop_i, loop_end;
+
+static __attribute__((noipa)) long lj_loop(long n)
+{
+	long v;
+
+	loop_i = 0;
+	loop_end = n;
+	lj_target = &loop_env;
+	sigsetjmp(loop_env, 0);
+	while (loop_i < loop_end) {
+		v = loop_i++;
+		tc_lc(v);
+	}
+	return tc_a(loop_end);
 }
 
 /* tc_outer(x, 0, tc_lc) from a frame well below the caller's. */
@@ -170,6 +199,14 @@ static void run_step(const char *name, long x)
 		out("%s v %ld", name, tc_catch(x, name[1] - '0'));
 	} else if (!strcmp(name, "ok1")) {
 		out("ok1 v %ld", tc_outer(x, 1, tc_catch));
+	} else if (!strcmp(name, "ljn")) {
+		out("ljn v %ld", lj_loop(x));
+#if defined(__aarch64__)
+	} else if (!strcmp(name, "fl")) {
+		out("fl v %ld", tc_fl(x));
+	} else if (!strcmp(name, "ofl")) {
+		out("ofl v %ld", tc_outer(x, 0, tc_fl));
+#endif
 	} else if (!strcmp(name, "peek")) {
 		tramp = tc_peek(x);
 		out("peek tramp %lu inxol %d", (unsigned long)tramp,

@@ -50,6 +50,7 @@ struct uprobe_arm64_insn_case {
 #define PRE		UPROBE_ARM64_PRE
 #define POST		UPROBE_ARM64_POST
 #define BTYPE(t)	.cond = PSR_BTYPE_##t >> PSR_BTYPE_SHIFT
+#define PAUTH_LR	"pointer authentication with pc (FEAT_PAuth_LR)"
 
 static const struct uprobe_arm64_insn_case uprobe_arm64_insn_cases[] = {
 	/* nothing to do but move pc on: simulated */
@@ -245,6 +246,22 @@ static const struct uprobe_arm64_insn_case uprobe_arm64_insn_cases[] = {
 	{ "retab", 0xd65f0fff, REFUSED("branch with pointer authentication") },
 	{ "braaz x3", 0xd61f087f,
 	  REFUSED("branch with pointer authentication") },
+	/* FEAT_PAuth_LR: pc as a modifier refused, a register's stepped */
+	{ "paciasppc", 0xdac1a3fe, REFUSED(PAUTH_LR) },
+	{ "pacibsppc", 0xdac1a7fe, REFUSED(PAUTH_LR) },
+	{ "pacnbiasppc", 0xdac183fe, REFUSED(PAUTH_LR) },
+	{ "pacnbibsppc", 0xdac187fe, REFUSED(PAUTH_LR) },
+	{ "autiasppc .-4", 0xf380003f, REFUSED(PAUTH_LR) },
+	{ "autibsppc .-8", 0xf3a0005f, REFUSED(PAUTH_LR) },
+	{ "retaasppc .-4", 0x5500003f, REFUSED(PAUTH_LR) },
+	{ "retabsppc .-8", 0x5520005f, REFUSED(PAUTH_LR) },
+	{ "retaasppcr x16", 0xd65f0bf0, REFUSED(PAUTH_LR) },
+	{ "retabsppcr x2", 0xd65f0fe2, REFUSED(PAUTH_LR) },
+	{ "autiasppcr x16", 0xdac1921e, STEP },
+	{ "autibsppcr x1", 0xdac1943e, STEP },
+	{ "pacia171615", 0xdac18bfe, STEP },
+	{ "autib171615", 0xdac1bffe, STEP },
+	{ "pacm", 0xd50324ff, STEP },
 	{ "eret", 0xd69f03e0, REFUSED("exception return") },
 	{ "eretaa", 0xd69f0bff, REFUSED("exception return") },
 	{ "drps", 0xd6bf03e0, REFUSED("exception return") },

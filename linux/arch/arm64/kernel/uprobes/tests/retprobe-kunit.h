@@ -42,37 +42,101 @@ static void uprobe_arm64_ret_hijack(struct kunit *test)
 /* Frames entered with sp: a call does not move it on arm64. */
 static void uprobe_arm64_ret_alive_test(struct kunit *test)
 {
-	struct return_instance ri = { .stack = 0x7fff1000 };
+	struct return_instance ri = { .stack = 0x7fff1000,
+				      .orig_ret_vaddr = RET_ADDR };
 	struct return_instance left = { .stack = 0x7fff0fe0, .next = &ri };
-	struct return_instance frameless = { .stack = 0x7fff1000, .next = &ri };
+	struct return_instance frameless = { .stack = 0x7fff1000, .next = &ri,
+					     .orig_ret_vaddr = RET_ADDR + 0x40 };
 	unsigned long sp = 0x7fff1000;
 
-	/* a new entry with the same sp: a sibling, the old frame is gone */
+	/* a new entry with the same sp, from the same site: the frame is gone */
 	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CALL,
-							sp, &ri));
+							sp, RET_ADDR, &ri));
+	/* from elsewhere: a caller without a frame of its own, still there */
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CALL,
+						       sp, RET_ADDR + 0x20,
+						       &ri));
+	/* from the site of an instance under it at that sp: both gone */
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&frameless,
+							RP_CHECK_CALL, sp,
+							RET_ADDR, &frameless));
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&frameless,
+						       RP_CHECK_CALL, sp,
+						       RET_ADDR + 0x80,
+						       &frameless));
 	/* a tail call from that frame: still there */
 	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CHAIN_CALL,
-						       sp, &ri));
-	/* deeper: a callee */
+						       sp, 0, &ri));
+	/* deeper: a callee, whatever the site */
 	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CALL,
-						       sp - 0x20, &ri));
+						       sp - 0x20, RET_ADDR, &ri));
+	/* higher: gone */
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CALL,
+							sp + 0x20, RET_ADDR + 4,
+							&ri));
 	/* returning, higher: left with longjmp; lower: a caller */
 	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
-							sp + 0x10, &left));
+							sp + 0x10, 0, &left));
 	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
-						       sp - 0x10, &left));
+						       sp - 0x10, 0, &left));
 	/*
 	 * Returning at its entry sp, under a frame entered lower and left
 	 * with longjmp: it is the frame returning, not a live caller.
 	 */
 	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
-							sp, &left));
+							sp, 0, &left));
 	/* under a frame returning at that sp: a caller without a frame */
 	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
-						       sp, &frameless));
+						       sp, 0, &frameless));
 	/* no other instance */
 	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
-							sp, NULL));
+							sp, 0, NULL));
+}
+
+/* What signs x30, what begins a function, where x30 is plain again. */
+static void uprobe_arm64_ret_signing(struct kunit *test)
+{
+	static const u32 signs[] = {
+		0xd503233f,	/* paciasp */
+		0xd503237f,	/* pacibsp */
+		0xd503231f,	/* paciaz */
+		0xd503235f,	/* pacibz */
+		0xdac103fe,	/* pacia x30, sp */
+		0xdac1043e,	/* pacib x30, x1 */
+		0xdac123fe,	/* paciza x30 */
+		0xdac1a3fe,	/* paciasppc */
+		0xdac187fe,	/* pacnbibsppc */
+	};
+	static const u32 others[] = {
+		0xd503211f,	/* pacia1716: x17 */
+		0xdac10020,	/* pacia x0, x1 */
+		0xdac10bfe,	/* pacda x30, sp */
+		0xd50323bf,	/* autiasp */
+		0xd503245f,	/* bti c */
+		0xa9bf7bfd,	/* stp x29, x30, [sp, #-16]! */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(signs); i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, uprobe_arm64_signs_lr(signs[i]),
+				      "%08x", signs[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, uprobe_arm64_lr_entry(signs[i]),
+				      "%08x", signs[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(others); i++)
+		KUNIT_EXPECT_FALSE_MSG(test, uprobe_arm64_signs_lr(others[i]),
+				       "%08x", others[i]);
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_lr_entry(0xd503245f));	/* bti c */
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_lr_entry(0xd50324df));	/* bti jc */
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_lr_entry(0xd503249f));	/* bti j */
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_lr_plain_after(0xd65f03c0));	/* ret */
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_lr_plain_after(0x14000010));	/* b */
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_lr_plain_after(0xd61f0220));	/* br x17 */
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_lr_plain_after(0xd50323bf));	/* autiasp */
+	KUNIT_EXPECT_TRUE(test, uprobe_arm64_lr_plain_after(0));	/* udf #0 */
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_lr_plain_after(0x94000010));	/* bl */
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_lr_plain_after(0x54000040));	/* b.eq */
+	KUNIT_EXPECT_FALSE(test, uprobe_arm64_lr_plain_after(0xa9bf7bfd));	/* stp */
 }
 
 /* Back from the trampoline: pc, and x30 where ret took it from there. */
@@ -100,6 +164,7 @@ static void uprobe_arm64_ret_set_return(struct kunit *test)
 static struct kunit_case uprobe_arm64_ret_test_cases[] = {
 	KUNIT_CASE(uprobe_arm64_ret_hijack),
 	KUNIT_CASE(uprobe_arm64_ret_alive_test),
+	KUNIT_CASE(uprobe_arm64_ret_signing),
 	KUNIT_CASE(uprobe_arm64_ret_set_return),
 	{}
 };
