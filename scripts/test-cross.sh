@@ -76,13 +76,16 @@ callers=(
 	mm/mmap.o:MMU
 	mm/vma.o:MMU
 	mm/memory.o:MMU
+	mm/mremap.o:MMU
+	mm/madvise.o:ADVISE_SYSCALLS
+	kernel/rseq.o:RSEQ
 	mm/process_vm_access.o:CROSS_MEMORY_ATTACH
 	fs/coredump.o:COREDUMP
 )
 # What a uprobes user asks for: all but the first two must be granted.
 want_off=(UPROBES UPROBE_EVENTS)
 want_on=(PERF_EVENTS FTRACE KPROBES KPROBE_EVENTS BPF_SYSCALL BPF_EVENTS
-	 CROSS_MEMORY_ATTACH COREDUMP DEBUG_INFO_NONE)
+	 CROSS_MEMORY_ATTACH COREDUMP DEBUG_INFO_NONE ADVISE_SYSCALLS RSEQ)
 
 # The functions and macros <linux/uprobes.h> declares, with or without
 # CONFIG_UPROBES, as a grep -E alternation: their callers are what must
