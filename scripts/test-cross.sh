@@ -63,7 +63,7 @@ declare -A kcflags=([sparc]=-Wno-error=cpp)
 # The generic kernel's callers of <linux/uprobes.h> (and the files the
 # series edits), each with the options that build it, joined by "+" (all
 # granted by the configuration below, except GENERIC_ENTRY: riscv and s390
-# have it).
+# have it; and RSEQ, which sparc does not have).
 callers=(
 	kernel/fork.o
 	kernel/signal.o
@@ -85,7 +85,7 @@ callers=(
 # What a uprobes user asks for: all but the first two must be granted.
 want_off=(UPROBES UPROBE_EVENTS)
 want_on=(PERF_EVENTS FTRACE KPROBES KPROBE_EVENTS BPF_SYSCALL BPF_EVENTS
-	 CROSS_MEMORY_ATTACH COREDUMP DEBUG_INFO_NONE ADVISE_SYSCALLS RSEQ)
+	 CROSS_MEMORY_ATTACH COREDUMP DEBUG_INFO_NONE ADVISE_SYSCALLS)
 
 # The functions and macros <linux/uprobes.h> declares, with or without
 # CONFIG_UPROBES, as a grep -E alternation: their callers are what must
