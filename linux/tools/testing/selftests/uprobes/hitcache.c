@@ -48,7 +48,6 @@ FIXTURE(hitcache) {
 static int write_code(const char *path, int n)
 {
 	unsigned char page[PAGE];
-	int fd;
 
 #if defined(__aarch64__)
 	uint32_t insn[2] = {
@@ -64,14 +63,7 @@ static int write_code(const char *path, int n)
 	memcpy(page + 1, &n, 4);
 	page[5] = 0xc3;			/* ret */
 #endif
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, page, sizeof(page)) != sizeof(page)) {
-		close(fd);
-		return -EIO;
-	}
-	return fd;
+	return upng_page_file(path, page);
 }
 
 /* Maps file @i at the fixture's address (replacing what is there). */

@@ -450,9 +450,8 @@ TEST(moved_code)
 
 	snprintf(path, sizeof(path), "/tmp/stubs-moved-%d", getpid());
 	memcpy(page, code, sizeof(code));
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ((ssize_t)sizeof(page), write(fd, page, sizeof(page)));
+	fd = upng_page_file(path, page);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", path, strerror(-fd));
 	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	upng_evname(ev, sizeof(ev), "moved");

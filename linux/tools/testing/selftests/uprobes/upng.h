@@ -301,6 +301,11 @@ long long upng_perf_count(int fd);
 long long upng_now_ms(void);
 
 /*
+ * A new file at PATH holding the 4096 bytes at PAGE: its fd (read-write,
+ * close-on-exec) or -errno.
+ */
+int upng_page_file(const char *path, const void *page);
+/*
  * A new file at PATH, one page of code whose offset 0 is a function that
  * calls its argument, void f(void (*fn)(void)), so that a caller can be
  * inside it (and a return probe at offset 0 pending) for as long as FN

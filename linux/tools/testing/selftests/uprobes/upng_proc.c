@@ -554,6 +554,19 @@ long upng_kmsg_count(const char *word)
 	return n < 0 ? n : nword;
 }
 
+int upng_page_file(const char *path, const void *page)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, page, 4096) != 4096) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
 int upng_caller_file(const char *path)
 {
 #if defined(__aarch64__)
@@ -567,17 +580,9 @@ int upng_caller_file(const char *path)
 	};
 #endif
 	static unsigned char page[4096];
-	int fd;
 
 	memcpy(page, code, sizeof(code));
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, page, sizeof(page)) != sizeof(page)) {
-		close(fd);
-		return -EIO;
-	}
-	return fd;
+	return upng_page_file(path, page);
 }
 
 long long upng_now_ms(void)
