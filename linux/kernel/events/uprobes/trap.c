@@ -21,7 +21,6 @@
 #include <linux/kdebug.h>
 #include <linux/notifier.h>
 #include <linux/ptrace.h>
-#include <linux/rseq.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -413,6 +412,28 @@ static bool uprobe_rseq_aborts(unsigned long vaddr)
 }
 
 /*
+ * Runs the handlers of the hit at @vaddr, unless they ran already (a
+ * @restart of it). False when the probed instruction is not to be
+ * executed now: a handler moved the instruction pointer (it took over),
+ * or the thread's rseq critical section is aborted first.
+ */
+static bool uprobe_hit_handlers(struct uprobe_task *utask,
+				struct uprobe *uprobe, unsigned long vaddr,
+				bool restart, struct pt_regs *regs)
+{
+	if (restart)
+		return true;
+	uprobe_run_handlers(uprobe, regs);
+	if (instruction_pointer(regs) != vaddr)
+		return false;
+	if (uprobe_rseq_aborts(vaddr)) {
+		uprobe_set_restart(utask, vaddr, false);
+		return false;
+	}
+	return true;
+}
+
+/*
  * Handles the breakpoint current trapped on. Returns false when the trap
  * is not a probe's to handle, with the registers as the trap left them:
  * the architecture reports it as it would without uprobes (an int3 of the
@@ -481,16 +502,8 @@ found:
 	if (arch_uprobe_ignore(&uprobe->arch, regs))
 		goto out;
 
-	if (!restart) {
-		uprobe_run_handlers(uprobe, regs);
-		/* A handler that moved the instruction pointer took over. */
-		if (instruction_pointer(regs) != bp_vaddr)
-			goto out;
-		if (uprobe_rseq_aborts(bp_vaddr)) {
-			uprobe_set_restart(utask, bp_vaddr, false);
-			goto out;
-		}
-	}
+	if (!uprobe_hit_handlers(utask, uprobe, bp_vaddr, restart, regs))
+		goto out;
 	/* A debugger's int3 noted here outlives handler-requested removal. */
 	if (uprobe_dbg_bp_at(current->mm, bp_vaddr)) {
 		/* The debugger steps over its breakpoint: the same hit. */
@@ -551,15 +564,8 @@ void uprobe_stub_hit(struct pt_regs *regs)
 	/* The handlers of a restarted hit ran already. */
 	restart = utask->restart_vaddr == vaddr;
 	utask->restart_vaddr = 0;
-	if (!restart) {
-		uprobe_run_handlers(uprobe, regs);
-		if (instruction_pointer(regs) != vaddr)
-			goto out;
-		if (uprobe_rseq_aborts(vaddr)) {
-			uprobe_set_restart(utask, vaddr, false);
-			goto out;
-		}
-	}
+	if (!uprobe_hit_handlers(utask, uprobe, vaddr, restart, regs))
+		goto out;
 skip:
 	arch_uprobe_stub_skip(regs);
 out:
