@@ -1,5 +1,6 @@
 # uprobes-ng: build the patched kernel and test it in QEMU.
-# Variables: DEBUG=1 (debug kernel), STOCK=1 (unmodified kernel),
+# Variables: DEBUG=1 (debug kernel), KCSAN=1 (data race detector),
+# STOCK=1 (unmodified kernel),
 # ARCH=arm64 (cross-built arm64 kernel and guest: demo, kernel, initramfs,
 # shell; x86 when unset),
 # ONLY=suite/program[:case] glob (check), SERIES_OUT=dir (series),

@@ -2,6 +2,7 @@
 # Build the guest kernel (bzImage), incrementally.
 #   scripts/build.sh            pristine + series, build-release
 #   DEBUG=1 scripts/build.sh    same with config/debug.config, build-debug
+#   KCSAN=1 scripts/build.sh    same with config/kcsan.config, build-kcsan
 #   STOCK=1 scripts/build.sh    the unmodified pristine tree, build-stock
 #   ARCH=arm64 scripts/build.sh cross-built arm64 Image, build-arm64-release
 #                               (build-arm64-stock with STOCK=1)
@@ -20,7 +21,7 @@ fi
 src=$SRC build=$BUILD
 if [ "${STOCK:-0}" = 1 ]; then
 	src=$PRISTINE build=$STOCK_BUILD
-	[ "$FLAVOR" = debug ] && build=$STOCK_BUILD-debug
+	[ "$FLAVOR" = release ] || build=$STOCK_BUILD-$FLAVOR
 fi
 mkdir -p "$build"
 # Two makes in one build directory corrupt each other's objects.

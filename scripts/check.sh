@@ -9,7 +9,8 @@
 # A program that never reported, a hang, or a kernel splat (Oops, BUG,
 # WARNING, KASAN, lockdep, kmemleak, ...) is a failure. The last line is
 # "N passed, M failed"; the exit status is non-zero when M > 0.
-# Environment: DEBUG=1 (debug kernel), STOCK=1 (unmodified kernel, to
+# Environment: DEBUG=1 (debug kernel), KCSAN=1 (data race detector),
+# STOCK=1 (unmodified kernel, to
 # validate tests), ONLY=glob[,glob...] (run only matching
 # suite/program[:case]),
 # SKIP_HOST=1 (no host-side tests), ARCH=arm64 (the cross-built arm64
@@ -18,8 +19,8 @@
 . "$(dirname "$0")/lib.sh"
 
 only=${ONLY:-}
-# KASAN and lockdep under TCG are several times slower.
-if [ "$FLAVOR" = debug ]; then
+# KASAN and lockdep (KCSAN) under TCG are several times slower.
+if [ "$FLAVOR" != release ]; then
 	export PROG_TIMEOUT=${PROG_TIMEOUT:-600} TIMEOUT=${TIMEOUT:-5400}
 fi
 if ! kernel=$("$ROOT/scripts/build.sh"); then
@@ -111,8 +112,22 @@ if [ "$FLAVOR" = debug ]; then
 	done
 fi
 
+# KCSAN: the reports that name a function of ours fail; the others are
+# listed in $OUT/kcsan-others.txt (races elsewhere in the kernel).
+splat_re=$SPLAT_RE
+if [ "$FLAVOR" = kcsan ]; then
+	nm --defined-only "$BUILD"/kernel/events/uprobes/*.o "$BUILD"/arch/"$KARCH"/kernel/uprobes/*.o \
+		"$BUILD"/kernel/trace/trace_uprobe*.o 2>/dev/null |
+		awk '$2 ~ /^[tT]$/ { sub(/\..*/, "", $3); print $3 }' | sort -u > "$OUT/kcsan-ours.txt"
+	python3 "$ROOT/scripts/kcsan-results.py" "$logf" "$OUT/kcsan-ours.txt" \
+		"$OUT/kcsan-others.txt" >> "$res"
+	n=$(grep -c '^BUG: KCSAN' "$OUT/kcsan-others.txt" || true)
+	[ "$n" = 0 ] || log "KCSAN: $n report(s) without our functions: $OUT/kcsan-others.txt"
+	splat_re=${SPLAT_RE/BUG:/BUG: [^K]|BUG: K[^C]}
+fi
+
 # Kernel splats anywhere in the log.
-kmsg "$logf" | grep -a -E "$SPLAT_RE" | head -n 10 | sed 's/^/UPROBES-NG-RESULT: FAIL kernel:splat: /' >> "$res" || true
+kmsg "$logf" | grep -a -E "$splat_re" | head -n 10 | sed 's/^/UPROBES-NG-RESULT: FAIL kernel:splat: /' >> "$res" || true
 
 sed 's/^UPROBES-NG-RESULT: //' "$res" > "$res.txt"
 pass=$(grep -c '^PASS ' "$res.txt" || true)

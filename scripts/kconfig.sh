@@ -1,6 +1,7 @@
 #!/bin/bash
 # Usage: kconfig.sh SRCDIR BUILDDIR FLAVOR
-# Writes BUILDDIR/.config = tinyconfig + config/base.config [+ debug.config]
+# Writes BUILDDIR/.config = tinyconfig + config/base.config [+ FLAVOR.config:
+# debug.config or kcsan.config]
 # [+ engine.config] [+ config/ARCH.config [+ engine-ARCH.config], for
 # ARCH=arm64], touching it only when the result changes (keeps incremental
 # builds cheap).
@@ -8,7 +9,7 @@
 src=$1 build=$2 flavor=$3
 mkdir -p "$build"
 frags=("$ROOT/config/base.config")
-[ "$flavor" = debug ] && frags+=("$ROOT/config/debug.config")
+[ "$flavor" = release ] || frags+=("$ROOT/config/$flavor.config")
 # Options of our engine exist only in a tree that has it: not in the
 # stock one, nor in a commit of the series before the switch to it.
 [ -f "$src/kernel/events/uprobes.c" ] || frags+=("$ROOT/config/engine.config")

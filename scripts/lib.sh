@@ -11,6 +11,10 @@ PRISTINE=$CACHE/pristine/$KPKG
 SRC=$CACHE/src
 FLAVOR=release
 [ "${DEBUG:-0}" = 1 ] && FLAVOR=debug
+if [ "${KCSAN:-0}" = 1 ]; then
+	[ "$FLAVOR" = release ] || { echo "KCSAN=1 excludes DEBUG=1 (KCSAN and KASAN)" >&2; exit 1; }
+	FLAVOR=kcsan
+fi
 BUILD=${UPROBES_BUILD:-$CACHE/build-$FLAVOR}
 STOCK_BUILD=$CACHE/build-stock
 OUT=${UPROBES_OUT:-$CACHE/out-$FLAVOR}
