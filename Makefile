@@ -1,9 +1,11 @@
 # uprobes-ng: build the patched kernel and test it in QEMU.
 # Variables: DEBUG=1 (debug kernel), KCSAN=1 (data race detector),
 # STOCK=1 (unmodified kernel),
-# ARCH=arm64 (cross-built arm64 kernel and guest: demo, kernel, initramfs,
-# shell; x86 when unset),
-# ONLY=suite/program[:case] glob (check), SERIES_OUT=dir (series),
+# ARCH=arm64 (cross-built arm64 kernel and guest: demo, check, bench,
+# kernel, initramfs, shell; x86 when unset),
+# ONLY=suite/program[:case] globs, comma-separated (check; the case only
+# for ftrace/ftracetest), SKIP_HOST=1 (check: no host-side tests),
+# SERIES_OUT=dir (series),
 # KIND=push|nop5|mov_reg|... (hit-profile, a class of bench/uprobe_bench.c,
 # or uretprobe for its entry and return probe figure).
 S := scripts

@@ -10,9 +10,10 @@
 . "$(dirname "$0")/lib.sh"
 
 "$ROOT/scripts/deps.sh"
-# tree.sh also extracts the pristine tree when needed. A stock build
-# for another architecture needs only that (its guest has no test suites
-# yet, which are built from $SRC).
+# tree.sh also extracts the pristine tree when needed. A stock kernel
+# for another architecture needs only that and never touches $SRC (its
+# guest's test programs are built from $SRC all the same, by initramfs.sh,
+# which brings it up to date itself).
 if [ "${STOCK:-0}" = 1 ] && [ "$KARCH" != x86 ]; then
 	PRISTINE_ONLY=1 "$ROOT/scripts/tree.sh"
 else

@@ -3,8 +3,9 @@
 # this machine runs, debootstrap --variant=minbase, plus the clients the
 # scenarios drive (bpftrace, perf, gdb, strace, python3, ...), installed
 # with apt inside a chroot. Kept under the cache, outside the clone, and
-# rebuilt only when the package list (or this script) changes. Prints the
-# directory on stdout. Needs root (debootstrap, chroot).
+# rebuilt only when the package list (or this script) changes: about two
+# minutes the first time. The guest mounts it over virtio-9p and chroots
+# into it. Prints the directory on stdout. Needs root (debootstrap, chroot).
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(

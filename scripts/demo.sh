@@ -8,7 +8,13 @@
 # boots that kernel instead of building one (the guest is built all the
 # same). On arm64 the probe fetches "%pc %x0 %x1 %sp": demo_add()'s
 # arguments must show in the trace as the program passed them, and a
-# return probe on it must show its results.
+# return probe on it must show its results; our kernel's KUnit cases at
+# boot were 146 there when counted, the arm64 part's own four suites among
+# them.
+# Measured on arm64 (TCG, 2 host cores shared with an x86 build, nice -n
+# 19): a cold stock build 16 minutes (978 s; 43 s from a warm ccache), ours
+# about 10 minutes cold, an incremental rebuild and demo 35 s, the boot to
+# the demo's end 3-4 s.
 . "$(dirname "$0")/lib.sh"
 
 kernel=${KERNEL:-$("$ROOT/scripts/build.sh")}

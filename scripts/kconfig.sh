@@ -36,9 +36,10 @@ cat "${frags[@]}" | tac | awk -F= '!/^CONFIG_/ || !seen[$1]++' | tac > "$tmp/fra
 KCONFIG_CONFIG=$tmp/.config "$src/scripts/kconfig/merge_config.sh" -m -O "$tmp" \
 	"$tmp/.config" "$tmp/frag.config" >/dev/null
 make -s -C "$src" O="$tmp" "${KMAKE[@]}" olddefconfig >/dev/null
-# Our engine has an architecture part for x86 only so far, and the series
-# makes UPROBES depend on it: say that, rather than list every uprobes
-# option olddefconfig dropped.
+# Our engine has an architecture part for x86 and arm64 only, and the
+# series makes UPROBES depend on it: in a tree without the part (a commit
+# before it), say that, rather than list every uprobes option olddefconfig
+# dropped.
 if [ "$KARCH" != x86 ] && grep -qx 'CONFIG_UPROBES=y' "$tmp/frag.config" &&
    ! grep -qx 'CONFIG_UPROBES=y' "$tmp/.config"; then
 	die "UPROBES is not available for $KARCH in this tree yet (no $KARCH part of the engine in $src; STOCK=1 builds the unmodified kernel)"

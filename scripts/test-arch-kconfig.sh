@@ -5,7 +5,8 @@
 # UPROBE_EVENTS and UPROBES asked for must resolve to neither (the kernel
 # builds, without uprobes), and on x86 and arm64 to both. Kconfig only: no cross compiler needed.
 # Prints UPROBES-NG-RESULT lines (host/arch-kconfig:ARCH); verdicts are
-# cached by the content of the kernel's Kconfig files.
+# cached by the content of the kernel's Kconfig files and of this script
+# (about 3 minutes cold).
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$SRC/arch/Kconfig" ] || "$ROOT/scripts/tree.sh"
