@@ -11,14 +11,20 @@
  * FPU registers loaded and on the user's operand, at the address the
  * original would use: the results, the status word, the exceptions it
  * raises (pending for the program's next x87 instruction, as they would
- * be) and the operand's address (FDP) are the original's; only FIP, its
- * code segment (FCS) and the opcode (FOP, whose ModRM differs) are then
- * made the original's, 32-bit, through fnstenv and fldenv.
+ * be) and the operand's address (FDP) are the original's; only FIP and
+ * the opcode (FOP, whose ModRM differs) are then made the original's.
  *
- * That needs a CPU whose fldenv loads FIP (every x86 CPU does; QEMU's TCG
- * does not, and the FIP of the kernel's copy, kernel address bits, would
- * stay visible): checked once at boot, else x87 instructions are stepped
- * (uprobes.x87_in_kernel=1 forces the kernel's way, to test it there).
+ * A 64-bit program sees all 64 bits of FIP and FDP (fxsave64, xsave64,
+ * its signal frames, a debugger's PTRACE_GETFPREGS): they are put back
+ * through fxsave64 and fxrstor64, which keep them whole. The 32-bit
+ * fnstenv and fldenv would zero their upper halves; they serve 32-bit
+ * programs, whose FIP comes with a code segment (FCS).
+ *
+ * That needs a CPU whose fxrstor64 loads FIP (every x86 CPU does; QEMU's
+ * TCG does not, and the FIP of the kernel's copy, kernel address bits,
+ * would stay visible): checked once at boot, else x87 instructions are
+ * stepped (uprobes.x87_in_kernel=1 forces the kernel's way, to test it
+ * there).
  *
  * What the kernel must not take here is stepped instead, which then
  * behaves as the original: a fault on the operand (not present, not
@@ -35,7 +41,7 @@
 
 #include <asm/asm.h>
 #include <asm/fpu/api.h>
-#include <asm/segment.h>
+#include <asm/fpu/types.h>
 #include <asm/smap.h>
 
 #include "internal.h"
@@ -79,18 +85,35 @@ MODULE_PARM_DESC(x87_in_kernel,
 
 static int __init uprobe_x86_x87_init(void)
 {
-	struct uprobe_x87_env env;
-	const u32 fip = 0x1234560;
+	const u64 fip = 0x123456789a0;
+	struct fxregs_state fx;
 
 	kernel_fpu_begin_mask(KFPU_387);
-	asm volatile("fldz\n\tfnstenv %0" : "=m" (env));
-	env.fip = fip;
-	asm volatile("fldenv %0\n\tfnstenv %0" : "+m" (env));
+	asm volatile("fldz\n\tfxsaveq %0" : "=m" (fx));
+	fx.rip = fip;
+	asm volatile("fxrstorq %0\n\tfxsaveq %0" : "+m" (fx));
 	kernel_fpu_end();
-	x87_fip_loads = env.fip == fip;
+	x87_fip_loads = fx.rip == fip;
 	return 0;
 }
 arch_initcall(uprobe_x86_x87_init);
+
+/*
+ * Sets a 64-bit program's FIP, whole, and when @fop (the opcode's low
+ * bits and ModRM reg) is the recorded FOP's, the ModRM of the original's
+ * disp32(%rip) operand in it; FDP and the rest stay as they are. The
+ * thread's FPU registers are loaded and locked.
+ */
+static void uprobe_x86_x87_set_fip64(u64 fip, u16 fop)
+{
+	struct fxregs_state fx;
+
+	asm volatile("fxsaveq %0" : "=m" (fx));
+	fx.rip = fip;
+	if ((fx.fop & X87_FOP_OP_REG) == fop)
+		fx.fop = fop | 5;
+	asm volatile("fxrstorq %0" : : "m" (fx));
+}
 
 /**
  * uprobe_x86_x87_runs - can the kernel run this x87 memory form?
@@ -200,8 +223,6 @@ static int uprobe_x86_x87_run(u8 form, unsigned long ea)
  */
 int uprobe_x86_x87(u8 form, unsigned long ea, struct pt_regs *regs)
 {
-	struct uprobe_x87_env env;
-	u16 fop;
 	int err;
 
 	/* fnsave and frstor: the largest operand, 108 bytes */
@@ -209,47 +230,45 @@ int uprobe_x86_x87(u8 form, unsigned long ea, struct pt_regs *regs)
 		return -EFAULT;
 	fpregs_lock_and_load();
 	err = uprobe_x86_x87_run(form, ea);
-	if (!err && !(X87_CONTROL & BIT_ULL(form))) {
-		asm volatile("fnstenv %0" : "=m" (env));
-		env.fip = regs->ip;
-		if (env.fcs == __KERNEL_CS)
-			env.fcs = regs->cs;
-		/*
-		 * FOP: the opcode's low bits, then ModRM: the reg field is the
-		 * same, mod 00 and r/m 101 make the original's disp32(%rip).
-		 */
-		fop = (form >> 3) << 8 | (form & 7) << 3;
-		if ((env.fop & X87_FOP_OP_REG) == fop)
-			env.fop = fop | 5;
-		/* fnstenv masked every exception: this restores them. */
-		asm volatile("fldenv %0" : : "m" (env));
-	}
+	/* A rip-relative operand: a 64-bit program's instruction. */
+	if (!err && !(X87_CONTROL & BIT_ULL(form)))
+		uprobe_x86_x87_set_fip64(regs->ip, (form >> 3) << 8 | (form & 7) << 3);
 	fpregs_unlock();
 	return err;
 }
 
 /**
  * uprobe_x86_x87_fix_fip - put the probed address back into FIP after a step
+ * @regs: the user registers
  * @slot: the XOL slot the x87 instruction was stepped in
  * @vaddr: the probed address
  *
  * A stepped x87 instruction records the slot's address as FIP: it becomes
- * @vaddr through fldenv, the 32 bits fnstenv and fnsave show on every CPU
- * (the upper half of fxsave's and xsave's 64-bit FIP is then zero, as for
- * a program below 4 GiB).
+ * @vaddr, all 64 bits of it for a 64-bit program, the 32 bits fnstenv and
+ * fnsave show (with FCS) for a 32-bit one.
  */
-void uprobe_x86_x87_fix_fip(unsigned long slot, unsigned long vaddr)
+void uprobe_x86_x87_fix_fip(struct pt_regs *regs, unsigned long slot,
+			    unsigned long vaddr)
 {
 	struct uprobe_x87_env env;
+	struct fxregs_state fx;
 
 	/* fpregs_lock_and_load() without its checks of the context. */
 	fpregs_lock();
 	if (test_thread_flag(TIF_NEED_FPU_LOAD))
 		switch_fpu_return();
-	asm volatile("fnstenv %0" : "=m" (env));
-	if (env.fip - (u32)slot < UPROBE_XOL_SLOT_BYTES)
-		env.fip += (u32)vaddr - (u32)slot;
-	/* fnstenv masked every exception: this restores the control word. */
-	asm volatile("fldenv %0" : : "m" (env));
+	if (user_64bit_mode(regs)) {
+		asm volatile("fxsaveq %0" : "=m" (fx));
+		if (fx.rip - slot < UPROBE_XOL_SLOT_BYTES) {
+			fx.rip += vaddr - slot;
+			asm volatile("fxrstorq %0" : : "m" (fx));
+		}
+	} else {
+		asm volatile("fnstenv %0" : "=m" (env));
+		if (env.fip - (u32)slot < UPROBE_XOL_SLOT_BYTES)
+			env.fip += (u32)vaddr - (u32)slot;
+		/* fnstenv masked every exception: fldenv restores them. */
+		asm volatile("fldenv %0" : : "m" (env));
+	}
 	fpregs_unlock();
 }

@@ -448,6 +448,37 @@ site_x87_fldl_reg:
 	.size site_x87_fip_reg, . - site_x87_fip_reg
 
 /*
+ * void site_x87_fxsave(void *fx): the fxsave64 image (512 bytes, 16-byte
+ * aligned: 64-bit FIP and FDP) after the x87 load at site_x87_fldl_fx;
+ * site_x87_fxsave_reg the same after a load through a register, at
+ * site_x87_fldl_fx_reg.
+ */
+	.globl site_x87_fxsave
+	.type site_x87_fxsave, @function
+site_x87_fxsave:
+	fninit
+	.globl site_x87_fldl_fx
+site_x87_fldl_fx:
+	fldl	site_x87_val(%rip)
+	fxsave64 (%rdi)
+	fstp	%st(0)
+	ret
+	.size site_x87_fxsave, . - site_x87_fxsave
+
+	.globl site_x87_fxsave_reg
+	.type site_x87_fxsave_reg, @function
+site_x87_fxsave_reg:
+	fninit
+	lea	site_x87_val(%rip), %rax
+	.globl site_x87_fldl_fx_reg
+site_x87_fldl_fx_reg:
+	fldl	(%rax)
+	fxsave64 (%rdi)
+	fstp	%st(0)
+	ret
+	.size site_x87_fxsave_reg, . - site_x87_fxsave_reg
+
+/*
  * void site_x87_fpe(void): 1 / 0 with the zero-divide exception unmasked,
  * which the next x87 instruction, the load at site_x87_fldl_fpe, raises
  * (#MF: SIGFPE there). Does not return.
@@ -492,6 +523,7 @@ site_x87_cw_zm:	.word 0x037b
 
 	.data
 	.p2align 3
+	.globl site_x87_val
 site_x87_val:	.double 1.5
 
 	.bss

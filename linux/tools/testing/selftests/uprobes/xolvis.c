@@ -949,6 +949,69 @@ TEST(x87_fip_is_the_probed_address_stepped)
 		      "site_x87_fldl_reg");
 }
 
+/*
+ * A 64-bit program sees all 64 bits of FIP and FDP (fxsave64, xsave64, its
+ * signal frames, a debugger): the probed load's (far above 4 GiB in a PIE)
+ * and its operand's, never cut to their 32-bit fnstenv halves. FDP, which
+ * the engine does not set, must be as without the probe on every CPU; FIP
+ * only where fxrstor64 loads it (not QEMU's TCG).
+ */
+struct x87_fx64 {
+	uint16_t cwd, swd, twd, fop;
+	uint64_t rip, rdp;
+	uint8_t rest[480];
+} __attribute__((aligned(16)));
+
+/* Does fxrstor64 load FIP on this CPU? */
+static bool fxrstor_loads_fip(void)
+{
+	struct x87_fx64 fx;
+	const uint64_t fip = 0x123456789a0;
+
+	asm volatile("fninit\n fldz\n fxsave64 %0" : "=m" (fx));
+	fx.rip = fip;
+	asm volatile("fxrstor64 %0\n fxsave64 %0\n fstp %%st(0)" : "+m" (fx));
+	return fx.rip == fip;
+}
+
+static void check_x87_fx64(struct __test_metadata *_metadata,
+			   void (*fn)(void *), const char *site,
+			   const char *name)
+{
+	struct x87_fx64 before, fx;
+	struct upng_sym s;
+	char ev[64];
+
+	fn(&before);
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &s));
+	upng_evname(ev, sizeof(ev), "x87fx");
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), s.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	fn(&fx);
+	EXPECT_EQ(1, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ(before.rdp, fx.rdp)
+		TH_LOG("FDP %#lx probed, %#lx unprobed (operand at %p)",
+		       (unsigned long)fx.rdp, (unsigned long)before.rdp,
+		       &site_x87_val);
+	if (!fxrstor_loads_fip())
+		SKIP(return, "no fxrstor64 of FIP (QEMU TCG): %#lx after the probed x87 load at %p",
+		     (unsigned long)fx.rip, site);
+	EXPECT_EQ((uint64_t)(unsigned long)site, fx.rip);
+}
+
+TEST(x87_fip_fdp_64bit)
+{
+	check_x87_fx64(_metadata, site_x87_fxsave, site_x87_fldl_fx,
+		       "site_x87_fldl_fx");
+}
+
+TEST(x87_fip_fdp_64bit_stepped)
+{
+	check_x87_fx64(_metadata, site_x87_fxsave_reg, site_x87_fldl_fx_reg,
+		       "site_x87_fldl_fx_reg");
+}
+
 /* How a function that dies of a signal died. */
 struct x87_death {
 	int sig, code;
