@@ -957,10 +957,11 @@ TEST(x87_fip_is_the_probed_address_stepped)
  * only where fxrstor64 loads it (not QEMU's TCG).
  */
 struct x87_fx64 {
-	uint16_t cwd, swd, twd, fop;
+	_Alignas(16) uint16_t cwd;
+	uint16_t swd, twd, fop;
 	uint64_t rip, rdp;
 	uint8_t rest[480];
-} __attribute__((aligned(16)));
+};
 
 /* Does fxrstor64 load FIP on this CPU? */
 static bool fxrstor_loads_fip(void)
