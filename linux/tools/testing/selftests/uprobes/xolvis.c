@@ -29,6 +29,7 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -957,7 +958,7 @@ TEST(x87_fip_is_the_probed_address_stepped)
  * only where fxrstor64 loads it (not QEMU's TCG).
  */
 struct x87_fx64 {
-	_Alignas(16) uint16_t cwd;
+	alignas(16) uint16_t cwd;
 	uint16_t swd, twd, fop;
 	uint64_t rip, rdp;
 	uint8_t rest[480];
