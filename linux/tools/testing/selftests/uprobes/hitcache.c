@@ -207,7 +207,8 @@ static void *run_code(void *arg)
  * still being inserted are not traced, on the stock engine as on ours: a
  * thread racing with the mmap() that replaces its code may run it.)
  */
-TEST_F(hitcache, remap_while_running)
+/* Slow on a debug kernel under TCG: every call is a traced hit. */
+TEST_F_TIMEOUT(hitcache, remap_while_running, 300)
 {
 	static unsigned long long vals[MAX_TRACED];
 	struct runner r = { .addr = self->addr };
