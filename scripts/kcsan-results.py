@@ -4,10 +4,11 @@
 Usage: kcsan-results.py CONSOLE_LOG OUR_FUNCTIONS OTHERS_OUT
 
 OUR_FUNCTIONS lists the functions of the engine's and the tracer's object
-files, one a line (nm of the build). A report that names one of them, in
-its title or in either access's stack, is a data race of ours: one FAIL
-line each, "kernel/kcsan:race:A/B". The other reports (races between other
-parts of the kernel, which the tests only happen to run) go to OTHERS_OUT,
+files, one a line (nm of the build). A report whose racing access is in
+one of them (its title, or the top frame of either access's stack, our
+code inlined into it included) is a data race of ours: one FAIL line
+each, "kernel/kcsan:race:A/B". The other reports (races of other parts of
+the kernel, also those our code only called into) go to OTHERS_OUT,
 whole, and do not fail the run. Without the detector's boot selftest
 having passed, the run proves nothing: FAIL kernel/kcsan:selftest. Without
 any report of ours: PASS kernel/kcsan:no-race-in-uprobes.
@@ -17,7 +18,8 @@ import sys
 
 STAMP = re.compile(r"^\[ *\d+\.\d+\] ?")
 FRAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\+0x[0-9a-f]+/0x[0-9a-f]+")
-TITLE = re.compile(r"BUG: KCSAN: (\S+) in (.*)$")
+TITLE = re.compile(r"^BUG: KCSAN: (\S+) in (.*)$")
+ACCESS = re.compile(r"^(race at unknown origin, with )?(read|write).* (by|of) ")
 
 
 def reports(lines):
@@ -52,7 +54,10 @@ def main():
         for rep in reports(lines):
             title = TITLE.search(rep[0]).group(2)
             names = [n.strip() for n in title.split(" / ")]
-            names += [m.group(1) for m in map(FRAME.match, rep) if m]
+            for i, line in enumerate(rep[:-1]):
+                m = ACCESS.match(line) and FRAME.match(rep[i + 1])
+                if m:
+                    names.append(m.group(1))
             if any(n.split(".")[0] in ours for n in names):
                 mine.append(title.replace(" ", ""))
             else:

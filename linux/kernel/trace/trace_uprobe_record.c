@@ -559,12 +559,17 @@ static __always_inline bool record_wanted(struct trace_uprobe *tu)
 		return false;
 	rcu_read_lock();
 	trace_probe_for_each_link_rcu(link, &tu->tp) {
-		struct trace_event_file *file = link->file;
+		/*
+		 * Enabling and disabling the event changes the flags while
+		 * probes hit (set_bit(), under event_mutex): a hit sees the
+		 * flags before or after, as ftrace's own readers do.
+		 */
+		unsigned long flags = READ_ONCE(link->file->flags);
 
-		if (file->flags & (EVENT_FILE_FL_TRIGGER_MODE |
-				   EVENT_FILE_FL_TRIGGER_COND) ||
-		    (!(file->flags & EVENT_FILE_FL_SOFT_DISABLED) &&
-		     !READ_ONCE(file->tr->buffer_disabled))) {
+		if (flags & (EVENT_FILE_FL_TRIGGER_MODE |
+			     EVENT_FILE_FL_TRIGGER_COND) ||
+		    (!(flags & EVENT_FILE_FL_SOFT_DISABLED) &&
+		     !READ_ONCE(link->file->tr->buffer_disabled))) {
 			wanted = true;
 			break;
 		}
