@@ -3,9 +3,10 @@
 # architecture that selects ARCH_SUPPORTS_UPROBES, a defconfig with
 # UPROBE_EVENTS and UPROBES asked for (with PERF_EVENTS, which
 # UPROBE_EVENTS depends on and mips's defconfig leaves off) must resolve to
-# both, as on the stock kernel; x86 and arm64, which have a part of the engine of their own
-# (HAVE_UPROBES_ARCH_PART), without UPROBES_LEGACY_ARCH, the others
-# (their stock uprobes code, called through legacy_arch.c) with it.
+# both, as on the stock kernel; x86 and arm64, which have a part of the
+# engine of their own (HAVE_UPROBES_ARCH_PART), without
+# UPROBES_LEGACY_ARCH, the others (their stock uprobes code, called
+# through legacy_arch.c) with it.
 # Kconfig only: no cross compiler needed.
 # Prints UPROBES-NG-RESULT lines (host/arch-kconfig:ARCH); verdicts are
 # cached by the content of the kernel's Kconfig files and of this script
