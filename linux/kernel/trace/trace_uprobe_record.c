@@ -424,14 +424,19 @@ record_to_file(struct trace_uprobe *tu, struct trace_event_file *file,
 	       unsigned long addr, struct uprobe_fetch_ctx *ctx,
 	       const void *args, int len)
 {
-	if (trace_trigger_soft_disabled(file))
+	/*
+	 * The event's flags change while probes hit (see record_wanted()):
+	 * ftrace's helper reads them plainly, as for every kind of event,
+	 * an intended race of ftrace's; ours are read once, marked.
+	 */
+	if (data_race(trace_trigger_soft_disabled(file)))
 		return;
 	/*
 	 * Buffer off (tracing_on 0): only a trigger that reads it needs it.
 	 * buffer_disabled mirrors tracing_on for fast paths; a hit racing
 	 * with the switch is reserved and dropped by the ring buffer.
 	 */
-	if (!(file->flags & EVENT_FILE_FL_TRIGGER_COND) &&
+	if (!(READ_ONCE(file->flags) & EVENT_FILE_FL_TRIGGER_COND) &&
 	    READ_ONCE(file->tr->buffer_disabled))
 		return;
 	record_into_buffer(tu, file, addr, ctx, args, len);
