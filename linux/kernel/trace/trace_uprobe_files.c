@@ -72,8 +72,9 @@ static int uprobe_profile_seq_show(struct seq_file *m, void *v)
 		return 0;
 
 	tu = to_trace_uprobe(ev);
+	/* Hits go on counting meanwhile, each CPU its own: a snapshot. */
 	for_each_possible_cpu(cpu)
-		hits += *per_cpu_ptr(tu->nhits, cpu);
+		hits += READ_ONCE(*per_cpu_ptr(tu->nhits, cpu));
 	seq_printf(m, "  %s %-44s %15lu\n", tu->filename,
 		   trace_probe_name(&tu->tp), hits);
 	return 0;
