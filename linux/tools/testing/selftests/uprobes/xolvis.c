@@ -912,24 +912,41 @@ static bool fldenv_loads_fip(void)
 	return got == fip;
 }
 
+/*
+ * Defines and enables a probe on this program's symbol @name, as event
+ * @ev (@len bytes) named after @tag; x87_unprobe() checks that it was hit
+ * once and deletes it.
+ */
+static void x87_probe(struct __test_metadata *_metadata, const char *name,
+		      const char *tag, char *ev, size_t len)
+{
+	struct upng_sym s;
+
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &s));
+	upng_evname(ev, len, tag);
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), s.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+}
+
+static void x87_unprobe(struct __test_metadata *_metadata, const char *ev)
+{
+	EXPECT_EQ(1, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+}
+
 /* FIP after @fn's x87 load at @site, which is probed meanwhile. */
 static void check_x87_fip(struct __test_metadata *_metadata,
 			  unsigned int (*fn)(void), const char *site,
 			  const char *name)
 {
 	uint32_t want = (uint32_t)(unsigned long)site;
-	struct upng_sym s;
 	char ev[64];
 	uint32_t fip;
 
 	ASSERT_EQ(want, fn()) TH_LOG("FIP without a probe");
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &s));
-	upng_evname(ev, sizeof(ev), "x87");
-	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), s.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	x87_probe(_metadata, name, "x87", ev, sizeof(ev));
 	fip = fn();
-	EXPECT_EQ(1, upng_probe_hits(ev));
-	EXPECT_EQ(0, upng_probe_del(ev));
+	x87_unprobe(_metadata, ev);
 	if (!fldenv_loads_fip())
 		SKIP(return, "no fldenv of FIP (QEMU TCG): %#x after the probed x87 load at %#x",
 		     fip, want);
@@ -981,17 +998,12 @@ static void check_x87_fx64(struct __test_metadata *_metadata,
 			   const char *name)
 {
 	struct x87_fx64 before, fx;
-	struct upng_sym s;
 	char ev[64];
 
 	fn(&before);
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &s));
-	upng_evname(ev, sizeof(ev), "x87fx");
-	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), s.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	x87_probe(_metadata, name, "x87fx", ev, sizeof(ev));
 	fn(&fx);
-	EXPECT_EQ(1, upng_probe_hits(ev));
-	EXPECT_EQ(0, upng_probe_del(ev));
+	x87_unprobe(_metadata, ev);
 	EXPECT_EQ(before.rdp, fx.rdp)
 		TH_LOG("FDP %#lx probed, %#lx unprobed (operand at %p)",
 		       (unsigned long)fx.rdp, (unsigned long)before.rdp,
@@ -1065,7 +1077,6 @@ static void check_x87_fault(struct __test_metadata *_metadata,
 			    const char *name, int sig)
 {
 	struct x87_death bare, probed;
-	struct upng_sym s;
 	char ev[64];
 
 	bare = x87_run(fn);
@@ -1074,13 +1085,9 @@ static void check_x87_fault(struct __test_metadata *_metadata,
 	ASSERT_EQ(sig, bare.sig);
 	ASSERT_EQ((unsigned long)site, bare.ip);
 
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &s));
-	upng_evname(ev, sizeof(ev), "x87f");
-	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), s.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	x87_probe(_metadata, name, "x87f", ev, sizeof(ev));
 	probed = x87_run(fn);
-	EXPECT_EQ(1, upng_probe_hits(ev));
-	EXPECT_EQ(0, upng_probe_del(ev));
+	x87_unprobe(_metadata, ev);
 	EXPECT_EQ(bare.sig, probed.sig);
 	EXPECT_EQ(bare.code, probed.code);
 	EXPECT_EQ(bare.ip, probed.ip) TH_LOG("ip %#lx, not the probed %#lx",
