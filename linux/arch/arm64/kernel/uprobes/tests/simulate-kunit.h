@@ -10,12 +10,38 @@
 #ifndef _ARM64_UPROBES_SIMULATE_KUNIT_H
 #define _ARM64_UPROBES_SIMULATE_KUNIT_H
 
+#include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/mman.h>
+#include <linux/sched/mm.h>
 
 /* A probed address in the middle of a page, and the page of its adrp. */
 #define SIM_PC		0x412348UL
 #define SIM_PAGE	0x412000UL
+
+KUNIT_DEFINE_ACTION_WRAPPER(uprobe_arm64_sim_mmdrop, mmdrop,
+			    struct mm_struct *);
+
+/*
+ * A page of user memory with @prot, or 0. The first kunit_vm_mmap() of a
+ * test gives its kthread an address space, and KUnit never drops the
+ * reference kthread_use_mm() takes on it (kmemleak reports the mm): the
+ * test drops it when it ends.
+ */
+static unsigned long uprobe_arm64_sim_page(struct kunit *test,
+					   unsigned long prot)
+{
+	bool had_mm = current->mm;
+	unsigned long addr;
+
+	addr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, prot,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (addr && !had_mm && current->mm &&
+	    kunit_add_action_or_reset(test, uprobe_arm64_sim_mmdrop,
+				      current->mm))
+		return 0;
+	return addr;
+}
 
 /* Analyses @insn (A64) into @au; the test fails if it is refused. */
 static void uprobe_arm64_sim_prepare(struct kunit *test,
@@ -287,10 +313,8 @@ static void uprobe_arm64_sim_ldr(struct kunit *test)
 	struct pt_regs regs, before;
 	unsigned long page, none;
 
-	page = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	none = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_NONE,
-			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	page = uprobe_arm64_sim_page(test, PROT_READ | PROT_WRITE);
+	none = uprobe_arm64_sim_page(test, PROT_NONE);
 	if (!page || !none)
 		kunit_skip(test, "no user memory");
 	KUNIT_ASSERT_EQ(test, put_user(0x0123456789abcdefULL,
@@ -544,10 +568,8 @@ static void uprobe_arm64_sim_ldst(struct kunit *test)
 	unsigned long page, none;
 	u64 x;
 
-	page = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	none = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ,
-			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	page = uprobe_arm64_sim_page(test, PROT_READ | PROT_WRITE);
+	none = uprobe_arm64_sim_page(test, PROT_READ);
 	if (!page || !none)
 		kunit_skip(test, "no user memory");
 	KUNIT_ASSERT_EQ(test, put_user(0x8182838485868788ULL,
@@ -659,10 +681,8 @@ static void uprobe_arm64_sim_stp(struct kunit *test)
 	u64 x[2];
 	u32 w[2];
 
-	page = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	none = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ,
-			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	page = uprobe_arm64_sim_page(test, PROT_READ | PROT_WRITE);
+	none = uprobe_arm64_sim_page(test, PROT_READ);
 	if (!page || !none)
 		kunit_skip(test, "no user memory");
 
