@@ -316,7 +316,7 @@ static int uprobe_perf_close(struct trace_event_call *call,
 	if (target) {
 		list_del(&event->hw.tp_list);
 		still_covered = filter->nr_systemwide ||
-				(target->flags & PF_EXITING) ||
+				(READ_ONCE(target->flags) & PF_EXITING) ||
 				perf_watches_mm(filter, target->mm);
 	} else {
 		still_covered = --filter->nr_systemwide > 0;

@@ -424,19 +424,25 @@ record_to_file(struct trace_uprobe *tu, struct trace_event_file *file,
 	       unsigned long addr, struct uprobe_fetch_ctx *ctx,
 	       const void *args, int len)
 {
+	/* The event's flags change while probes hit (see record_wanted()). */
+	unsigned long flags = READ_ONCE(file->flags);
+
 	/*
-	 * The event's flags change while probes hit (see record_wanted()):
-	 * ftrace's helper reads them plainly, as for every kind of event,
-	 * an intended race of ftrace's; ours are read once, marked.
+	 * trace_trigger_soft_disabled() with the flags read once: triggers
+	 * without a condition run, a soft-disabled event records nothing.
 	 */
-	if (data_race(trace_trigger_soft_disabled(file)))
+	if (unlikely(flags & (EVENT_FILE_FL_TRIGGER_MODE |
+			      EVENT_FILE_FL_SOFT_DISABLED |
+			      EVENT_FILE_FL_PID_FILTER)) &&
+	    !(flags & EVENT_FILE_FL_TRIGGER_COND) &&
+	    __trace_trigger_soft_disabled(file))
 		return;
 	/*
 	 * Buffer off (tracing_on 0): only a trigger that reads it needs it.
 	 * buffer_disabled mirrors tracing_on for fast paths; a hit racing
 	 * with the switch is reserved and dropped by the ring buffer.
 	 */
-	if (!(READ_ONCE(file->flags) & EVENT_FILE_FL_TRIGGER_COND) &&
+	if (!(flags & EVENT_FILE_FL_TRIGGER_COND) &&
 	    READ_ONCE(file->tr->buffer_disabled))
 		return;
 	record_into_buffer(tu, file, addr, ctx, args, len);
