@@ -122,8 +122,8 @@ efault:
 /* x87.c */
 bool uprobe_x86_x87_runs(u8 form);
 int uprobe_x86_x87(u8 form, unsigned long ea, struct pt_regs *regs);
-void uprobe_x86_x87_fix_fip(struct pt_regs *regs, unsigned long slot,
-			    unsigned long vaddr);
+void uprobe_x86_x87_fix_fip(struct arch_uprobe *auprobe, struct pt_regs *regs,
+			    unsigned long slot, unsigned long vaddr);
 
 /* stub.c */
 bool uprobe_x86_stub_syscall(struct pt_regs *regs, unsigned long slot,

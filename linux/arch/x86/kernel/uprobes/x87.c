@@ -14,17 +14,20 @@
  * be) and the operand's address (FDP) are the original's; only FIP and
  * the opcode (FOP, whose ModRM differs) are then made the original's.
  *
- * A 64-bit program sees all 64 bits of FIP and FDP (fxsave64, xsave64,
- * its signal frames, a debugger's PTRACE_GETFPREGS): they are put back
- * through fxsave64 and fxrstor64, which keep them whole. The 32-bit
- * fnstenv and fldenv would zero their upper halves; they serve 32-bit
- * programs, whose FIP comes with a code segment (FCS).
+ * A 64-bit program can see all 64 bits of FIP and FDP (fxsave64, xsave64,
+ * its signal frames, a debugger's PTRACE_GETFPREGS) where the CPU saves
+ * them: FIP is then put back through fxsave64 and fxrstor64, which keep
+ * both whole (FCS, which fxrstor64 does not load, reads 0 afterwards, as
+ * on CPUs that deprecate it). Some CPUs (AMD's) save no pointers there
+ * while no exception is pending, and fnstenv shows the only FIP there is,
+ * 32 bits of it: it is put back through fnstenv and fldenv, with FCS, as
+ * for 32-bit programs. fnstenv tells where FIP is on every CPU.
  *
- * That needs a CPU whose fxrstor64 loads FIP (every x86 CPU does; QEMU's
- * TCG does not, and the FIP of the kernel's copy, kernel address bits,
- * would stay visible): checked once at boot, else x87 instructions are
- * stepped (uprobes.x87_in_kernel=1 forces the kernel's way, to test it
- * there).
+ * Running the instruction in the kernel needs a CPU whose fldenv and
+ * fxrstor64 load FIP (every x86 CPU's do; QEMU's TCG's do not, and the
+ * FIP of the kernel's copy, kernel address bits, would stay visible):
+ * checked once at boot, else x87 instructions are stepped
+ * (uprobes.x87_in_kernel=1 forces the kernel's way, to test it there).
  *
  * What the kernel must not take here is stepped instead, which then
  * behaves as the original: a fault on the operand (not present, not
@@ -42,6 +45,7 @@
 #include <asm/asm.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/types.h>
+#include <asm/segment.h>
 #include <asm/smap.h>
 
 #include "internal.h"
@@ -55,6 +59,17 @@ struct uprobe_x87_env {
 
 /* The bits of FOP the kernel's copy shares: the opcode's and ModRM reg. */
 #define X87_FOP_OP_REG	0x738
+
+/*
+ * Where an x87 instruction run elsewhere than the probed one left its
+ * traces: FIP in [@from, @from + @len) (for a zero @len, any FIP) becomes
+ * @to plus its offset from @from; a recorded FOP whose @fop_mask bits are
+ * @fop_from becomes @fop_to.
+ */
+struct uprobe_x87_fix {
+	unsigned long	from, len, to;
+	u16		fop_mask, fop_from, fop_to;
+};
 
 /*
  * Forms (op & 7) << 3 | reg run here: all memory forms but the invalid
@@ -76,43 +91,124 @@ struct uprobe_x87_env {
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "uprobes."
 
-/* Does fldenv load FIP on this CPU (see uprobe_x86_x87_init())? */
+/* Do fldenv and fxrstor64 load FIP on this CPU (uprobe_x86_x87_init())? */
 static bool x87_fip_loads __ro_after_init;
 static bool x87_in_kernel __ro_after_init;
 module_param(x87_in_kernel, bool, 0444);
 MODULE_PARM_DESC(x87_in_kernel,
-		 "Run probed x87 instructions in the kernel even where fldenv does not load FIP (testing)");
+		 "Run probed x87 instructions in the kernel even where FIP cannot be put back (testing)");
 
+/* FIP as fnstenv shows it after @env is loaded with fldenv. */
+static u32 uprobe_x86_x87_fldenv_fip(struct uprobe_x87_env *env)
+{
+	asm volatile("fldenv %0\n\tfnstenv %0" : "+m" (*env));
+	return env->fip;
+}
+
+#ifdef CONFIG_X86_64
+/* FIP as fnstenv shows it after @fx is loaded with fxrstor64. */
+static u32 uprobe_x86_x87_fxrstor_fip(struct fxregs_state *fx)
+{
+	struct uprobe_x87_env env;
+
+	asm volatile("fxrstorq %1\n\tfnstenv %0" : "=m" (env) : "m" (*fx));
+	return env.fip;
+}
+
+/*
+ * @f applied to a 64-bit program's state, all 64 bits of FIP kept, when
+ * the CPU saved its pointers in @fx (fxsave64 before fnstenv, which
+ * masked the exceptions: fxrstor64 restores them). @fip32: FIP as
+ * fnstenv showed it. The thread's FPU registers are loaded and locked.
+ * False when the CPU did not save them there.
+ */
+static bool uprobe_x86_x87_fix64(struct fxregs_state *fx, u32 fip32,
+				 const struct uprobe_x87_fix *f)
+{
+	if (!x87_fip_loads || (u32)fx->rip != fip32)
+		return false;
+	fx->rip = f->len ? fx->rip - f->from + f->to : f->to;
+	if ((fx->fop & f->fop_mask) == f->fop_from)
+		fx->fop = f->fop_to;
+	asm volatile("fxrstorq %0" : : "m" (*fx));
+	return true;
+}
+
+static void uprobe_x86_x87_fxsave(struct fxregs_state *fx)
+{
+	asm volatile("fxsaveq %0" : "=m" (*fx));
+}
+#else
+static u32 uprobe_x86_x87_fxrstor_fip(struct fxregs_state *fx)
+{
+	return 0;
+}
+
+static bool uprobe_x86_x87_fix64(struct fxregs_state *fx, u32 fip32,
+				 const struct uprobe_x87_fix *f)
+{
+	return false;
+}
+
+static void uprobe_x86_x87_fxsave(struct fxregs_state *fx)
+{
+}
+#endif
+
+/*
+ * Checks with fnstenv, on a fresh state, that fldenv and (64-bit)
+ * fxrstor64 load the FIP they are given.
+ */
 static int __init uprobe_x86_x87_init(void)
 {
-	const u64 fip = 0x123456789a0;
+	struct uprobe_x87_env env;
 	struct fxregs_state fx;
+	bool loads;
 
 	kernel_fpu_begin_mask(KFPU_387);
-	asm volatile("fldz\n\tfxsaveq %0" : "=m" (fx));
-	fx.rip = fip;
-	asm volatile("fxrstorq %0\n\tfxsaveq %0" : "+m" (fx));
+	asm volatile("fldz\n\tfnstenv %0" : "=m" (env));
+	env.fip = 0x1234560;
+	loads = uprobe_x86_x87_fldenv_fip(&env) == 0x1234560;
+	if (IS_ENABLED(CONFIG_X86_64)) {
+		asm volatile("fninit\n\tfldz");
+		uprobe_x86_x87_fxsave(&fx);
+		fx.rip = 0x123456789a0;
+		loads = loads && uprobe_x86_x87_fxrstor_fip(&fx) == 0x456789a0;
+	}
 	kernel_fpu_end();
-	x87_fip_loads = fx.rip == fip;
+	x87_fip_loads = loads;
 	return 0;
 }
 arch_initcall(uprobe_x86_x87_init);
 
 /*
- * Sets a 64-bit program's FIP, whole, and when @fop (the opcode's low
- * bits and ModRM reg) is the recorded FOP's, the ModRM of the original's
- * disp32(%rip) operand in it; FDP and the rest stay as they are. The
- * thread's FPU registers are loaded and locked.
+ * Applies @f to the thread's x87 state, whose FPU registers are loaded
+ * and locked; a kernel FCS becomes @regs' (see the comment at the top).
  */
-static void uprobe_x86_x87_set_fip64(u64 fip, u16 fop)
+static void uprobe_x86_x87_put_back(struct pt_regs *regs,
+				    const struct uprobe_x87_fix *f)
 {
+	struct uprobe_x87_env env;
 	struct fxregs_state fx;
+	bool user64 = user_64bit_mode(regs);
 
-	asm volatile("fxsaveq %0" : "=m" (fx));
-	fx.rip = fip;
-	if ((fx.fop & X87_FOP_OP_REG) == fop)
-		fx.fop = fop | 5;
-	asm volatile("fxrstorq %0" : : "m" (fx));
+	/* Before fnstenv, which masks every exception. */
+	if (user64)
+		uprobe_x86_x87_fxsave(&fx);
+	asm volatile("fnstenv %0" : "=m" (env));
+	if (f->len && env.fip - (u32)f->from >= f->len) {
+		/* Not moved (a control instruction): exceptions back. */
+		asm volatile("fldenv %0" : : "m" (env));
+		return;
+	}
+	if (user64 && uprobe_x86_x87_fix64(&fx, env.fip, f))
+		return;
+	env.fip = f->len ? env.fip - (u32)f->from + (u32)f->to : (u32)f->to;
+	if ((env.fop & f->fop_mask) == f->fop_from)
+		env.fop = f->fop_to;
+	if (env.fcs == __KERNEL_CS)
+		env.fcs = regs->cs;
+	asm volatile("fldenv %0" : : "m" (env));
 }
 
 /**
@@ -223,6 +319,7 @@ static int uprobe_x86_x87_run(u8 form, unsigned long ea)
  */
 int uprobe_x86_x87(u8 form, unsigned long ea, struct pt_regs *regs)
 {
+	struct uprobe_x87_fix fix = { };
 	int err;
 
 	/* fnsave and frstor: the largest operand, 108 bytes */
@@ -230,45 +327,56 @@ int uprobe_x86_x87(u8 form, unsigned long ea, struct pt_regs *regs)
 		return -EFAULT;
 	fpregs_lock_and_load();
 	err = uprobe_x86_x87_run(form, ea);
-	/* A rip-relative operand: a 64-bit program's instruction. */
+	/*
+	 * FOP: the opcode's low bits, then ModRM: the reg field is the
+	 * same, mod 00 and r/m 101 make the original's disp32(%rip).
+	 */
+	fix.to = regs->ip;
+	fix.fop_mask = X87_FOP_OP_REG;
+	fix.fop_from = (form >> 3) << 8 | (form & 7) << 3;
+	fix.fop_to = fix.fop_from | 5;
 	if (!err && !(X87_CONTROL & BIT_ULL(form)))
-		uprobe_x86_x87_set_fip64(regs->ip, (form >> 3) << 8 | (form & 7) << 3);
+		uprobe_x86_x87_put_back(regs, &fix);
 	fpregs_unlock();
 	return err;
 }
 
+/* The FOP of the x87 instruction @insn: its opcode's low bits, its ModRM. */
+static u16 uprobe_x86_x87_fop(const u8 *insn)
+{
+	int i = 0;
+
+	/* No prefix byte is an x87 opcode (d8-df). */
+	while (i < MAX_UINSN_BYTES - 1 && (insn[i] & 0xf8) != 0xd8)
+		i++;
+	return (insn[i] & 7) << 8 | insn[i + 1];
+}
+
 /**
- * uprobe_x86_x87_fix_fip - put the probed address back into FIP after a step
+ * uprobe_x86_x87_fix_fip - put the probed instruction back into FIP after a step
+ * @auprobe: the probed x87 instruction
  * @regs: the user registers
- * @slot: the XOL slot the x87 instruction was stepped in
+ * @slot: the XOL slot it was stepped in
  * @vaddr: the probed address
  *
- * A stepped x87 instruction records the slot's address as FIP: it becomes
- * @vaddr, all 64 bits of it for a 64-bit program, the 32 bits fnstenv and
- * fnsave show (with FCS) for a 32-bit one.
+ * A stepped x87 instruction records the slot's address as FIP, and the
+ * copy's ModRM (a rip-relative operand through a register) in FOP: they
+ * become the original's.
  */
-void uprobe_x86_x87_fix_fip(struct pt_regs *regs, unsigned long slot,
-			    unsigned long vaddr)
+void uprobe_x86_x87_fix_fip(struct arch_uprobe *auprobe, struct pt_regs *regs,
+			    unsigned long slot, unsigned long vaddr)
 {
-	struct uprobe_x87_env env;
-	struct fxregs_state fx;
+	struct uprobe_x87_fix fix = {
+		.from = slot, .len = UPROBE_XOL_SLOT_BYTES, .to = vaddr,
+		.fop_mask = 0x7ff,
+		.fop_from = uprobe_x86_x87_fop(auprobe->ixol),
+		.fop_to = uprobe_x86_x87_fop(auprobe->insn),
+	};
 
 	/* fpregs_lock_and_load() without its checks of the context. */
 	fpregs_lock();
 	if (test_thread_flag(TIF_NEED_FPU_LOAD))
 		switch_fpu_return();
-	if (user_64bit_mode(regs)) {
-		asm volatile("fxsaveq %0" : "=m" (fx));
-		if (fx.rip - slot < UPROBE_XOL_SLOT_BYTES) {
-			fx.rip += vaddr - slot;
-			asm volatile("fxrstorq %0" : : "m" (fx));
-		}
-	} else {
-		asm volatile("fnstenv %0" : "=m" (env));
-		if (env.fip - (u32)slot < UPROBE_XOL_SLOT_BYTES)
-			env.fip += (u32)vaddr - (u32)slot;
-		/* fnstenv masked every exception: fldenv restores them. */
-		asm volatile("fldenv %0" : : "m" (env));
-	}
+	uprobe_x86_x87_put_back(regs, &fix);
 	fpregs_unlock();
 }

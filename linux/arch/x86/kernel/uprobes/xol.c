@@ -153,7 +153,8 @@ int arch_uprobe_post_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)
 		return err;
 	}
 	if (fix & UPROBE_X86_FIX_FIP)
-		uprobe_x86_x87_fix_fip(regs, utask->xol_vaddr, utask->vaddr);
+		uprobe_x86_x87_fix_fip(auprobe, regs, utask->xol_vaddr,
+				       utask->vaddr);
 	if (at->user_tf) {
 		current->thread.virtual_dr6 |= DR_STEP;
 		send_sigtrap(regs, 0, TRAP_TRACE);

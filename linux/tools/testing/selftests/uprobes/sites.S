@@ -411,8 +411,9 @@ site_nop5_regs_probe:
 	.size site_nop5_regs, . - site_nop5_regs
 
 /*
- * unsigned int site_x87_fip(void): the FPU's last instruction pointer
- * (FIP, 32 bits) that fnstenv shows after the x87 load at site_x87_fldl.
+ * unsigned long site_x87_fip(void): the FPU's last instruction pointer
+ * (FIP, 32 bits) and, in bits 32-42, opcode (FOP) that fnstenv shows
+ * after the x87 load at site_x87_fldl.
  */
 	.globl site_x87_fip
 	.type site_x87_fip, @function
@@ -424,12 +425,15 @@ site_x87_fldl:
 	fnstenv	site_x87_env(%rip)
 	fldenv	site_x87_env(%rip)
 	fstp	%st(0)
-	movl	site_x87_env + 12(%rip), %eax
+	movzwl	site_x87_env + 18(%rip), %eax
+	shl	$32, %rax
+	movl	site_x87_env + 12(%rip), %edx
+	or	%rdx, %rax
 	ret
 	.size site_x87_fip, . - site_x87_fip
 
 /*
- * unsigned int site_x87_fip_reg(void): the same after a load through a
+ * unsigned long site_x87_fip_reg(void): the same after a load through a
  * register, at site_x87_fldl_reg.
  */
 	.globl site_x87_fip_reg
@@ -443,7 +447,10 @@ site_x87_fldl_reg:
 	fnstenv	site_x87_env(%rip)
 	fldenv	site_x87_env(%rip)
 	fstp	%st(0)
-	movl	site_x87_env + 12(%rip), %eax
+	movzwl	site_x87_env + 18(%rip), %eax
+	shl	$32, %rax
+	movl	site_x87_env + 12(%rip), %edx
+	or	%rdx, %rax
 	ret
 	.size site_x87_fip_reg, . - site_x87_fip_reg
 

@@ -87,9 +87,9 @@ struct site_regs {
 
 void site_nop5_regs(struct site_regs *out);
 
-unsigned int site_x87_fip(void);
+unsigned long site_x87_fip(void);
 extern char site_x87_fldl[];
-unsigned int site_x87_fip_reg(void);
+unsigned long site_x87_fip_reg(void);
 extern char site_x87_fldl_reg[];
 void site_x87_fxsave(void *fx);
 extern char site_x87_fldl_fx[];

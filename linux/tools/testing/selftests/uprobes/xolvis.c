@@ -890,12 +890,12 @@ TEST(xol_area_near_first_hit)
 
 /*
  * An x87 instruction records its address as the FPU's last instruction
- * pointer (FIP) that fnstenv shows: one on a rip-relative operand, which
- * the kernel runs, records the kernel's, one stepped out of line (through
- * a register) the slot's; the engine puts the probed address there. Seen
- * only on a CPU whose fldenv loads FIP (the hardware's does; QEMU's TCG
- * keeps the last x87 instruction's address): elsewhere the cases run the
- * probe and then skip.
+ * pointer (FIP) that fnstenv shows, and its opcode (FOP): one on a
+ * rip-relative operand, which the kernel runs, records the kernel's, one
+ * stepped out of line the slot's (and, rip-relative, the copy's ModRM);
+ * the engine puts the probed instruction's there. Seen only on a CPU whose
+ * fldenv loads FIP (the hardware's does; QEMU's TCG keeps the last x87
+ * instruction's address): elsewhere the cases run the probe and then skip.
  */
 
 /* Does fldenv load FIP on this CPU? */
@@ -934,25 +934,32 @@ static void x87_unprobe(struct __test_metadata *_metadata, const char *ev)
 	EXPECT_EQ(0, upng_probe_del(ev));
 }
 
-/* FIP after @fn's x87 load at @site, which is probed meanwhile. */
+/*
+ * FIP and FOP after @fn's x87 load at @site, which is probed meanwhile:
+ * as without the probe.
+ */
 static void check_x87_fip(struct __test_metadata *_metadata,
-			  unsigned int (*fn)(void), const char *site,
+			  unsigned long (*fn)(void), const char *site,
 			  const char *name)
 {
-	uint32_t want = (uint32_t)(unsigned long)site;
+	uint32_t want = (uint32_t)(unsigned long)site, fip;
+	unsigned long before = fn(), after;
 	char ev[64];
-	uint32_t fip;
 
-	ASSERT_EQ(want, fn()) TH_LOG("FIP without a probe");
+	ASSERT_EQ(want, (uint32_t)before) TH_LOG("FIP without a probe");
 	x87_probe(_metadata, name, "x87", ev, sizeof(ev));
-	fip = fn();
+	after = fn();
 	x87_unprobe(_metadata, ev);
+	fip = (uint32_t)after;
 	if (!fldenv_loads_fip())
 		SKIP(return, "no fldenv of FIP (QEMU TCG): %#x after the probed x87 load at %#x",
 		     fip, want);
 	EXPECT_EQ(want, fip)
 		TH_LOG("FIP %#x after the probed x87 load at %#x (kernel's? slot's?)",
 		       fip, want);
+	EXPECT_EQ(before >> 32, after >> 32)
+		TH_LOG("FOP %#lx probed, %#lx unprobed", after >> 32,
+		       before >> 32);
 }
 
 TEST(x87_fip_is_the_probed_address)
@@ -969,10 +976,11 @@ TEST(x87_fip_is_the_probed_address_stepped)
 
 /*
  * A 64-bit program sees all 64 bits of FIP and FDP (fxsave64, xsave64, its
- * signal frames, a debugger): the probed load's (far above 4 GiB in a PIE)
- * and its operand's, never cut to their 32-bit fnstenv halves. FDP, which
- * the engine does not set, must be as without the probe on every CPU; FIP
- * only where fxrstor64 loads it (not QEMU's TCG).
+ * signal frames, a debugger) where the CPU saves them: the probed load's
+ * (far above 4 GiB in a PIE) and its operand's, never cut to their 32-bit
+ * fnstenv halves. FDP, which the engine does not set, must be as without
+ * the probe on every CPU; FIP and FOP only where fxrstor64 and fldenv
+ * load FIP (not QEMU's TCG).
  */
 struct x87_fx64 {
 	alignas(16) uint16_t cwd;
@@ -981,18 +989,29 @@ struct x87_fx64 {
 	uint8_t rest[480];
 };
 
-/* Does fxrstor64 load FIP on this CPU? */
+/*
+ * Does fxrstor64 load FIP on this CPU? fnstenv tells, which shows FIP on
+ * every CPU (fxsave64 shows none on some while no exception is pending).
+ */
 static bool fxrstor_loads_fip(void)
 {
 	struct x87_fx64 fx;
-	const uint64_t fip = 0x123456789a0;
+	unsigned char env[28];
+	uint32_t got;
 
 	asm volatile("fninit\n fldz\n fxsave64 %0" : "=m" (fx));
-	fx.rip = fip;
-	asm volatile("fxrstor64 %0\n fxsave64 %0\n fstp %%st(0)" : "+m" (fx));
-	return fx.rip == fip;
+	fx.rip = 0x123456789a0;
+	asm volatile("fxrstor64 %1\n fnstenv %0\n fldenv %0\n fstp %%st(0)"
+		     : "=m" (env) : "m" (fx));
+	memcpy(&got, env + 12, sizeof(got));
+	return got == 0x456789a0;
 }
 
+/*
+ * The 64-bit FIP, FDP and FOP after @fn's x87 load at @site, probed
+ * meanwhile: as without the probe (the probed address, or 0 where the
+ * CPU saves no pointers while no exception is pending).
+ */
 static void check_x87_fx64(struct __test_metadata *_metadata,
 			   void (*fn)(void *), const char *site,
 			   const char *name)
@@ -1008,10 +1027,14 @@ static void check_x87_fx64(struct __test_metadata *_metadata,
 		TH_LOG("FDP %#lx probed, %#lx unprobed (operand at %p)",
 		       (unsigned long)fx.rdp, (unsigned long)before.rdp,
 		       &site_x87_val);
-	if (!fxrstor_loads_fip())
-		SKIP(return, "no fxrstor64 of FIP (QEMU TCG): %#lx after the probed x87 load at %p",
+	if (!fxrstor_loads_fip() || !fldenv_loads_fip())
+		SKIP(return, "FIP not loaded (QEMU TCG): %#lx after the probed x87 load at %p",
 		     (unsigned long)fx.rip, site);
-	EXPECT_EQ((uint64_t)(unsigned long)site, fx.rip);
+	EXPECT_TRUE(before.rip == (unsigned long)site || !before.rip)
+		TH_LOG("FIP %#lx unprobed, the load at %p",
+		       (unsigned long)before.rip, site);
+	EXPECT_EQ(before.rip, fx.rip);
+	EXPECT_EQ(before.fop, fx.fop);
 }
 
 TEST(x87_fip_fdp_64bit)

@@ -129,7 +129,7 @@ static void uprobe_x86_boost_test(struct kunit *test)
 
 /*
  * x87 on a disp32(%rip) operand is never boosted (it records its address):
- * the kernel runs it, or, where fldenv cannot put FIP back, it is stepped.
+ * the kernel runs it, or, where FIP cannot be put back, it is stepped.
  */
 static void uprobe_x86_boost_x87_test(struct kunit *test)
 {

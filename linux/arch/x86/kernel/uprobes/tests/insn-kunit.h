@@ -454,7 +454,7 @@ static void uprobe_x86_insn_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_NULL(test, reason);
 	KUNIT_EXPECT_EQ(test, au.len, c->len);
-	/* where fldenv cannot put FIP back, x87 is stepped (x87.c) */
+	/* where FIP cannot be put back, x87 is stepped (x87.c) */
 	if (c->emul == UPROBE_X86_X87 && !uprobe_x86_x87_runs(c->cond)) {
 		KUNIT_EXPECT_EQ(test, au.emul, UPROBE_X86_STEP);
 		KUNIT_EXPECT_EQ(test, au.fixups, c->fixups);
