@@ -550,12 +550,15 @@ TEST_F_TIMEOUT(int3, probe_toggled, 300)
 
 	ASSERT_EQ(0, pthread_create(&thread, NULL, toggle_probe, &t));
 	for (i = 0; i < rounds; i++) {
+		int round_stops = 0;
+
 		ASSERT_EQ(0, ask(self, 50));
 		ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 		while ((ev = next_event(pid, self->ack, &c)) == 1) {
 			/* Only ever the debugger's own breakpoint. */
 			ASSERT_EQ(upng_dbg_bkpt_pc(self->addr), get_ip(pid));
 			stops++;
+			round_stops++;
 			ASSERT_EQ(0, poke(pid, self->addr, self->word));
 			ASSERT_EQ(self->addr + variant->len,
 				  step_from(pid, self->addr));
@@ -567,6 +570,11 @@ TEST_F_TIMEOUT(int3, probe_toggled, 300)
 		/* Stopped between rounds, its breakpoint kept. */
 		ASSERT_EQ(0, kill(pid, SIGSTOP));
 		ASSERT_EQ(pid, waitpid(pid, NULL, __WALL));
+		/* Each call stopped; the debugger reads its breakpoint. */
+		EXPECT_EQ(UPNG_DBG_BKPT, low(peek(pid, self->addr)))
+			TH_LOG("round %d: %d stops, memory 0x%lx", i,
+			       round_stops, shown(pid, self->addr));
+		ASSERT_EQ(50, round_stops) TH_LOG("round %d", i);
 	}
 	__atomic_store_n(&t.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(thread, NULL);
