@@ -263,6 +263,58 @@ bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm)
 	return wanted;
 }
 
+/**
+ * uprobe_bps_kept() - may a breakpoint of a probe still be in an address space?
+ * @uprobe: a live probe
+ * @mm: the address space, mmap lock held
+ *
+ * Whether a breakpoint of @uprobe found in @mm is the engine's: yes when a
+ * consumer wants @mm, when none is left (the last one's breakpoints are
+ * being removed), when consumers or filters are changing and the walk
+ * that makes @mm agree has not been through it yet, and when a removal
+ * failed and is retried. One pass over the consumers, which may change
+ * meanwhile: a consumer removed since the list was found non-empty must
+ * not make @mm look unwanted while its breakpoint is still there.
+ *
+ * Return: true when a breakpoint of @uprobe in @mm may be the engine's.
+ */
+bool uprobe_bps_kept(struct uprobe *uprobe, struct mm_struct *mm)
+{
+	struct uprobe_consumer *uc;
+	bool kept = true;
+	int idx;
+
+	idx = srcu_read_lock(&uprobes_srcu);
+	list_for_each_entry_srcu(uc, &uprobe->consumers, cons_node,
+				 srcu_read_lock_held(&uprobes_srcu)) {
+		kept = !uc->filter || uc->filter(uc, mm);
+		if (kept)
+			break;
+	}
+	srcu_read_unlock(&uprobes_srcu, idx);
+	if (kept)
+		return true;
+	/* A change seen in the list was marked before it was made. */
+	smp_rmb();
+	return atomic_read(&uprobe->changing) || READ_ONCE(uprobe->stranded);
+}
+
+/*
+ * Consumers or filters of @uprobe change: marked before the change,
+ * unmarked after the walk that follows it (see uprobe_bps_kept()).
+ */
+static void uprobe_change_begin(struct uprobe *uprobe)
+{
+	atomic_inc(&uprobe->changing);
+	smp_mb__after_atomic();
+}
+
+static void uprobe_change_end(struct uprobe *uprobe)
+{
+	smp_mb__before_atomic();
+	atomic_dec(&uprobe->changing);
+}
+
 /* Analyses the instruction read into @uprobe->arch.insn. */
 static int uprobe_analyze(struct uprobe *uprobe, bool is_64bit)
 {
@@ -619,7 +671,7 @@ static void uprobe_strand(struct uprobe *uprobe)
 		return;
 	pr_warn_ratelimited("inode %lu:0x%llx: breakpoint not removed from every process, retrying\n",
 			    uprobe->inode->i_ino, uprobe->offset);
-	uprobe->stranded = true;
+	WRITE_ONCE(uprobe->stranded, true);
 	uprobe_get(uprobe);
 	mutex_lock(&uprobes_stranded_lock);
 	list_add_tail(&uprobe->stranded_node, &uprobes_stranded);
@@ -694,7 +746,7 @@ static void uprobe_sweep_work(struct work_struct *work)
 			continue;
 		}
 		list_del_init(&uprobe->stranded_node);
-		uprobe->stranded = false;
+		WRITE_ONCE(uprobe->stranded, false);
 		uprobe_settle(uprobe, false);
 		mutex_unlock(&uprobe->reg_mutex);
 		uprobe_put(uprobe);
@@ -782,6 +834,7 @@ static struct uprobe *uprobe_add_locked(struct inode *inode,
 	 * walk or the mmap hook inserts breakpoints for consumers it sees.
 	 */
 	WRITE_ONCE(uprobe->live, true);
+	uprobe_change_begin(uprobe);
 	list_add_rcu(&uc->cons_node, &uprobe->consumers);
 	return uprobe;
 put:
@@ -827,11 +880,13 @@ struct uprobe *uprobe_register_file(struct inode *inode, struct file *file,
 		return uprobe;
 	err = uprobe_sync_mms(uprobe);
 	if (!err) {
+		uprobe_change_end(uprobe);
 		mutex_unlock(&uprobe->reg_mutex);
 		return uprobe;
 	}
 	list_del_rcu(&uc->cons_node);
 	uprobe_sync_mms(uprobe);
+	uprobe_change_end(uprobe);
 	mutex_unlock(&uprobe->reg_mutex);
 	/* Handlers of @uc may have started where insertion succeeded. */
 	synchronize_srcu(&uprobes_srcu);
@@ -908,6 +963,7 @@ static void uprobe_del_batch(struct uprobe_walk *w, unsigned int cnt,
 	for (i = 0; i < cnt; i++) {
 		uc = nth(ctx, i, &offset, &ref_ctr_offset, &slot);
 		mutex_lock(&w->uprobes[i]->reg_mutex);
+		uprobe_change_begin(w->uprobes[i]);
 		if (!WARN_ON_ONCE(!uprobe_has_consumer(w->uprobes[i], uc)))
 			list_del_rcu(&uc->cons_node);
 		mutex_unlock(&w->uprobes[i]->reg_mutex);
@@ -917,6 +973,8 @@ static void uprobe_del_batch(struct uprobe_walk *w, unsigned int cnt,
 		return;
 	uprobe_walk_mms(w);
 	uprobe_settle_walk(w);
+	for (i = 0; i < cnt; i++)
+		uprobe_change_end(w->uprobes[i]);
 }
 
 /**
@@ -971,6 +1029,8 @@ int uprobe_register_batch(struct inode *inode, struct file *file,
 		/* Handlers may have started where insertion succeeded. */
 		synchronize_srcu(&uprobes_srcu);
 	}
+	for (i = 0; i < added; i++)
+		uprobe_change_end(w.uprobes[i]);
 	for (i = 0; i < added; i++) {
 		nth(ctx, i, &offset, &ref_ctr_offset, &slot);
 		if (err)
@@ -1041,8 +1101,11 @@ int uprobe_apply(struct uprobe *uprobe, struct uprobe_consumer *uc, bool add)
 	int err = -ENOENT;
 
 	mutex_lock(&uprobe->reg_mutex);
-	if (uprobe_has_consumer(uprobe, uc))
+	if (uprobe_has_consumer(uprobe, uc)) {
+		uprobe_change_begin(uprobe);
 		err = uprobe_sync_mms(uprobe);
+		uprobe_change_end(uprobe);
+	}
 	mutex_unlock(&uprobe->reg_mutex);
 	return err;
 }
@@ -1064,8 +1127,10 @@ void uprobe_unregister_nosync(struct uprobe *uprobe, struct uprobe_consumer *uc)
 {
 	mutex_lock(&uprobe->reg_mutex);
 	if (!WARN_ON_ONCE(!uprobe_has_consumer(uprobe, uc))) {
+		uprobe_change_begin(uprobe);
 		list_del_rcu(&uc->cons_node);
 		uprobe_sync_mms(uprobe);
+		uprobe_change_end(uprobe);
 	}
 	mutex_unlock(&uprobe->reg_mutex);
 	uprobe_put(uprobe);

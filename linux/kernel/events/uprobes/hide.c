@@ -264,16 +264,15 @@ static bool uprobe_bps_write_wins(struct uprobe_bps_copy *c,
 
 /*
  * Was the breakpoint of @uprobe written into @mm by us? Only a live
- * probe that wants @mm has breakpoints there, or one whose consumers all
- * went (its breakpoints are being removed, or stranded): an int3 at a
- * probe's address in a process its consumers filter out is the
- * program's own.
+ * probe that wants @mm has breakpoints there, or one whose consumers
+ * are changing, or all went (its breakpoints are being removed, or
+ * stranded): an int3 at a probe's address in a process its consumers
+ * filter out is the program's own.
  */
 static bool uprobe_bps_ours(struct uprobe *uprobe, struct mm_struct *mm)
 {
 	return uprobe_ready(uprobe) && READ_ONCE(uprobe->live) &&
-	       (list_empty(&uprobe->consumers) ||
-		uprobe_wanted_by(uprobe, mm));
+	       uprobe_bps_kept(uprobe, mm);
 }
 
 /* Fixes the copy where the breakpoint of @uprobe, at @vaddr, is. */

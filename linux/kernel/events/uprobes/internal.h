@@ -48,6 +48,9 @@
  *	breakpoint always finds the probe and executes the original
  *	instruction
  * @stranded_node: link in the sweep worker's list while @stranded
+ * @changing: consumers or their filters are changing, and a walk will make
+ *	the address spaces agree: until it has, an address space may still
+ *	hold a breakpoint no consumer wants (see uprobe_bps_kept())
  * @rcu: delays freeing past lockless hash readers
  * @arch: the probed instruction and how to execute it out of line
  */
@@ -69,6 +72,7 @@ struct uprobe {
 	bool			live;
 	bool			stranded;
 	struct list_head	stranded_node;
+	atomic_t		changing;
 	struct rcu_head		rcu;
 	struct arch_uprobe	arch;
 };
@@ -114,6 +118,7 @@ void uprobe_put(struct uprobe *uprobe);
 struct uprobe *uprobe_remember(struct uprobe *uprobe);
 void uprobe_forget(struct uprobe *uprobe);
 bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm);
+bool uprobe_bps_kept(struct uprobe *uprobe, struct mm_struct *mm);
 int uprobe_prepare(struct uprobe *uprobe, struct file *file);
 int uprobe_collect_range(struct inode *inode, loff_t start, loff_t end,
 			 struct uprobe **out, int max);
