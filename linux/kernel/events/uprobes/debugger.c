@@ -237,15 +237,17 @@ void uprobe_dbg_bps_written(struct mm_struct *mm, unsigned long addr,
 			    const u8 *buf, const u8 *cur, size_t len)
 {
 	struct vm_area_struct *vma = vma_lookup(mm, addr);
+	const unsigned int s = UPROBE_SWBP_INSN_SIZE;
 	uprobe_opcode_t b, now;
 	unsigned long a;
 
 	if (!vma || !uprobe_vma_probeable(vma))
 		return;
-	for (a = ALIGN(addr, sizeof(b)); a + sizeof(b) <= addr + len;
-	     a += sizeof(b)) {
-		memcpy(&b, buf + (a - addr), sizeof(b));
-		memcpy(&now, cur + (a - addr), sizeof(now));
+	uprobe_opcode_init(&b);
+	uprobe_opcode_init(&now);
+	for (a = ALIGN(addr, s); a + s <= addr + len; a += s) {
+		memcpy(&b, buf + (a - addr), s);
+		memcpy(&now, cur + (a - addr), s);
 		if (is_trap_insn(&b) && !is_trap_insn(&now) &&
 		    !uprobe_dbg_bp_at(mm, a))
 			uprobe_dbg_bp_set(mm, a, false);

@@ -146,6 +146,8 @@ static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
 	uprobe_opcode_t b, now;
 	bool dbg;
 
+	uprobe_opcode_init(&b);
+	uprobe_opcode_init(&now);
 	if (!uprobe_bps_unit(c, mm, vaddr, (u8 *)&b, (u8 *)&now))
 		return;
 	dbg = uprobe_dbg_bp_at(mm, vaddr);
@@ -214,7 +216,7 @@ static bool uprobe_bps_write_wins(struct uprobe_bps_copy *c,
 				  const u8 *ours, int n, const u8 *orig, int len)
 {
 	const int s = UPROBE_SWBP_INSN_SIZE;
-	u8 now[MAX_UINSN_BYTES], after[MAX_UINSN_BYTES];
+	u8 now[UPROBE_INSN_BYTES], after[UPROBE_INSN_BYTES];
 	uprobe_opcode_t first;
 	unsigned long a;
 	bool dbg;
@@ -227,6 +229,7 @@ static bool uprobe_bps_write_wins(struct uprobe_bps_copy *c,
 		return false;
 	/* Ours there, its first unit maybe under a debugger's breakpoint? */
 	dbg = uprobe_dbg_bp_at(mm, vaddr);
+	uprobe_opcode_init(&first);
 	memcpy(&first, now, s);
 	if (memcmp(now + s, ours + s, n - s) ||
 	    (memcmp(now, ours, s) && !(is_trap_insn(&first) && (n > s || dbg))))
@@ -280,8 +283,10 @@ static bool uprobe_bps_ours(struct uprobe *uprobe, struct mm_struct *mm)
 static void uprobe_bps_fix_one(struct uprobe_bps_copy *c, struct uprobe *uprobe,
 			       struct mm_struct *mm, unsigned long vaddr)
 {
-	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+	u8 jump[UPROBE_INSN_BYTES], orig[UPROBE_INSN_BYTES];
+	const u8 *insn = (const u8 *)uprobe->arch.insn;
 	uprobe_opcode_t bp = UPROBE_SWBP_INSN;
+	const int s = UPROBE_SWBP_INSN_SIZE;
 	int n, len;
 
 	if (!uprobe_bps_ours(uprobe, mm))
@@ -295,13 +300,11 @@ static void uprobe_bps_fix_one(struct uprobe_bps_copy *c, struct uprobe *uprobe,
 		uprobe_bps_fix(c, vaddr, jump, orig, n);
 		uprobe_bps_fix_first(c, mm, vaddr, jump, n, orig);
 	} else {
-		if (uprobe_bps_write_wins(c, mm, vaddr, (u8 *)&bp, sizeof(bp),
-					  uprobe->arch.insn, len))
+		if (uprobe_bps_write_wins(c, mm, vaddr, (u8 *)&bp, s, insn,
+					  len))
 			return;
-		uprobe_bps_fix(c, vaddr, (u8 *)&bp, uprobe->arch.insn,
-			       sizeof(bp));
-		uprobe_bps_fix_first(c, mm, vaddr, (u8 *)&bp, sizeof(bp),
-				     uprobe->arch.insn);
+		uprobe_bps_fix(c, vaddr, (u8 *)&bp, insn, s);
+		uprobe_bps_fix_first(c, mm, vaddr, (u8 *)&bp, s, insn);
 	}
 }
 
@@ -316,7 +319,8 @@ static void uprobe_bps_fix_vma(struct uprobe_bps_copy *c,
 	int nr, i;
 
 	/* A breakpoint may begin before @s and reach into it. */
-	s = max(vma->vm_start, s - min(s, (unsigned long)MAX_UINSN_BYTES - 1));
+	s = max(vma->vm_start,
+		s - min(s, (unsigned long)UPROBE_INSN_BYTES - 1));
 	start = uprobe_vma_vaddr_offset(vma, s);
 	end = uprobe_vma_vaddr_offset(vma, e);
 	do {

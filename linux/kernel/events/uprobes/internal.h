@@ -20,6 +20,16 @@
 #include <linux/mutex.h>
 #include <linux/uprobes.h>
 
+/*
+ * What the engine keeps of a probed instruction: struct arch_uprobe's
+ * insn, read from the file, and its ixol, copied into an XOL slot to be
+ * stepped. On x86 and arm64 both are MAX_UINSN_BYTES; the stock layouts
+ * of the other architectures' structures differ (arm's ixol is its
+ * instruction and a breakpoint after it, s390 has no MAX_UINSN_BYTES).
+ */
+#define UPROBE_INSN_BYTES	sizeof_field(struct arch_uprobe, insn)
+#define UPROBE_IXOL_BYTES	sizeof_field(struct arch_uprobe, ixol)
+
 /**
  * struct uprobe - one probed (file, offset)
  * @hnode: link in the hit-path hash table (RCU)
@@ -252,7 +262,21 @@ static inline void uprobe_put_swbp(u8 *buf)
 {
 	uprobe_opcode_t bp = UPROBE_SWBP_INSN;
 
-	memcpy(buf, &bp, sizeof(bp));
+	memcpy(buf, &bp, UPROBE_SWBP_INSN_SIZE);
+}
+
+/**
+ * uprobe_opcode_init() - prepare an opcode for a breakpoint's bytes
+ * @op: the opcode, about to receive UPROBE_SWBP_INSN_SIZE bytes
+ *
+ * The breakpoint may be shorter than uprobe_opcode_t (riscv and csky: a
+ * 2-byte breakpoint, a 32-bit type): the bytes past it are zeroed, so
+ * that is_swbp_insn() and is_trap_insn() see the breakpoint's alone.
+ */
+static inline void uprobe_opcode_init(uprobe_opcode_t *op)
+{
+	if (sizeof(*op) > UPROBE_SWBP_INSN_SIZE)
+		*op = 0;
 }
 
 /* hide.c */

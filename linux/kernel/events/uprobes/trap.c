@@ -339,7 +339,7 @@ static void uprobe_step_out_of_line(struct uprobe_task *utask,
 				    struct uprobe *uprobe,
 				    struct pt_regs *regs)
 {
-	if (xol_get_slot(utask, uprobe->arch.ixol)) {
+	if (xol_get_slot(utask, (const u8 *)&uprobe->arch.ixol)) {
 		/* The step works on a copy: the probe may go meanwhile. */
 		utask->step = uprobe->arch;
 		utask->state = UTASK_SSTEP;
@@ -491,7 +491,8 @@ found:
 	}
 	if (!utask) {
 		/* No memory: the hit is skipped, or retried if need be. */
-		if (!uprobe_dbg_bp_at(current->mm, bp_vaddr))
+		if (!uprobe_dbg_bp_at(current->mm, bp_vaddr) &&
+		    !arch_uprobe_ignore(&uprobe->arch, regs))
 			arch_uprobe_skip_sstep(&uprobe->arch, regs);
 		goto report;
 	}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uprobes engine: the architectures' stock interface.
+ *
+ * x86 and arm64 have a part of the engine of their own
+ * (HAVE_UPROBES_ARCH_PART). The other architectures that support uprobes
+ * (riscv, powerpc, s390, arm, mips, loongarch, csky, sparc64) keep the
+ * code they have for the stock engine, arch/<arch>/.../uprobes.c, which
+ * the engine calls with this file (UPROBES_LEGACY_ARCH). Most of that
+ * interface is the engine's too, or is served by its defaults:
+ *
+ * - the breakpoint: UPROBE_SWBP_INSN of UPROBE_SWBP_INSN_SIZE bytes (2 on
+ *   riscv with compressed instructions, on s390 and csky; the engine
+ *   writes and compares that many, also where uprobe_opcode_t is wider),
+ *   is_swbp_insn(), is_trap_insn() and uprobe_get_swbp_addr();
+ * - the XOL slots of UPROBE_XOL_SLOT_BYTES, each filled by
+ *   arch_uprobe_copy_ixol() with struct arch_uprobe's whole ixol (arm's
+ *   holds the instruction and the breakpoint that ends its step); slot 0
+ *   is the return probes' trampoline, a breakpoint;
+ * - a hit: arch_uprobe_ignore() (arm: a condition that fails), the
+ *   consumers' handlers, then arch_uprobe_skip_sstep() (the
+ *   architecture's emulation) or the step of ixol out of line:
+ *   arch_uprobe_pre_xol(), the breakpoint and single-step traps handed
+ *   over through uprobe_pre_sstep_notifier() and
+ *   uprobe_post_sstep_notifier() (directly or from
+ *   arch_uprobe_exception_notify(), which the engine registers as a die
+ *   notifier), then arch_uprobe_post_xol(), or arch_uprobe_abort_xol()
+ *   when arch_uprobe_xol_was_trapped() or a fatal signal ends the step
+ *   early. They find current->utask's state, vaddr, xol_vaddr and autask
+ *   as before, and are given the thread's copy of the probe's struct
+ *   arch_uprobe, where s390 and mips keep state of the step;
+ * - return probes: arch_uretprobe_hijack_return_addr() and
+ *   arch_uretprobe_is_alive(); the trampoline's hit sets the instruction
+ *   pointer to the return address.
+ *
+ * What differs is here: the analysis, once per probe at registration
+ * (arch_uprobe_analyze() calls the stock arch_uprobe_analyze_insn()), and
+ * the instruction set of a hit. What the engine does beyond the stock
+ * interface these architectures go without: boosted XOL slots and jumps
+ * to stubs (every hit is emulated by the architecture or single-stepped),
+ * and the instruction's length for readers and writers of process
+ * memory, which see the breakpoint's bytes as the whole probed
+ * instruction (arch_uprobe_insn_len()'s default).
+ */
+#include <linux/compat.h>
+
+#include "internal.h"
+
+/**
+ * arch_uprobe_analyze() - analyse a probed instruction, the stock way
+ * @aup: the instruction of a &struct uprobe, read from the file into
+ *	@aup->insn
+ * @is_64bit: the file is a 64-bit program (unused: the analysis is the
+ *	same; arch_uprobe_hit_is_64bit() keeps a hit to its own kind of file)
+ * @reason: set to why the instruction is refused
+ *
+ * The stock engine called arch_uprobe_analyze_insn() when it first put
+ * the breakpoint into an address space, with that address space and the
+ * instruction's address there; here it is called once, at registration,
+ * when no process may map the file yet. The architectures that get here
+ * do not read the address space (NULL), and check the address's
+ * alignment only (to the instruction size, or to 64 bytes for powerpc's
+ * prefixed instructions): its offset in a page, which is the file
+ * offset's in the page, since a file is mapped from a page boundary to a
+ * page boundary. The file offset is given.
+ *
+ * Return: 0, or the architecture's error.
+ */
+int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
+			const char **reason)
+{
+	struct uprobe *uprobe = container_of(aup, struct uprobe, arch);
+	int err;
+
+	err = arch_uprobe_analyze_insn(aup, NULL,
+				       (unsigned long)uprobe->offset);
+	if (err)
+		*reason = "refused by the architecture's analysis";
+	return err;
+}
+
+/**
+ * arch_uprobe_hit_is_64bit() - does the thread run 64-bit code?
+ * @regs: the user registers at a breakpoint hit
+ *
+ * A compat task runs 32-bit code, the code of 32-bit (ELFCLASS32) files,
+ * mips's n32 too; a probe in a file of the other class is not executed
+ * by the task (see uprobe_handle_breakpoint()).
+ *
+ * Return: true for a task that is not a compat task of a 64-bit kernel.
+ */
+bool arch_uprobe_hit_is_64bit(struct pt_regs *regs)
+{
+	return IS_ENABLED(CONFIG_64BIT) && !is_compat_task();
+}
+
+/**
+ * arch_uprobe_kind() - how hits of a probed instruction are executed
+ * @auprobe: the analysed instruction
+ * @is_64bit: it was analysed as 64-bit code
+ *
+ * The stock interface decides at each hit: arch_uprobe_skip_sstep()
+ * emulates the instruction, or it is single-stepped.
+ *
+ * Return: "legacy".
+ */
+const char *arch_uprobe_kind(struct arch_uprobe *auprobe, bool is_64bit)
+{
+	return "legacy";
+}
