@@ -29,10 +29,13 @@
 static_assert(UPROBE_IXOL_BYTES <= UPROBE_XOL_SLOT_BYTES);
 /*
  * At most half of the slots are given for good (boosts and stubs), and no
- * more than a u8 of xol_area::slot_entry counts: small slots (8 bytes on
- * riscv and powerpc, whose 64K pages have 8192) would make the area large.
+ * more than xol_area::slot_entry, a u8, can index: with 64K pages arm64
+ * has 1024 slots, and entry 256 would be recorded as 0 (none) and 257 as
+ * 1, a stub lookup finding entry 0's; small slots (8 bytes on riscv and
+ * powerpc, whose 64K pages have 8192) would also make the area large.
  */
 #define XOL_MAX_BOOST	MIN(XOL_NR_SLOTS / 2, U8_MAX)
+static_assert(XOL_MAX_BOOST <= U8_MAX);
 
 /**
  * struct xol_boost - a slot given for good to a probed instruction
