@@ -13,8 +13,9 @@
 #   i386 (x86's part of the engine, built for a 32-bit kernel, where every
 #     process is 32-bit; with the host's gcc): as the architectures
 #     below, but with HAVE_UPROBES_ARCH_PART and not UPROBES_LEGACY_ARCH,
-#     and with the x86 part's KUnit tests; its uprobes files are that
-#     part's, but for the 64-bit return trampoline and stubs.
+#     and with the KUnit tests of the engine, of its x86 part and of the
+#     tracer; its uprobes files are that part's, but for the 64-bit
+#     return trampoline and stubs.
 #   riscv, powerpc (ppc64le), s390, arm (armv7 hard-float), mips (mips64el)
 #   and sparc (sparc64), which keep their stock uprobes code and get the
 #     engine through UPROBES_LEGACY_ARCH (kernel/events/uprobes/
@@ -134,7 +135,8 @@ want_on=(UPROBES UPROBE_EVENTS PERF_EVENTS FTRACE KPROBES
 # The architectures configured from a defconfig that have a part of the
 # engine of their own, with the options of its tests; the others get the
 # engine through UPROBES_LEGACY_ARCH.
-declare -A own_part=([i386]="KUNIT UPROBES_X86_KUNIT_TEST")
+declare -A own_part=([i386]="KUNIT UPROBES_KUNIT_TEST UPROBES_X86_KUNIT_TEST
+			     UPROBE_EVENTS_KUNIT_TEST")
 # What the link needs on tinyconfig: the engine, the tracer and the
 # callers of the series' new hooks (BPF and kprobes would double the
 # time; bpf_trace.o is compiled above).
