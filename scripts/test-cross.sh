@@ -22,9 +22,10 @@
 #     legacy_arch.c): the architecture's defconfig plus what a uprobes
 #     user asks for (UPROBES, UPROBE_EVENTS, PERF_EVENTS, FTRACE,
 #     KPROBE_EVENTS, BPF_SYSCALL and BPF_EVENTS, CROSS_MEMORY_ATTACH,
-#     COREDUMP; no debug information, to compile faster). Kconfig must
-#     grant all of it, UPROBES_LEGACY_ARCH too, and not
-#     HAVE_UPROBES_ARCH_PART; then compiled with -Werror: the engine
+#     COREDUMP; no debug information, to compile faster) and the engine's
+#     KUnit tests (which test some of the architecture's breakpoint
+#     encodings). Kconfig must grant all of it, UPROBES_LEGACY_ARCH too,
+#     and not HAVE_UPROBES_ARCH_PART; then compiled with -Werror: the engine
 #     (kernel/events/uprobes/, legacy_arch.o included), the tracer
 #     (kernel/trace/trace_uprobe_*.o), the architecture's own uprobes
 #     files (each must come out: its Makefile builds it with UPROBES) and
@@ -198,7 +199,8 @@ check_defconfig() {
 	local arch=$1 cross=$2 defconfig=$3 build=$4 blog=$4.log
 	shift 4
 	local objs=() o obj gates g ok opt bad=0 files f
-	local on=("${want_on[@]}" UPROBES_LEGACY_ARCH) off=HAVE_UPROBES_ARCH_PART
+	local on=("${want_on[@]}" UPROBES_LEGACY_ARCH KUNIT UPROBES_KUNIT_TEST)
+	local off=HAVE_UPROBES_ARCH_PART
 	local built=(kernel/events/uprobes/legacy_arch.o) why="has no part of the engine"
 	if [ -n "${own_part[$arch]:-}" ]; then
 		# shellcheck disable=SC2206 # the list of options

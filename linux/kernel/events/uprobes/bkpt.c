@@ -165,14 +165,14 @@ int uprobe_peek(struct mm_struct *mm, unsigned long vaddr, void *buf,
 }
 
 /*
- * Reads the breakpoint-sized opcode at @vaddr into @op (see
- * uprobe_opcode_init()), with uprobe_peek().
+ * Reads the opcode at @vaddr into @op, uprobe_opcode_len() bytes of it
+ * (see uprobe_opcode_init()), with uprobe_peek().
  */
 static int uprobe_peek_opcode(struct mm_struct *mm, unsigned long vaddr,
 			      uprobe_opcode_t *op, bool *anon)
 {
 	uprobe_opcode_init(op);
-	return uprobe_peek(mm, vaddr, op, UPROBE_SWBP_INSN_SIZE, anon);
+	return uprobe_peek(mm, vaddr, op, uprobe_opcode_len(vaddr), anon);
 }
 
 /*
@@ -218,13 +218,17 @@ bool uprobe_jump_tail_at(struct mm_struct *mm, unsigned long vaddr,
 	       !memcmp(tail, jump + s, len - s);
 }
 
-/* Is there a breakpoint at @vaddr, an int3 or a jump to a stub? */
+/*
+ * Is there a breakpoint at @vaddr, whose opcode is @opcode: a trap (an
+ * int3) or a jump to a stub?
+ */
 static bool uprobe_bp_at(struct mm_struct *mm, unsigned long vaddr,
 			 uprobe_opcode_t opcode)
 {
 	u8 jump[UPROBE_INSN_BYTES], orig[UPROBE_INSN_BYTES];
 
-	return is_trap_insn(&opcode) || uprobe_jump_at(mm, vaddr, jump, orig);
+	return uprobe_trap_len(&opcode, uprobe_opcode_len(vaddr)) ||
+	       uprobe_jump_at(mm, vaddr, jump, orig);
 }
 
 /* ---- USDT semaphores ---- */
@@ -591,7 +595,7 @@ bool uprobe_is_trap_at(struct mm_struct *mm, unsigned long vaddr)
 	bool anon;
 
 	return !uprobe_peek_opcode(mm, vaddr, &opcode, &anon) &&
-	       is_trap_insn(&opcode);
+	       uprobe_trap_len(&opcode, uprobe_opcode_len(vaddr));
 }
 
 /**
@@ -947,7 +951,8 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		goto uncount;
 	dbg = uprobe_dbg_bp_at(mm, vaddr);
 	/* Ours, or a debugger's breakpoint (another instruction) over it. */
-	if (is_swbp_insn(&cur) || (dbg && is_trap_insn(&cur))) {
+	if (is_swbp_insn(&cur) ||
+	    (dbg && uprobe_trap_len(&cur, uprobe_opcode_len(vaddr)))) {
 		len = uprobe_stub_jump(mm, vaddr, jump, orig);
 		if (uprobe_jump_tail_at(mm, vaddr, jump, len))
 			/*

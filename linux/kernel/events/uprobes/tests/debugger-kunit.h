@@ -117,7 +117,35 @@ static void uprobe_dbg_test_dup(struct kunit *test)
 	mmput(parent);
 }
 
+/* Trap instructions and their lengths: ours, and longer ones. */
+static void uprobe_dbg_test_trap_len(struct kunit *test)
+{
+#if defined(CONFIG_RISCV) && defined(CONFIG_RISCV_ISA_C)
+	static const u8 ebreak[] = { 0x73, 0x00, 0x10, 0x00 };
+	static const u8 c_nops[] = { 0x01, 0x00, 0x01, 0x00 };
+#endif
+	const int s = UPROBE_SWBP_INSN_SIZE;
+	uprobe_opcode_t bp = UPROBE_SWBP_INSN;
+	u8 buf[sizeof(uprobe_opcode_t)] = {};
+
+	memcpy(buf, &bp, s);
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(buf, sizeof(buf)), s);
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(buf, s), s);
+#ifdef CONFIG_X86
+	buf[0] = 0x90;				/* nop */
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(buf, sizeof(buf)), 0);
+#endif
+#if defined(CONFIG_RISCV) && defined(CONFIG_RISCV_ISA_C)
+	/* ebreak, a debugger's breakpoint at a 4-byte instruction */
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(ebreak, 4), 4);
+	/* Its first half alone, at the end of a page, is none. */
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(ebreak, 2), 0);
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(c_nops, 4), 0);
+#endif
+}
+
 static struct kunit_case uprobe_dbg_test_cases[] = {
+	KUNIT_CASE(uprobe_dbg_test_trap_len),
 	KUNIT_CASE(uprobe_dbg_test_set_forget),
 	KUNIT_CASE(uprobe_dbg_test_bound),
 	KUNIT_CASE(uprobe_dbg_test_dup),
