@@ -225,11 +225,12 @@ void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr, bool over)
  * @insn: its bytes, from its first
  * @len: how many of them may be read, UPROBE_SWBP_INSN_SIZE at least
  *
- * A trap is what is_trap_insn() takes for one: in the breakpoint's
- * UPROBE_SWBP_INSN_SIZE bytes, or in the whole of uprobe_opcode_t where
- * that is longer and @len has it (riscv's 4-byte ebreak, a debugger's
- * breakpoint at a 4-byte instruction, where ours is the 2-byte
- * c.ebreak).
+ * A trap is a debugger's breakpoint instruction the architecture's
+ * is_trap_insn() does not know (uprobe_legacy_dbg_bp_len()), or what
+ * is_trap_insn() takes for one: in the breakpoint's UPROBE_SWBP_INSN_SIZE
+ * bytes, or in the whole of uprobe_opcode_t where that is longer and @len
+ * has it (riscv's 4-byte ebreak, a debugger's breakpoint at a 4-byte
+ * instruction, where ours is the 2-byte c.ebreak).
  *
  * Return: the trap's length in bytes, or 0 when @insn is no trap.
  */
@@ -237,7 +238,11 @@ int uprobe_trap_len(const void *insn, unsigned int len)
 {
 	const unsigned int s = UPROBE_SWBP_INSN_SIZE;
 	uprobe_opcode_t op;
+	int n;
 
+	n = uprobe_legacy_dbg_bp_len(insn, len);
+	if (n)
+		return n;
 	uprobe_opcode_init(&op);
 	memcpy(&op, insn, s);
 	if (is_trap_insn(&op))

@@ -303,6 +303,14 @@ extern bool uprobe_hide_breakpoints;
 
 /* debugger.c: a debugger's breakpoints over ours */
 int uprobe_trap_len(const void *insn, unsigned int len);
+#ifdef CONFIG_UPROBES_LEGACY_ARCH
+int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len);
+#else
+static inline int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len)
+{
+	return 0;
+}
+#endif
 bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr);
 bool uprobe_dbg_bp_over(struct mm_struct *mm, unsigned long vaddr);
 void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr, bool over);

@@ -34,17 +34,84 @@
  *   pointer to the return address.
  *
  * What differs is here: the analysis, once per probe at registration
- * (arch_uprobe_analyze() calls the stock arch_uprobe_analyze_insn()), and
- * the instruction set of a hit. What the engine does beyond the stock
- * interface these architectures go without: boosted XOL slots and jumps
- * to stubs (every hit is emulated by the architecture or single-stepped),
- * and the instruction's length for readers and writers of process
- * memory, which see the breakpoint's bytes as the whole probed
- * instruction (arch_uprobe_insn_len()'s default).
+ * (arch_uprobe_analyze() calls the stock arch_uprobe_analyze_insn()), the
+ * instruction set of a hit, and what readers and writers of process
+ * memory need that the stock engine did not: the debuggers' breakpoint
+ * instructions (uprobe_legacy_dbg_bp_len()). What the engine does beyond
+ * the stock interface these architectures go without: boosted XOL slots
+ * and jumps to stubs (every hit is emulated by the architecture or
+ * single-stepped), and the instruction's length for readers and writers
+ * of process memory, which see the breakpoint's bytes as the whole
+ * probed instruction (arch_uprobe_insn_len()'s default).
  */
 #include <linux/compat.h>
 
 #include "internal.h"
+
+/**
+ * struct uprobe_dbg_bkpt - a debugger's breakpoint instruction
+ * @len: its length in bytes
+ * @insn: its bytes, as in memory
+ */
+struct uprobe_dbg_bkpt {
+	u8	len;
+	u8	insn[4];
+};
+
+/*
+ * The breakpoint instructions gdb and lldb write into a program's code
+ * that is_trap_insn() does not take for traps: on these architectures it
+ * is the weak is_swbp_insn(), our breakpoint's encoding only, where theirs
+ * is another. Their stock engine never looked at a debugger's writes;
+ * this one must tell a debugger's breakpoint written over ours from new
+ * code that replaces the instruction (hide.c, debugger.c). riscv's ebreak
+ * and c.ebreak, powerpc's and mips's trap and break instructions are
+ * is_trap_insn()'s already.
+ */
+static const struct uprobe_dbg_bkpt uprobe_dbg_bkpts[] = {
+#if defined(CONFIG_S390)
+	/* gdb's and lldb's: 0x0001, which the kernel reports as SIGTRAP */
+	{ 2, { 0x00, 0x01 } },
+#elif defined(CONFIG_ARM)
+	/* gdb's and lldb's in ARM state, ptrace's BREAKINST_ARM: 0xe7f001f0 */
+#ifdef CONFIG_CPU_ENDIAN_BE32
+	{ 4, { 0xe7, 0xf0, 0x01, 0xf0 } },
+#else
+	{ 4, { 0xf0, 0x01, 0xf0, 0xe7 } },
+#endif
+#elif defined(CONFIG_SPARC64)
+	/* gdb's: ta 1 */
+	{ 4, { 0x91, 0xd0, 0x20, 0x01 } },
+#elif defined(CONFIG_LOONGARCH)
+	/* gdb's and lldb's: break 5 */
+	{ 4, { 0x05, 0x00, 0x2a, 0x00 } },
+#elif defined(CONFIG_CSKY)
+	/*
+	 * gdb's: bkpt (0x0000), twice at a 32-bit instruction. Zeros written
+	 * over a probed instruction are taken for it.
+	 */
+	{ 4, { 0x00, 0x00, 0x00, 0x00 } },
+	{ 2, { 0x00, 0x00 } },
+#endif
+};
+
+/**
+ * uprobe_legacy_dbg_bp_len() - is this a debugger's breakpoint instruction?
+ * @insn: the bytes of an instruction, from its first
+ * @len: how many of them may be read
+ *
+ * Return: the length of the debugger's breakpoint (uprobe_dbg_bkpts) that
+ * @insn begins with, the longest, or 0.
+ */
+int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len)
+{
+	const struct uprobe_dbg_bkpt *d = uprobe_dbg_bkpts;
+
+	for (; d < uprobe_dbg_bkpts + ARRAY_SIZE(uprobe_dbg_bkpts); d++)
+		if (d->len <= len && !memcmp(insn, d->insn, d->len))
+			return d->len;
+	return 0;
+}
 
 /**
  * arch_uprobe_analyze() - analyse a probed instruction, the stock way
