@@ -36,15 +36,21 @@
  * What differs is here: the analysis, once per probe at registration
  * (arch_uprobe_analyze() calls the stock arch_uprobe_analyze_insn()), the
  * instruction set of a hit, and what readers and writers of process
- * memory need that the stock engine did not: the debuggers' breakpoint
+ * memory need that the stock engine did not: the length of a probed
+ * instruction (arch_uprobe_insn_len()) and the debuggers' breakpoint
  * instructions (uprobe_legacy_dbg_bp_len()). What the engine does beyond
  * the stock interface these architectures go without: boosted XOL slots
  * and jumps to stubs (every hit is emulated by the architecture or
- * single-stepped), and the instruction's length for readers and writers
- * of process memory, which see the breakpoint's bytes as the whole
- * probed instruction (arch_uprobe_insn_len()'s default).
+ * single-stepped).
  */
 #include <linux/compat.h>
+
+#ifdef CONFIG_S390
+#include <asm/dis.h>
+#endif
+#ifdef CONFIG_PPC
+#include <asm/inst.h>
+#endif
 
 #include "internal.h"
 
@@ -144,6 +150,35 @@ int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
 	if (err)
 		*reason = "refused by the architecture's analysis";
 	return err;
+}
+
+/**
+ * arch_uprobe_insn_len() - length of a probed instruction
+ * @aup: the instruction, analysed by arch_uprobe_analyze_insn()
+ *
+ * Readers and writers of process memory see the probed instruction whole
+ * (hide.c): a write that changes any of its bytes replaces it, also past
+ * our breakpoint, where the stock analysis tells how long it is: riscv's
+ * and csky's 4-byte instructions under a 2-byte breakpoint, s390's of 4
+ * and 6 bytes, powerpc's prefixed ones of 8, and a mips branch with the
+ * instruction in its delay slot, which the analysis copied to ixol[0] to
+ * be stepped in place of insn[0] (a compact branch is refused).
+ *
+ * Return: its length in bytes.
+ */
+int arch_uprobe_insn_len(struct arch_uprobe *aup)
+{
+#if defined(CONFIG_RISCV) || defined(CONFIG_CSKY)
+	return aup->insn_size;
+#elif defined(CONFIG_S390)
+	return insn_length(aup->insn[0] >> 8);
+#elif defined(CONFIG_PPC)
+	return ppc_inst_len(ppc_inst_read(aup->insn));
+#elif defined(CONFIG_MIPS)
+	return aup->ixol[0] != aup->insn[0] ? 8 : 4;
+#else
+	return UPROBE_SWBP_INSN_SIZE;
+#endif
 }
 
 /**
