@@ -582,7 +582,17 @@ static void uprobe_finish_step(struct uprobe_task *utask,
 		err = arch_uprobe_post_xol(&utask->step, regs);
 	else
 		arch_uprobe_abort_xol(&utask->step, regs);
-	if (err) {
+	if (err && IS_ENABLED(CONFIG_UPROBES_LEGACY_ARCH)) {
+		/*
+		 * As on the stock kernel: the stock post_xol may fail after
+		 * the copy took effect (sparc's, when a jmpl's return address
+		 * cannot be stored into the register window on the stack),
+		 * and executing it again would fail the same way, forever.
+		 */
+		pr_warn_ratelimited("pid %d: probed instruction at 0x%lx cannot be completed: SIGILL\n",
+				    current->pid, utask->vaddr);
+		force_sig(SIGILL);
+	} else if (err) {
 		/* The instruction is restarted, not the hit. */
 		instruction_pointer_set(regs, utask->vaddr);
 		uprobe_set_restart(utask, utask->vaddr, false);
