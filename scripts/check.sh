@@ -4,8 +4,8 @@
 #   - KUnit test cases from the boot log (tools/testing/kunit/kunit.py),
 #   - UPROBES-NG-RESULT lines of the guest runner (scripts/guest/run-check),
 #   - host-side tests (the series check, checkpatch, the .kunitconfig files,
-#     the architectures' Kconfig, the arm64 part cross-compiled, Sphinx on
-#     the documentation, test program builds).
+#     the architectures' Kconfig, the other architectures cross-compiled,
+#     Sphinx on the documentation, test program builds).
 # A program that never reported, a hang, or a kernel splat (Oops, BUG,
 # WARNING, KASAN, lockdep, kmemleak, ...) is a failure. The last line is
 # "N passed, M failed"; the exit status is non-zero when M > 0.

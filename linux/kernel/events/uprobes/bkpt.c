@@ -165,6 +165,17 @@ int uprobe_peek(struct mm_struct *mm, unsigned long vaddr, void *buf,
 }
 
 /*
+ * Reads the opcode at @vaddr into @op, uprobe_opcode_len() bytes of it
+ * (see uprobe_opcode_init()), with uprobe_peek().
+ */
+static int uprobe_peek_opcode(struct mm_struct *mm, unsigned long vaddr,
+			      uprobe_opcode_t *op, bool *anon)
+{
+	uprobe_opcode_init(op);
+	return uprobe_peek(mm, vaddr, op, uprobe_opcode_len(vaddr), anon);
+}
+
+/*
  * Is the jump to the stub of the probed instruction at @vaddr there (see
  * stub.c)? Returns its length, with its bytes in @jump and the original
  * instruction in @orig, or 0.
@@ -172,7 +183,7 @@ int uprobe_peek(struct mm_struct *mm, unsigned long vaddr, void *buf,
 static int uprobe_jump_at(struct mm_struct *mm, unsigned long vaddr, u8 *jump,
 			  u8 *orig)
 {
-	u8 cur[MAX_UINSN_BYTES];
+	u8 cur[UPROBE_INSN_BYTES];
 	bool anon;
 	int len;
 
@@ -200,20 +211,24 @@ bool uprobe_jump_tail_at(struct mm_struct *mm, unsigned long vaddr,
 			 const u8 *jump, int len)
 {
 	const int s = UPROBE_SWBP_INSN_SIZE;
-	u8 tail[MAX_UINSN_BYTES];
+	u8 tail[UPROBE_INSN_BYTES];
 	bool anon;
 
 	return len > s && !uprobe_peek(mm, vaddr + s, tail, len - s, &anon) &&
 	       !memcmp(tail, jump + s, len - s);
 }
 
-/* Is there a breakpoint at @vaddr, an int3 or a jump to a stub? */
+/*
+ * Is there a breakpoint at @vaddr, whose opcode is @opcode: a trap (an
+ * int3) or a jump to a stub?
+ */
 static bool uprobe_bp_at(struct mm_struct *mm, unsigned long vaddr,
 			 uprobe_opcode_t opcode)
 {
-	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+	u8 jump[UPROBE_INSN_BYTES], orig[UPROBE_INSN_BYTES];
 
-	return is_trap_insn(&opcode) || uprobe_jump_at(mm, vaddr, jump, orig);
+	return uprobe_trap_len(&opcode, uprobe_opcode_len(vaddr)) ||
+	       uprobe_jump_at(mm, vaddr, jump, orig);
 }
 
 /* ---- USDT semaphores ---- */
@@ -434,7 +449,7 @@ static int uprobe_mm_has_bp(struct uprobe *uprobe, struct mm_struct *mm,
 			continue;
 		if (vma == skip && vaddr >= start && vaddr < end)
 			continue;
-		err = uprobe_peek(mm, vaddr, &opcode, sizeof(opcode), &anon);
+		err = uprobe_peek_opcode(mm, vaddr, &opcode, &anon);
 		if (err)
 			return err;
 		if (uprobe_bp_at(mm, vaddr, opcode))
@@ -579,8 +594,8 @@ bool uprobe_is_trap_at(struct mm_struct *mm, unsigned long vaddr)
 	uprobe_opcode_t opcode;
 	bool anon;
 
-	return !uprobe_peek(mm, vaddr, &opcode, sizeof(opcode), &anon) &&
-	       is_trap_insn(&opcode);
+	return !uprobe_peek_opcode(mm, vaddr, &opcode, &anon) &&
+	       uprobe_trap_len(&opcode, uprobe_opcode_len(vaddr));
 }
 
 /**
@@ -595,7 +610,7 @@ bool uprobe_breakpoint_at(struct mm_struct *mm, unsigned long vaddr)
 	uprobe_opcode_t opcode;
 	bool anon;
 
-	return !uprobe_peek(mm, vaddr, &opcode, sizeof(opcode), &anon) &&
+	return !uprobe_peek_opcode(mm, vaddr, &opcode, &anon) &&
 	       uprobe_bp_at(mm, vaddr, opcode);
 }
 
@@ -692,7 +707,8 @@ static int uprobe_replace_locked(struct vm_area_struct *vma,
 	/* No thread can use the page while the entry is clear. */
 	flush_cache_page(vma, vaddr, pte_pfn(fw.pte));
 	pte = ptep_clear_flush(vma, vaddr, fw.ptep);
-	copy_to_user_page(vma, page, vaddr, p, new, len);
+	/* Not const: sparc64's copy_to_user_page() passes it on as is. */
+	copy_to_user_page(vma, page, vaddr, p, (void *)new, len);
 	kunmap_local(p);
 
 	if (cache && uprobe_copy_droppable(vma, folio, refs) &&
@@ -811,14 +827,14 @@ int uprobe_write_locked(struct mm_struct *mm, struct vm_area_struct *vma,
  */
 static int uprobe_uncover(struct mm_struct *mm, unsigned long vaddr)
 {
-	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+	u8 jump[UPROBE_INSN_BYTES], orig[UPROBE_INSN_BYTES];
 	struct vm_area_struct *vma;
 	unsigned long site;
 	int k, len, err;
 
 	if (!xol_area_has_stubs(mm))
 		return 0;
-	for (k = 1; k < MAX_UINSN_BYTES && k <= vaddr; k++) {
+	for (k = 1; k < UPROBE_INSN_BYTES && k <= vaddr; k++) {
 		site = vaddr - k;
 		if ((site ^ vaddr) & PAGE_MASK)
 			break;
@@ -879,7 +895,7 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 		return err;
 	/* Most often the original instruction is there: one write. */
 	err = uprobe_write_locked(mm, vma, vaddr, uprobe->arch.insn, &bp,
-				  sizeof(bp), false);
+				  UPROBE_SWBP_INSN_SIZE, false);
 	if (!err) {
 		/* No int3 was there: a debugger's noted there is gone. */
 		uprobe_dbg_bps_forget(mm, vaddr, vaddr + 1);
@@ -890,7 +906,7 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 		 * Also a breakpoint that came with its pages is counted;
 		 * under a debugger's int3, ours is there too from now on.
 		 */
-		if (!uprobe_peek(mm, vaddr, &cur, sizeof(cur), &anon) &&
+		if (!uprobe_peek_opcode(mm, vaddr, &cur, &anon) &&
 		    uprobe_bp_at(mm, vaddr, cur)) {
 			if (uprobe_dbg_bp_at(mm, vaddr))
 				uprobe_dbg_bp_set(mm, vaddr, true);
@@ -919,13 +935,14 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		  struct vm_area_struct *vma, unsigned long vaddr)
 {
-	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+	u8 jump[UPROBE_INSN_BYTES], orig[UPROBE_INSN_BYTES];
 	uprobe_opcode_t cur, bp = UPROBE_SWBP_INSN;
+	const size_t s = UPROBE_SWBP_INSN_SIZE;
 	bool anon, dbg;
 	int err, len;
 
 	mmap_assert_write_locked(mm);
-	err = uprobe_peek(mm, vaddr, &cur, sizeof(cur), &anon);
+	err = uprobe_peek_opcode(mm, vaddr, &cur, &anon);
 	if (uprobe_no_page(vma, vaddr, err))
 		goto uncount;
 	if (err)
@@ -934,21 +951,19 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		goto uncount;
 	dbg = uprobe_dbg_bp_at(mm, vaddr);
 	/* Ours, or a debugger's breakpoint (another instruction) over it. */
-	if (is_swbp_insn(&cur) || (dbg && is_trap_insn(&cur))) {
+	if (is_swbp_insn(&cur) ||
+	    (dbg && uprobe_trap_len(&cur, uprobe_opcode_len(vaddr)))) {
 		len = uprobe_stub_jump(mm, vaddr, jump, orig);
 		if (uprobe_jump_tail_at(mm, vaddr, jump, len))
 			/*
 			 * A debugger's breakpoint over the start of our jump:
 			 * the rest of the jump goes, the breakpoint stays.
 			 */
-			err = uprobe_write_locked(mm, vma, vaddr + sizeof(bp),
-						  jump + sizeof(bp),
-						  orig + sizeof(bp),
-						  len - sizeof(bp), true);
+			err = uprobe_write_locked(mm, vma, vaddr + s, jump + s,
+						  orig + s, len - s, true);
 		else if (!dbg)
 			err = uprobe_write_locked(mm, vma, vaddr, &bp,
-						  uprobe->arch.insn, sizeof(bp),
-						  true);
+						  uprobe->arch.insn, s, true);
 		/* The debugger's int3 stays, nothing of ours under it. */
 		if (dbg && (!err || err == -ESRCH))
 			uprobe_dbg_bp_set(mm, vaddr, false);

@@ -355,7 +355,7 @@ static int uprobe_analyze(struct uprobe *uprobe, bool is_64bit)
  */
 int uprobe_prepare(struct uprobe *uprobe, struct file *file)
 {
-	u8 insn[MAX_UINSN_BYTES];
+	u8 insn[UPROBE_INSN_BYTES];
 	bool is_64bit;
 	int err;
 

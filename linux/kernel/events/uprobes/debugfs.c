@@ -11,8 +11,10 @@
  * "jump" (replaced with a jump to a stub after its first hit in each
  * process, see stub.c), "emulated" (executed in the kernel), "boosted"
  * (run from an XOL slot
- * that jumps back), "stepped" (single-stepped in an XOL slot), "pending"
- * (not analysed yet: the file was never mapped or open) or "refused".
+ * that jumps back), "stepped" (single-stepped in an XOL slot), "legacy"
+ * (emulated or stepped, as the architecture's stock code decides at each
+ * hit, see legacy_arch.c), "pending" (not analysed yet: the file was never
+ * mapped or open) or "refused".
  * "stranded" marks a probe kept for a breakpoint that could not be
  * removed from some process yet.
  *

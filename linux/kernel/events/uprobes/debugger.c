@@ -221,6 +221,39 @@ void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr, bool over)
 }
 
 /**
+ * uprobe_trap_len() - does an instruction trap like a breakpoint?
+ * @insn: its bytes, from its first
+ * @len: how many of them may be read, UPROBE_SWBP_INSN_SIZE at least
+ *
+ * A trap is a debugger's breakpoint instruction the architecture's
+ * is_trap_insn() does not know (uprobe_legacy_dbg_bp_len()), or what
+ * is_trap_insn() takes for one: in the breakpoint's UPROBE_SWBP_INSN_SIZE
+ * bytes, or in the whole of uprobe_opcode_t where that is longer and @len
+ * has it (riscv's 4-byte ebreak, a debugger's breakpoint at a 4-byte
+ * instruction, where ours is the 2-byte c.ebreak).
+ *
+ * Return: the trap's length in bytes, or 0 when @insn is no trap.
+ */
+int uprobe_trap_len(const void *insn, unsigned int len)
+{
+	const unsigned int s = UPROBE_SWBP_INSN_SIZE;
+	uprobe_opcode_t op;
+	int n;
+
+	n = uprobe_legacy_dbg_bp_len(insn, len);
+	if (n)
+		return n;
+	uprobe_opcode_init(&op);
+	memcpy(&op, insn, s);
+	if (is_trap_insn(&op))
+		return s;
+	if (sizeof(op) == s || len < sizeof(op))
+		return 0;
+	memcpy(&op, insn, sizeof(op));
+	return is_trap_insn(&op) ? sizeof(op) : 0;
+}
+
+/**
  * uprobe_dbg_bps_written() - a debugger writes to a process's memory
  * @mm: the address space, mmap lock held
  * @addr: where
@@ -228,8 +261,8 @@ void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr, bool over)
  * @cur: the bytes there before
  * @len: how many, not crossing a page
  *
- * A breakpoint instruction (is_trap_insn()) written into code where there
- * was none is the debugger's breakpoint; any other instruction written
+ * A breakpoint instruction (uprobe_trap_len()) written into code where
+ * there was none is the debugger's breakpoint; any other instruction written
  * where one was noted ends it. Only the instructions the write covers
  * whole are looked at: a debugger writes its breakpoint in one piece.
  */
@@ -237,19 +270,20 @@ void uprobe_dbg_bps_written(struct mm_struct *mm, unsigned long addr,
 			    const u8 *buf, const u8 *cur, size_t len)
 {
 	struct vm_area_struct *vma = vma_lookup(mm, addr);
-	uprobe_opcode_t b, now;
-	unsigned long a;
+	const unsigned int s = UPROBE_SWBP_INSN_SIZE;
+	unsigned long a, end = addr + len;
+	unsigned int n;
+	bool trap;
 
 	if (!vma || !uprobe_vma_probeable(vma))
 		return;
-	for (a = ALIGN(addr, sizeof(b)); a + sizeof(b) <= addr + len;
-	     a += sizeof(b)) {
-		memcpy(&b, buf + (a - addr), sizeof(b));
-		memcpy(&now, cur + (a - addr), sizeof(now));
-		if (is_trap_insn(&b) && !is_trap_insn(&now) &&
+	for (a = ALIGN(addr, s); a + s <= end; a += s) {
+		n = min_t(unsigned long, end - a, sizeof(uprobe_opcode_t));
+		trap = uprobe_trap_len(buf + (a - addr), n);
+		if (trap && !uprobe_trap_len(cur + (a - addr), n) &&
 		    !uprobe_dbg_bp_at(mm, a))
 			uprobe_dbg_bp_set(mm, a, false);
-		else if (!is_trap_insn(&b) && uprobe_dbg_bp_at(mm, a))
+		else if (!trap && uprobe_dbg_bp_at(mm, a))
 			uprobe_dbg_bps_forget(mm, a, a + 1);
 	}
 }

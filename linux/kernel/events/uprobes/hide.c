@@ -21,7 +21,9 @@
  * The first UPROBE_SWBP_INSN_SIZE bytes of a breakpoint, where a
  * debugger's breakpoint instruction goes too, are judged as a whole: an
  * instruction that shares some of its bytes with ours (another BRK) is
- * not ours.
+ * not ours. A debugger's breakpoint may be longer than ours (riscv's
+ * 4-byte ebreak over our 2-byte c.ebreak): it is judged by its own
+ * length, and no more than our breakpoint's bytes are ever put back.
  */
 #define pr_fmt(fmt) "uprobe: " fmt
 
@@ -34,6 +36,9 @@
 
 /* Probes looked up at a time. */
 #define HIDE_BATCH	16
+
+/* A trap instruction's bytes fit with a probed instruction's. */
+static_assert(sizeof(uprobe_opcode_t) <= UPROBE_INSN_BYTES);
 
 /*
  * Whether readers see probed instructions: on by default; debugfs
@@ -90,25 +95,29 @@ static void uprobe_bps_fix(struct uprobe_bps_copy *c, unsigned long vaddr,
 }
 
 /*
- * The first UPROBE_SWBP_INSN_SIZE bytes at @vaddr: in @b as the copy has
- * them (as memory will, for a write), in @now as memory has them now.
- * Bytes the copy does not cover are read from memory. False when the
- * copy covers none of them, or memory cannot be read.
+ * The opcode at @vaddr, uprobe_opcode_len() bytes (a debugger's breakpoint
+ * may be longer than ours): in @b as the copy has them (as memory will,
+ * for a write), in @now as memory has them now. Bytes the copy does not
+ * cover are read from memory. Returns how many, or 0 when the copy
+ * covers none of the first UPROBE_SWBP_INSN_SIZE, or memory cannot be
+ * read.
  */
-static bool uprobe_bps_unit(struct uprobe_bps_copy *c, struct mm_struct *mm,
-			    unsigned long vaddr, u8 *b, u8 *now)
+static unsigned int uprobe_bps_unit(struct uprobe_bps_copy *c,
+				    struct mm_struct *mm, unsigned long vaddr,
+				    u8 *b, u8 *now)
 {
 	const unsigned int s = UPROBE_SWBP_INSN_SIZE;
+	const unsigned int u = uprobe_opcode_len(vaddr);
 	unsigned long end = c->addr + c->len;
 	unsigned int i;
 	bool anon;
 
 	if (vaddr + s <= c->addr || vaddr >= end)
-		return false;
-	if ((vaddr < c->addr || vaddr + s > end) &&
-	    uprobe_peek(mm, vaddr, now, s, &anon))
-		return false;
-	for (i = 0; i < s; i++) {
+		return 0;
+	if ((vaddr < c->addr || vaddr + u > end) &&
+	    uprobe_peek(mm, vaddr, now, u, &anon))
+		return 0;
+	for (i = 0; i < u; i++) {
 		unsigned long a = vaddr + i;
 
 		if (a < c->addr || a >= end) {
@@ -118,7 +127,7 @@ static bool uprobe_bps_unit(struct uprobe_bps_copy *c, struct mm_struct *mm,
 		b[i] = c->buf[a - c->addr];
 		now[i] = c->mem ? c->mem[a - c->addr] : b[i];
 	}
-	return true;
+	return u;
 }
 
 /* Puts @bytes in the copy where it covers the first unit at @vaddr. */
@@ -144,9 +153,13 @@ static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
 {
 	const unsigned int s = UPROBE_SWBP_INSN_SIZE;
 	uprobe_opcode_t b, now;
+	unsigned int u;
 	bool dbg;
 
-	if (!uprobe_bps_unit(c, mm, vaddr, (u8 *)&b, (u8 *)&now))
+	uprobe_opcode_init(&b);
+	uprobe_opcode_init(&now);
+	u = uprobe_bps_unit(c, mm, vaddr, (u8 *)&b, (u8 *)&now);
+	if (!u)
 		return;
 	dbg = uprobe_dbg_bp_at(mm, vaddr);
 	if (!c->mem) {
@@ -159,10 +172,10 @@ static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
 	 * where there is only one) or over the start of our jump.
 	 */
 	if (memcmp(&now, ours, s) &&
-	    !(is_trap_insn(&now) &&
+	    !(uprobe_trap_len(&now, u) &&
 	      (dbg || uprobe_jump_tail_at(mm, vaddr, ours, n))))
 		return;
-	if (is_trap_insn(&b)) {
+	if (uprobe_trap_len(&b, u)) {
 		if (!dbg)
 			uprobe_dbg_bp_set(mm, vaddr, true);
 		return;
@@ -177,9 +190,9 @@ static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
 }
 
 /*
- * Memory at the probed instruction of @len bytes at @vaddr, before a
- * write (@now) and as the write leaves it (@after). False when it cannot
- * be read.
+ * Memory at the probed instruction of @len bytes at @vaddr (and past it,
+ * as the caller asks), before a write (@now) and as the write leaves it
+ * (@after). False when it cannot be read.
  */
 static bool uprobe_bps_site(struct uprobe_bps_copy *c, struct mm_struct *mm,
 			    unsigned long vaddr, int len, u8 *now, u8 *after)
@@ -203,38 +216,39 @@ static bool uprobe_bps_site(struct uprobe_bps_copy *c, struct mm_struct *mm,
  * over @orig, @len bytes) with other code? A write that gives back what
  * readers were shown leaves every byte of the instruction as the original
  * or as it is now; its first unit may also become a debugger's
- * breakpoint. Any other write wins, whole: the instruction is replaced at
- * once with the writer's bytes and the original's where ours were, and
- * our breakpoint is no longer there. A breakpoint instruction the writer
- * leaves in front (a patcher guarding its own rewrite) is noted as its
- * own, not ours.
+ * breakpoint, which may be longer than ours (riscv's 4-byte ebreak over a
+ * c.ebreak): its bytes are judged as its own. Any other write wins,
+ * whole: the instruction is replaced at once with the writer's bytes and
+ * the original's where ours were, and our breakpoint is no longer there.
+ * A breakpoint instruction the writer leaves in front (a patcher
+ * guarding its own rewrite) is noted as its own, not ours.
  */
 static bool uprobe_bps_write_wins(struct uprobe_bps_copy *c,
 				  struct mm_struct *mm, unsigned long vaddr,
 				  const u8 *ours, int n, const u8 *orig, int len)
 {
 	const int s = UPROBE_SWBP_INSN_SIZE;
-	u8 now[MAX_UINSN_BYTES], after[MAX_UINSN_BYTES];
-	uprobe_opcode_t first;
+	u8 now[UPROBE_INSN_BYTES], after[UPROBE_INSN_BYTES];
 	unsigned long a;
+	int i, m, trap;
 	bool dbg;
-	int i;
 
 	len = min_t(int, max(len, n), PAGE_SIZE - offset_in_page(vaddr));
+	/* What a trap instruction's length needs read: see uprobe_trap_len(). */
+	m = max_t(int, len, uprobe_opcode_len(vaddr));
 	if (!c->mem || n > len || vaddr + len <= c->addr ||
 	    vaddr >= c->addr + c->len ||
-	    !uprobe_bps_site(c, mm, vaddr, len, now, after))
+	    !uprobe_bps_site(c, mm, vaddr, m, now, after))
 		return false;
 	/* Ours there, its first unit maybe under a debugger's breakpoint? */
 	dbg = uprobe_dbg_bp_at(mm, vaddr);
-	memcpy(&first, now, s);
 	if (memcmp(now + s, ours + s, n - s) ||
-	    (memcmp(now, ours, s) && !(is_trap_insn(&first) && (n > s || dbg))))
+	    (memcmp(now, ours, s) &&
+	     !(uprobe_trap_len(now, m) && (n > s || dbg))))
 		return false;
-	memcpy(&first, after, s);
+	trap = uprobe_trap_len(after, m);
 	for (i = 0; i < len; i++)
-		if (after[i] != orig[i] && after[i] != now[i] &&
-		    (i >= s || !is_trap_insn(&first)))
+		if (after[i] != orig[i] && after[i] != now[i] && i >= trap)
 			break;
 	if (i == len)
 		return false;
@@ -252,8 +266,7 @@ static bool uprobe_bps_write_wins(struct uprobe_bps_copy *c,
 				c->mem[(long)(a - c->addr)] = after[i];
 		}
 	}
-	memcpy(&first, after, s);
-	if (is_trap_insn(&first))
+	if (uprobe_trap_len(after, m))
 		uprobe_dbg_bp_set(mm, vaddr, false);
 	else if (dbg)
 		uprobe_dbg_bps_forget(mm, vaddr, vaddr + 1);
@@ -279,8 +292,10 @@ static bool uprobe_bps_ours(struct uprobe *uprobe, struct mm_struct *mm)
 static void uprobe_bps_fix_one(struct uprobe_bps_copy *c, struct uprobe *uprobe,
 			       struct mm_struct *mm, unsigned long vaddr)
 {
-	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+	u8 jump[UPROBE_INSN_BYTES], orig[UPROBE_INSN_BYTES];
+	const u8 *insn = (const u8 *)uprobe->arch.insn;
 	uprobe_opcode_t bp = UPROBE_SWBP_INSN;
+	const int s = UPROBE_SWBP_INSN_SIZE;
 	int n, len;
 
 	if (!uprobe_bps_ours(uprobe, mm))
@@ -294,13 +309,11 @@ static void uprobe_bps_fix_one(struct uprobe_bps_copy *c, struct uprobe *uprobe,
 		uprobe_bps_fix(c, vaddr, jump, orig, n);
 		uprobe_bps_fix_first(c, mm, vaddr, jump, n, orig);
 	} else {
-		if (uprobe_bps_write_wins(c, mm, vaddr, (u8 *)&bp, sizeof(bp),
-					  uprobe->arch.insn, len))
+		if (uprobe_bps_write_wins(c, mm, vaddr, (u8 *)&bp, s, insn,
+					  len))
 			return;
-		uprobe_bps_fix(c, vaddr, (u8 *)&bp, uprobe->arch.insn,
-			       sizeof(bp));
-		uprobe_bps_fix_first(c, mm, vaddr, (u8 *)&bp, sizeof(bp),
-				     uprobe->arch.insn);
+		uprobe_bps_fix(c, vaddr, (u8 *)&bp, insn, s);
+		uprobe_bps_fix_first(c, mm, vaddr, (u8 *)&bp, s, insn);
 	}
 }
 
@@ -315,7 +328,8 @@ static void uprobe_bps_fix_vma(struct uprobe_bps_copy *c,
 	int nr, i;
 
 	/* A breakpoint may begin before @s and reach into it. */
-	s = max(vma->vm_start, s - min(s, (unsigned long)MAX_UINSN_BYTES - 1));
+	s = max(vma->vm_start,
+		s - min(s, (unsigned long)UPROBE_INSN_BYTES - 1));
 	start = uprobe_vma_vaddr_offset(vma, s);
 	end = uprobe_vma_vaddr_offset(vma, e);
 	do {

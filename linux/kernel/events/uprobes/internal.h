@@ -20,6 +20,16 @@
 #include <linux/mutex.h>
 #include <linux/uprobes.h>
 
+/*
+ * What the engine keeps of a probed instruction: struct arch_uprobe's
+ * insn, read from the file, and its ixol, copied into an XOL slot to be
+ * stepped. On x86 and arm64 both are MAX_UINSN_BYTES; the stock layouts
+ * of the other architectures' structures differ (arm's ixol is its
+ * instruction and a breakpoint after it, s390 has no MAX_UINSN_BYTES).
+ */
+#define UPROBE_INSN_BYTES	sizeof_field(struct arch_uprobe, insn)
+#define UPROBE_IXOL_BYTES	sizeof_field(struct arch_uprobe, ixol)
+
 /**
  * struct uprobe - one probed (file, offset)
  * @hnode: link in the hit-path hash table (RCU)
@@ -257,13 +267,55 @@ static inline void uprobe_put_swbp(u8 *buf)
 {
 	uprobe_opcode_t bp = UPROBE_SWBP_INSN;
 
-	memcpy(buf, &bp, sizeof(bp));
+	memcpy(buf, &bp, UPROBE_SWBP_INSN_SIZE);
+}
+
+/**
+ * uprobe_opcode_init() - prepare an opcode for a breakpoint's bytes
+ * @op: the opcode, about to receive UPROBE_SWBP_INSN_SIZE bytes or more
+ *
+ * The breakpoint may be shorter than uprobe_opcode_t (riscv and csky: a
+ * 2-byte breakpoint, a 32-bit type): the bytes past those read are
+ * zeroed, so that is_swbp_insn() and is_trap_insn() see no stale ones.
+ */
+static inline void uprobe_opcode_init(uprobe_opcode_t *op)
+{
+	if (sizeof(*op) > UPROBE_SWBP_INSN_SIZE)
+		*op = 0;
+}
+
+/**
+ * uprobe_opcode_len() - how many bytes of an opcode to read at an address
+ * @vaddr: where the instruction is
+ *
+ * A trap instruction may be longer than our breakpoint (riscv's 4-byte
+ * ebreak, where ours is the 2-byte c.ebreak): is_trap_insn() is given the
+ * whole of uprobe_opcode_t, but what the page holds only, since a 2-byte
+ * instruction may end it.
+ *
+ * Return: sizeof(uprobe_opcode_t), or what is left of @vaddr's page.
+ */
+static inline unsigned int uprobe_opcode_len(unsigned long vaddr)
+{
+	if (sizeof(uprobe_opcode_t) == UPROBE_SWBP_INSN_SIZE)
+		return UPROBE_SWBP_INSN_SIZE;
+	return min_t(unsigned long, sizeof(uprobe_opcode_t),
+		     PAGE_SIZE - offset_in_page(vaddr));
 }
 
 /* hide.c */
 extern bool uprobe_hide_breakpoints;
 
 /* debugger.c: a debugger's breakpoints over ours */
+int uprobe_trap_len(const void *insn, unsigned int len);
+#ifdef CONFIG_UPROBES_LEGACY_ARCH
+int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len);
+#else
+static inline int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len)
+{
+	return 0;
+}
+#endif
 bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr);
 bool uprobe_dbg_bp_over(struct mm_struct *mm, unsigned long vaddr);
 void uprobe_dbg_bp_set(struct mm_struct *mm, unsigned long vaddr, bool over);

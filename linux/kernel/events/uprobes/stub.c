@@ -67,7 +67,7 @@ int __weak arch_uprobe_stub_code(struct arch_uprobe *auprobe,
  * arch_uprobe_stub_jump() - the jump that replaces a probed instruction
  * @vaddr: the probed address
  * @slot: the stub's address
- * @buf: receives the jump, MAX_UINSN_BYTES at most
+ * @buf: receives the jump, UPROBE_INSN_BYTES at most
  *
  * Return: its size.
  */
@@ -143,7 +143,7 @@ static bool uprobe_stub_covers(struct uprobe *uprobe, unsigned int len)
 void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
 			 struct pt_regs *regs)
 {
-	u8 jump[MAX_UINSN_BYTES], cur[MAX_UINSN_BYTES];
+	u8 jump[UPROBE_INSN_BYTES], cur[UPROBE_INSN_BYTES];
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	unsigned long slot;
@@ -179,7 +179,7 @@ void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
  * @mm: the address space, mmap lock held
  * @vaddr: the probed address
  * @jump: receives the jump's bytes
- * @orig: receives the original instruction, MAX_UINSN_BYTES
+ * @orig: receives the original instruction, UPROBE_INSN_BYTES
  *
  * Return: the jump's length, 0 when @mm has no stub for @vaddr.
  */
@@ -246,7 +246,7 @@ bool uprobe_stub_leave(struct pt_regs *regs)
 void uprobe_mremap(struct vm_area_struct *vma, unsigned long new_addr,
 		   unsigned long old_addr, unsigned long len)
 {
-	u8 jump[MAX_UINSN_BYTES], orig[MAX_UINSN_BYTES];
+	u8 jump[UPROBE_INSN_BYTES], orig[UPROBE_INSN_BYTES];
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long vaddr, slot, at;
 	unsigned int i;

@@ -339,7 +339,7 @@ static void uprobe_step_out_of_line(struct uprobe_task *utask,
 				    struct uprobe *uprobe,
 				    struct pt_regs *regs)
 {
-	if (xol_get_slot(utask, uprobe->arch.ixol)) {
+	if (xol_get_slot(utask, (const u8 *)&uprobe->arch.ixol)) {
 		/* The step works on a copy: the probe may go meanwhile. */
 		utask->step = uprobe->arch;
 		utask->state = UTASK_SSTEP;
@@ -491,7 +491,8 @@ found:
 	}
 	if (!utask) {
 		/* No memory: the hit is skipped, or retried if need be. */
-		if (!uprobe_dbg_bp_at(current->mm, bp_vaddr))
+		if (!uprobe_dbg_bp_at(current->mm, bp_vaddr) &&
+		    !arch_uprobe_ignore(&uprobe->arch, regs))
 			arch_uprobe_skip_sstep(&uprobe->arch, regs);
 		goto report;
 	}
@@ -577,11 +578,34 @@ static void uprobe_finish_step(struct uprobe_task *utask,
 {
 	int err = 0;
 
+	/*
+	 * An abort: a fatal signal, a trap of the copy, or a breakpoint that
+	 * trapped before the step's end (still %UTASK_SSTEP). The stock
+	 * architectures' abort_xol does not undo all their pre_xol did (arm's
+	 * scratch register, s390's PER single-step, mips's ra and epc), as it
+	 * did not on the stock kernel, which aborted for the first two. The
+	 * third is not expected there: their step ends with
+	 * uprobe_post_sstep_notifier() (a single-step trap, or the trap
+	 * after the copy), and their analysis emulates or refuses the
+	 * instructions that would leave the copy for a breakpoint (the
+	 * stock kernel warned, and left the thread in its XOL slot). Nor
+	 * does an rseq abort end their step (see uprobe_rseq_ip()).
+	 */
 	if (utask->state == UTASK_SSTEP_ACK)
 		err = arch_uprobe_post_xol(&utask->step, regs);
 	else
 		arch_uprobe_abort_xol(&utask->step, regs);
-	if (err) {
+	if (err && IS_ENABLED(CONFIG_UPROBES_LEGACY_ARCH)) {
+		/*
+		 * As on the stock kernel: the stock post_xol may fail after
+		 * the copy took effect (sparc's, when a jmpl's return address
+		 * cannot be stored into the register window on the stack),
+		 * and executing it again would fail the same way, forever.
+		 */
+		pr_warn_ratelimited("pid %d: probed instruction at 0x%lx cannot be completed: SIGILL\n",
+				    current->pid, utask->vaddr);
+		force_sig(SIGILL);
+	} else if (err) {
 		/* The instruction is restarted, not the hit. */
 		instruction_pointer_set(regs, utask->vaddr);
 		uprobe_set_restart(utask, utask->vaddr, false);
@@ -923,6 +947,16 @@ unsigned long uprobe_rseq_ip(struct pt_regs *regs)
 	struct pt_regs stub;
 
 	if (likely(!current->mm || !current->mm->uprobes_state.xol_area))
+		return instruction_pointer(regs);
+	/*
+	 * The stock architecture code cannot abandon a step whole (its
+	 * abort_xol leaves what pre_xol changed: arm's scratch register,
+	 * s390's PER single-step, mips's ra and epc): there, the thread is
+	 * in its XOL slot as on the stock kernel, outside the section,
+	 * until the step is done.
+	 */
+	if (IS_ENABLED(CONFIG_UPROBES_LEGACY_ARCH) && utask &&
+	    uprobe_stepping(utask))
 		return instruction_pointer(regs);
 	if (utask && uprobe_stepping(utask))
 		return utask->vaddr;

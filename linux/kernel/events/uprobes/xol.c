@@ -26,8 +26,16 @@
 #include "internal.h"
 
 #define XOL_NR_SLOTS	(PAGE_SIZE / UPROBE_XOL_SLOT_BYTES)
-/* At most half of the slots are given for good (boosts and stubs). */
-#define XOL_MAX_BOOST	(XOL_NR_SLOTS / 2)
+static_assert(UPROBE_IXOL_BYTES <= UPROBE_XOL_SLOT_BYTES);
+/*
+ * At most half of the slots are given for good (boosts and stubs), and no
+ * more than xol_area::slot_entry, a u8, can index: with 64K pages arm64
+ * has 1024 slots, and entry 256 would be recorded as 0 (none) and 257 as
+ * 1, a stub lookup finding entry 0's; small slots (8 bytes on riscv and
+ * powerpc, whose 64K pages have 8192) would also make the area large.
+ */
+#define XOL_MAX_BOOST	MIN(XOL_NR_SLOTS / 2, U8_MAX)
+static_assert(XOL_MAX_BOOST <= U8_MAX);
 
 /**
  * struct xol_boost - a slot given for good to a probed instruction
@@ -39,7 +47,7 @@
  */
 struct xol_boost {
 	unsigned long	vaddr;
-	u8		insn[MAX_UINSN_BYTES];
+	u8		insn[UPROBE_INSN_BYTES];
 	unsigned long	slot;
 	bool		stub;
 };
@@ -343,9 +351,9 @@ static bool xol_holds(const u8 *kaddr, const u8 *insn)
 {
 	unsigned int i;
 
-	if (MAX_UINSN_BYTES % sizeof(long))
-		return !memcmp(kaddr, insn, MAX_UINSN_BYTES);
-	for (i = 0; i < MAX_UINSN_BYTES; i += sizeof(long))
+	if (UPROBE_IXOL_BYTES % sizeof(long))
+		return !memcmp(kaddr, insn, UPROBE_IXOL_BYTES);
+	for (i = 0; i < UPROBE_IXOL_BYTES; i += sizeof(long))
 		if (get_unaligned((const unsigned long *)(kaddr + i)) !=
 		    get_unaligned((const unsigned long *)(insn + i)))
 			return false;
@@ -367,13 +375,13 @@ static void xol_fill_slot(struct xol_area *area, unsigned int slot,
 	kunmap_local(kaddr);
 	if (!same)
 		arch_uprobe_copy_ixol(area->page, area->vaddr + off,
-				      (void *)insn, MAX_UINSN_BYTES);
+				      (void *)insn, UPROBE_IXOL_BYTES);
 }
 
 /**
  * xol_get_slot() - borrow a slot of current's XOL area for one step
  * @utask: current's uprobes state; its xol_vaddr is set
- * @insn: the instruction to step, MAX_UINSN_BYTES, copied into the slot
+ * @insn: the instruction to step, UPROBE_IXOL_BYTES, copied into the slot
  *
  * The slot the thread used last is taken if it is free. May sleep until
  * a slot is free.
@@ -666,7 +674,7 @@ unsigned long uprobe_stub_lookup(unsigned long ip, unsigned long *vaddr)
  * xol_stub_find() - the stub of the probed instruction at an address
  * @mm: the address space, mmap lock held
  * @vaddr: the probed address
- * @insn: receives the original instruction, MAX_UINSN_BYTES
+ * @insn: receives the original instruction, UPROBE_INSN_BYTES
  *
  * Return: the stub's address, or 0 when @mm has none for @vaddr.
  */
@@ -697,7 +705,7 @@ unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
  * @i: its index, from 0
  * @vaddr: receives the probed address it stands for
  * @slot: receives its address
- * @insn: receives the original instruction, MAX_UINSN_BYTES
+ * @insn: receives the original instruction, UPROBE_INSN_BYTES
  *
  * Return: false when there are fewer than @i + 1 stubs.
  */

@@ -19,6 +19,12 @@
 #define FT_C	"dx"
 #define FT_D	"ax"
 #endif
+/* What FT_A is set to: every byte of the register. */
+#if BITS_PER_LONG == 64
+#define FT_A_VAL	0x1122334455667788UL
+#else
+#define FT_A_VAL	0x55667788UL
+#endif
 
 static const char * const fetch_test_args[] = {
 	"a=%" FT_A, "b=%" FT_B ":s32", "f=@+0x10", "i=\\123", "c=$comm",
@@ -77,7 +83,7 @@ static void fetch_test_args_run(struct kunit *test)
 		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s", fetch_test_args[i]);
 	}
 
-	fetch_test_set(test, &regs, FT_A, 0x1122334455667788UL);
+	fetch_test_set(test, &regs, FT_A, FT_A_VAL);
 	fetch_test_set(test, &regs, FT_B, (unsigned long)-5);
 	/* no user memory there (nor anywhere) */
 	fetch_test_set(test, &regs, FT_C, 0x10);
@@ -101,7 +107,7 @@ static void fetch_test_args_run(struct kunit *test)
 	base = data - trace_uprobe_head_size(tu);
 	KUNIT_EXPECT_EQ(test, len, (int)tp->size + dyn);
 
-	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 0), 0x1122334455667788ULL);
+	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 0), (u64)FT_A_VAL);
 	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 1), 0xfffffffbULL);
 	/* @+OFFSET reads user memory too */
 	KUNIT_EXPECT_EQ(test, fetch_test_val(tp, data, 2), 0ULL);

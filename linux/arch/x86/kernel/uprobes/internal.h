@@ -82,6 +82,7 @@ static inline unsigned long *uprobe_x86_reg(struct pt_regs *regs, u8 off)
 	return (unsigned long *)((u8 *)regs + off);
 }
 
+#ifdef CONFIG_X86_64
 /* tramp.S: the trampoline, and where its system call returns to */
 extern const u8 uprobe_x86_uret_tramp[];
 extern const u8 uprobe_x86_uret_tramp_ret[];
@@ -119,14 +120,15 @@ efault:
 	return -EFAULT;
 }
 
+/* stub.c */
+bool uprobe_x86_stub_syscall(struct pt_regs *regs, unsigned long slot,
+			     unsigned long vaddr);
+#endif /* CONFIG_X86_64 */
+
 /* x87.c */
 bool uprobe_x86_x87_runs(u8 form);
 int uprobe_x86_x87(u8 form, unsigned long ea, struct pt_regs *regs);
 void uprobe_x86_x87_fix_fip(struct arch_uprobe *auprobe, struct pt_regs *regs,
 			    unsigned long slot, unsigned long vaddr);
-
-/* stub.c */
-bool uprobe_x86_stub_syscall(struct pt_regs *regs, unsigned long slot,
-			     unsigned long vaddr);
 
 #endif /* _X86_KERNEL_UPROBES_INTERNAL_H */

@@ -34,6 +34,11 @@
  * writable: the page fault handler does not sleep with the registers
  * locked), and an unmasked exception left pending by earlier x87 code,
  * which the instruction raises (#MF) before it does anything.
+ *
+ * A 32-bit kernel may run without an FPU (MATH_EMULATION, 486SX), its
+ * x87 instructions emulated for user space only: the kernel runs none
+ * then (one of its own would panic), and a stepped one's FIP, in the
+ * emulator's state, stays the slot's.
  */
 #include <linux/errno.h>
 #include <linux/init.h>
@@ -43,6 +48,7 @@
 #include <linux/uprobes.h>
 
 #include <asm/asm.h>
+#include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/types.h>
 #include <asm/segment.h>
@@ -165,6 +171,8 @@ static int __init uprobe_x86_x87_init(void)
 	struct fxregs_state fx;
 	bool loads;
 
+	if (!cpu_feature_enabled(X86_FEATURE_FPU))
+		return 0;
 	kernel_fpu_begin_mask(KFPU_387);
 	asm volatile("fldz\n\tfnstenv %0" : "=m" (env));
 	env.fip = 0x1234560;
@@ -361,7 +369,7 @@ static u16 uprobe_x86_x87_fop(const u8 *insn)
  *
  * A stepped x87 instruction records the slot's address as FIP, and the
  * copy's ModRM (a rip-relative operand through a register) in FOP: they
- * become the original's.
+ * become the original's. Not without an FPU (see the top of the file).
  */
 void uprobe_x86_x87_fix_fip(struct arch_uprobe *auprobe, struct pt_regs *regs,
 			    unsigned long slot, unsigned long vaddr)
@@ -373,6 +381,8 @@ void uprobe_x86_x87_fix_fip(struct arch_uprobe *auprobe, struct pt_regs *regs,
 		.fop_to = uprobe_x86_x87_fop(auprobe->insn),
 	};
 
+	if (!cpu_feature_enabled(X86_FEATURE_FPU))
+		return;
 	/* fpregs_lock_and_load() without its checks of the context. */
 	fpregs_lock();
 	if (test_thread_flag(TIF_NEED_FPU_LOAD))

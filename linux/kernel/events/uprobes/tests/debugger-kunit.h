@@ -117,7 +117,51 @@ static void uprobe_dbg_test_dup(struct kunit *test)
 	mmput(parent);
 }
 
+/* Trap instructions and their lengths: ours, and longer ones. */
+static void uprobe_dbg_test_trap_len(struct kunit *test)
+{
+#if defined(CONFIG_RISCV) && defined(CONFIG_RISCV_ISA_C)
+	static const u8 ebreak[] = { 0x73, 0x00, 0x10, 0x00 };
+	static const u8 c_nops[] = { 0x01, 0x00, 0x01, 0x00 };
+#elif defined(CONFIG_S390)
+	static const u8 dbg_bp[] = { 0x00, 0x01 };
+#elif defined(CONFIG_ARM) && defined(CONFIG_CPU_ENDIAN_BE32)
+	/* gdb's and ptrace's BREAKINST_ARM, 0xe7f001f0 */
+	static const u8 dbg_bp[] = { 0xe7, 0xf0, 0x01, 0xf0 };
+#elif defined(CONFIG_ARM)
+	static const u8 dbg_bp[] = { 0xf0, 0x01, 0xf0, 0xe7 };
+#elif defined(CONFIG_SPARC64)
+	static const u8 dbg_bp[] = { 0x91, 0xd0, 0x20, 0x01 };	/* ta 1 */
+#endif
+	const int s = UPROBE_SWBP_INSN_SIZE;
+	uprobe_opcode_t bp = UPROBE_SWBP_INSN;
+	u8 buf[sizeof(uprobe_opcode_t)] = {};
+
+	memcpy(buf, &bp, s);
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(buf, sizeof(buf)), s);
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(buf, s), s);
+#ifdef CONFIG_X86
+	buf[0] = 0x90;				/* nop */
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(buf, sizeof(buf)), 0);
+#endif
+#if defined(CONFIG_RISCV) && defined(CONFIG_RISCV_ISA_C)
+	/* ebreak, a debugger's breakpoint at a 4-byte instruction */
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(ebreak, 4), 4);
+	/* Its first half alone, at the end of a page, is none. */
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(ebreak, 2), 0);
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(c_nops, 4), 0);
+#endif
+#ifdef CONFIG_S390
+	/* gdb's breakpoint, not ours (0x0002) */
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(dbg_bp, 2), 2);
+#endif
+#if defined(CONFIG_ARM) || defined(CONFIG_SPARC64)
+	KUNIT_EXPECT_EQ(test, uprobe_trap_len(dbg_bp, 4), 4);
+#endif
+}
+
 static struct kunit_case uprobe_dbg_test_cases[] = {
+	KUNIT_CASE(uprobe_dbg_test_trap_len),
 	KUNIT_CASE(uprobe_dbg_test_set_forget),
 	KUNIT_CASE(uprobe_dbg_test_bound),
 	KUNIT_CASE(uprobe_dbg_test_dup),

@@ -145,6 +145,7 @@ static void uprobe_x86_boost_x87_test(struct kunit *test)
 			   uprobe_x86_x87_runs(010) ? "emulated" : "stepped");
 }
 
+#ifdef CONFIG_X86_64
 /*
  * A boosted copy of a rip-relative instruction addresses the original's
  * target from its slot; a slot out of rel32 reach is refused (-ERANGE).
@@ -160,8 +161,6 @@ static void uprobe_x86_boost_riprel_test(struct kunit *test)
 	const char *reason;
 	int len;
 
-	if (!IS_ENABLED(CONFIG_X86_64))
-		kunit_skip(test, "64-bit code on a 32-bit kernel");
 	memcpy(au.insn, movdqu, sizeof(movdqu));
 	KUNIT_ASSERT_EQ(test, arch_uprobe_analyze(&au, true, &reason), 0);
 	len = arch_uprobe_boost_insn(&au, &regs, vaddr, slot, buf);
@@ -176,6 +175,7 @@ static void uprobe_x86_boost_riprel_test(struct kunit *test)
 						     vaddr - SZ_4G, buf),
 			-ERANGE);
 }
+#endif
 
 #undef B64
 #undef B32
@@ -183,7 +183,9 @@ static void uprobe_x86_boost_riprel_test(struct kunit *test)
 static struct kunit_case uprobe_x86_boost_test_cases[] = {
 	KUNIT_CASE_PARAM(uprobe_x86_boost_test, uprobe_x86_boost_gen_params),
 	KUNIT_CASE(uprobe_x86_boost_x87_test),
+#ifdef CONFIG_X86_64
 	KUNIT_CASE(uprobe_x86_boost_riprel_test),
+#endif
 	{}
 };
 

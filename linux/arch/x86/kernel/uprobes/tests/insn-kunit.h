@@ -102,8 +102,6 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	{ "push %rsp", { 0x54 }, X64, EMUL(1, PUSH), REG(sp) },
 	{ "push %rax", { 0x50 }, X64, EMUL(1, PUSH), REG(ax) },
 	{ "push %rdi (REX.W)", { 0x48, 0x57 }, X64, EMUL(2, PUSH), REG(di) },
-	{ "push %r15", { 0x41, 0x57 }, X64, EMUL(2, PUSH), REG(r15) },
-	{ "push %r8", { 0x41, 0x50 }, X64, EMUL(2, PUSH), REG(r8) },
 	{ "push %ebx", { 0x53 }, X32, EMUL(1, PUSH), REG(bx) },
 	{ "pushw %ax is stepped", { 0x66, 0x50 }, X64, STEP(2, FIX_IP) },
 	{ "pop %rbp is stepped", { 0x5d }, X64, STEP(1, FIX_IP) },
@@ -164,11 +162,6 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	  RIPEMUL(7, LOAD64, si, 0x1000), REG(di),
 	  .ixol = { 0x48, 0x8b, 0xb7, 0x00, 0x10, 0x00, 0x00 },
 	  .ixol_len = 7 },
-	{ "mov x(%rip),%r14 (REX.R) uses %rdi",
-	  { 0x4c, 0x8b, 0x35, 0x00, 0x10, 0x00, 0x00 }, X64,
-	  RIPEMUL(7, LOAD64, r14, 0x1000), REG(di),
-	  .ixol = { 0x4c, 0x8b, 0xb7, 0x00, 0x10, 0x00, 0x00 },
-	  .ixol_len = 7 },
 	{ "REX.B cleared", { 0x49, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00 }, X64,
 	  RIPEMUL(7, LOAD64, ax, 0x1000), REG(si),
 	  .ixol = { 0x48, 0x8b, 0x86, 0x00, 0x10, 0x00, 0x00 },
@@ -197,10 +190,6 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	{ "mov x(%rip),%ecx", { 0x8b, 0x0d, 0x00, 0x10, 0x00, 0x00 }, X64,
 	  RIPEMUL(6, LOAD32, cx, 0x1000), REG(si),
 	  .ixol = { 0x8b, 0x8e, 0x00, 0x10, 0x00, 0x00 }, .ixol_len = 6 },
-	{ "mov x(%rip),%r8d (REX.R, no REX.W)",
-	  { 0x44, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00 }, X64,
-	  RIPEMUL(7, LOAD32, r8, 0x1000), REG(si),
-	  .ixol = { 0x44, 0x8b, 0x86, 0x00, 0x10, 0x00, 0x00 }, .ixol_len = 7 },
 	{ "mov x(%rip),%cx (66) is stepped",
 	  { 0x66, 0x8b, 0x0d, 0x00, 0x10, 0x00, 0x00 }, X64,
 	  STEP(7, FIX_IP | FIX_RIPREL), REG(si),
@@ -212,9 +201,6 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	{ "mov %rax,x(%rip)", { 0x48, 0x89, 0x05, 0x00, 0x10, 0x00, 0x00 },
 	  X64, RIPEMUL(7, STORE64, ax, 0x1000), REG(si),
 	  .ixol = { 0x48, 0x89, 0x86 }, .ixol_len = 3 },
-	{ "mov %r9d,x(%rip)", { 0x44, 0x89, 0x0d, 0x00, 0x10, 0x00, 0x00 },
-	  X64, RIPEMUL(7, STORE32, r9, 0x1000), REG(si),
-	  .ixol = { 0x44, 0x89, 0x8e }, .ixol_len = 3 },
 	{ "mov %cx,x(%rip) (66) is stepped",
 	  { 0x66, 0x89, 0x0d, 0x00, 0x10, 0x00, 0x00 }, X64,
 	  STEP(7, FIX_IP | FIX_RIPREL), REG(si),
@@ -304,6 +290,24 @@ static const struct uprobe_x86_insn_case uprobe_x86_insn_cases[] = {
 	{ "mov (%rax,%rbx),%rcx untouched", { 0x48, 0x8b, 0x0c, 0x18 }, X64,
 	  STEP(4, FIX_IP), .ixol = { 0x48, 0x8b, 0x0c, 0x18, 0xcc },
 	  .ixol_len = 5 },
+
+#ifdef CONFIG_X86_64
+	/* r8-r15 (REX.B, REX.R): in a 64-bit kernel's pt_regs only */
+	{ "push %r15", { 0x41, 0x57 }, X64, EMUL(2, PUSH), REG(r15) },
+	{ "push %r8", { 0x41, 0x50 }, X64, EMUL(2, PUSH), REG(r8) },
+	{ "mov x(%rip),%r14 (REX.R) uses %rdi",
+	  { 0x4c, 0x8b, 0x35, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  RIPEMUL(7, LOAD64, r14, 0x1000), REG(di),
+	  .ixol = { 0x4c, 0x8b, 0xb7, 0x00, 0x10, 0x00, 0x00 },
+	  .ixol_len = 7 },
+	{ "mov x(%rip),%r8d (REX.R, no REX.W)",
+	  { 0x44, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00 }, X64,
+	  RIPEMUL(7, LOAD32, r8, 0x1000), REG(si),
+	  .ixol = { 0x44, 0x8b, 0x86, 0x00, 0x10, 0x00, 0x00 }, .ixol_len = 7 },
+	{ "mov %r9d,x(%rip)", { 0x44, 0x89, 0x0d, 0x00, 0x10, 0x00, 0x00 },
+	  X64, RIPEMUL(7, STORE32, r9, 0x1000), REG(si),
+	  .ixol = { 0x44, 0x89, 0x8e }, .ixol_len = 3 },
+#endif
 
 	/* flags and string instructions */
 	{ "pushf", { 0x9c }, X64, PUSHF },
@@ -472,14 +476,18 @@ static void uprobe_x86_insn_test(struct kunit *test)
 		KUNIT_EXPECT_MEMEQ(test, au.ixol, c->bytes, c->len);
 }
 
-/* Bytes past the instruction in the copy are int3: never run garbage. */
+/*
+ * Bytes past the instruction in the copy are int3: never run garbage.
+ * push %rbp (push %ebp on a 32-bit kernel, which decodes no 64-bit code).
+ */
 static void uprobe_x86_insn_ixol_tail(struct kunit *test)
 {
 	struct arch_uprobe au = { .insn = { 0x55, 0x48, 0x89, 0xe5 } };
+	bool is_64bit = IS_ENABLED(CONFIG_X86_64);
 	const char *reason;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, arch_uprobe_analyze(&au, true, &reason), 0);
+	KUNIT_ASSERT_EQ(test, arch_uprobe_analyze(&au, is_64bit, &reason), 0);
 	KUNIT_EXPECT_EQ(test, au.ixol[0], 0x55);
 	for (i = 1; i < MAX_UINSN_BYTES; i++)
 		KUNIT_EXPECT_EQ(test, au.ixol[i], UPROBE_SWBP_INSN);
@@ -492,6 +500,8 @@ static void uprobe_x86_insn_idempotent(struct kunit *test)
 	struct arch_uprobe a = { }, b;
 	const char *reason;
 
+	if (!IS_ENABLED(CONFIG_X86_64))
+		kunit_skip(test, "64-bit code on a 32-bit kernel");
 	memcpy(a.insn, bytes, sizeof(bytes));
 	KUNIT_ASSERT_EQ(test, arch_uprobe_analyze(&a, true, &reason), 0);
 	b = a;
@@ -499,9 +509,13 @@ static void uprobe_x86_insn_idempotent(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, &a, &b, sizeof(a));
 }
 
-/* Every 1-byte opcode either decodes to a verdict or is a prefix. */
+/*
+ * Every 1-byte opcode either decodes to a verdict or is a prefix, in the
+ * kernel's mode.
+ */
 static void uprobe_x86_insn_all_op1(struct kunit *test)
 {
+	bool is_64bit = IS_ENABLED(CONFIG_X86_64);
 	struct arch_uprobe au;
 	const char *reason;
 	int op, err;
@@ -509,7 +523,7 @@ static void uprobe_x86_insn_all_op1(struct kunit *test)
 	for (op = 0; op < 0x100; op++) {
 		memset(&au, 0, sizeof(au));
 		au.insn[0] = op;
-		err = arch_uprobe_analyze(&au, true, &reason);
+		err = arch_uprobe_analyze(&au, is_64bit, &reason);
 		if (err)
 			KUNIT_EXPECT_NOT_NULL_MSG(test, reason, "op %#x", op);
 		else

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uprobes engine: the architectures' stock interface.
+ *
+ * x86 and arm64 have a part of the engine of their own
+ * (HAVE_UPROBES_ARCH_PART). The other architectures that support uprobes
+ * (riscv, powerpc, s390, arm, mips, loongarch, csky, sparc64) keep the
+ * code they have for the stock engine, arch/<arch>/.../uprobes.c, which
+ * the engine calls with this file (UPROBES_LEGACY_ARCH). Most of that
+ * interface is the engine's too, or is served by its defaults:
+ *
+ * - the breakpoint: UPROBE_SWBP_INSN of UPROBE_SWBP_INSN_SIZE bytes (2 on
+ *   riscv with compressed instructions, on s390 and csky; the engine
+ *   writes and compares that many, also where uprobe_opcode_t is wider),
+ *   is_swbp_insn(), is_trap_insn() and uprobe_get_swbp_addr();
+ * - the XOL slots of UPROBE_XOL_SLOT_BYTES, each filled by
+ *   arch_uprobe_copy_ixol() with struct arch_uprobe's whole ixol (arm's
+ *   holds the instruction and the breakpoint that ends its step); slot 0
+ *   is the return probes' trampoline, a breakpoint;
+ * - a hit: arch_uprobe_ignore() (arm: a condition that fails), the
+ *   consumers' handlers, then arch_uprobe_skip_sstep() (the
+ *   architecture's emulation) or the step of ixol out of line:
+ *   arch_uprobe_pre_xol(), the breakpoint and single-step traps handed
+ *   over through uprobe_pre_sstep_notifier() and
+ *   uprobe_post_sstep_notifier() (directly or from
+ *   arch_uprobe_exception_notify(), which the engine registers as a die
+ *   notifier), then arch_uprobe_post_xol(), or arch_uprobe_abort_xol()
+ *   when arch_uprobe_xol_was_trapped() or a fatal signal ends the step
+ *   early. They find current->utask's state, vaddr, xol_vaddr and autask
+ *   as before, and are given the thread's copy of the probe's struct
+ *   arch_uprobe, where s390 and mips keep state of the step;
+ * - return probes: arch_uretprobe_hijack_return_addr() and
+ *   arch_uretprobe_is_alive(); the trampoline's hit sets the instruction
+ *   pointer to the return address.
+ *
+ * What differs is here: the analysis, once per probe at registration
+ * (arch_uprobe_analyze() calls the stock arch_uprobe_analyze_insn()), the
+ * instruction set of a hit, and what readers and writers of process
+ * memory need that the stock engine did not: the length of a probed
+ * instruction (arch_uprobe_insn_len()) and the debuggers' breakpoint
+ * instructions (uprobe_legacy_dbg_bp_len()). What the engine does beyond
+ * the stock interface these architectures go without: boosted XOL slots
+ * and jumps to stubs (every hit is emulated by the architecture or
+ * single-stepped).
+ */
+#include <linux/compat.h>
+
+#ifdef CONFIG_S390
+#include <asm/dis.h>
+#endif
+#ifdef CONFIG_PPC
+#include <asm/inst.h>
+#endif
+
+#include "internal.h"
+
+/**
+ * struct uprobe_dbg_bkpt - a debugger's breakpoint instruction
+ * @len: its length in bytes
+ * @insn: its bytes, as in memory
+ */
+struct uprobe_dbg_bkpt {
+	u8	len;
+	u8	insn[4];
+};
+
+/*
+ * The breakpoint instructions gdb and lldb write into a program's code
+ * that is_trap_insn() does not take for traps: on these architectures it
+ * is the weak is_swbp_insn(), our breakpoint's encoding only, where theirs
+ * is another. Their stock engine never looked at a debugger's writes;
+ * this one must tell a debugger's breakpoint written over ours from new
+ * code that replaces the instruction (hide.c, debugger.c). riscv's ebreak
+ * and c.ebreak, powerpc's and mips's trap and break instructions are
+ * is_trap_insn()'s already.
+ */
+static const struct uprobe_dbg_bkpt uprobe_dbg_bkpts[] = {
+#if defined(CONFIG_S390)
+	/* gdb's and lldb's: 0x0001, which the kernel reports as SIGTRAP */
+	{ 2, { 0x00, 0x01 } },
+#elif defined(CONFIG_ARM)
+	/* gdb's and lldb's in ARM state, ptrace's BREAKINST_ARM: 0xe7f001f0 */
+#ifdef CONFIG_CPU_ENDIAN_BE32
+	{ 4, { 0xe7, 0xf0, 0x01, 0xf0 } },
+#else
+	{ 4, { 0xf0, 0x01, 0xf0, 0xe7 } },
+#endif
+#elif defined(CONFIG_SPARC64)
+	/* gdb's: ta 1 */
+	{ 4, { 0x91, 0xd0, 0x20, 0x01 } },
+#elif defined(CONFIG_LOONGARCH)
+	/* gdb's and lldb's: break 5 */
+	{ 4, { 0x05, 0x00, 0x2a, 0x00 } },
+#elif defined(CONFIG_CSKY)
+	/*
+	 * gdb's: bkpt (0x0000), twice at a 32-bit instruction. Zeros written
+	 * over a probed instruction are taken for it.
+	 */
+	{ 4, { 0x00, 0x00, 0x00, 0x00 } },
+	{ 2, { 0x00, 0x00 } },
+#endif
+};
+
+/**
+ * uprobe_legacy_dbg_bp_len() - is this a debugger's breakpoint instruction?
+ * @insn: the bytes of an instruction, from its first
+ * @len: how many of them may be read
+ *
+ * Return: the length of the debugger's breakpoint (uprobe_dbg_bkpts) that
+ * @insn begins with, the longest, or 0.
+ */
+int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len)
+{
+	const struct uprobe_dbg_bkpt *d = uprobe_dbg_bkpts;
+
+	for (; d < uprobe_dbg_bkpts + ARRAY_SIZE(uprobe_dbg_bkpts); d++)
+		if (d->len <= len && !memcmp(insn, d->insn, d->len))
+			return d->len;
+	return 0;
+}
+
+/**
+ * arch_uprobe_analyze() - analyse a probed instruction, the stock way
+ * @aup: the instruction of a &struct uprobe, read from the file into
+ *	@aup->insn
+ * @is_64bit: the file is a 64-bit program (unused: the analysis is the
+ *	same; arch_uprobe_hit_is_64bit() keeps a hit to its own kind of file)
+ * @reason: set to why the instruction is refused
+ *
+ * The stock engine called arch_uprobe_analyze_insn() when it first put
+ * the breakpoint into an address space, with that address space and the
+ * instruction's address there; here it is called once, at registration,
+ * when no process may map the file yet. The architectures that get here
+ * do not read the address space (NULL), and check the address's
+ * alignment only (to the instruction size, or to 64 bytes for powerpc's
+ * prefixed instructions): its offset in a page, which is the file
+ * offset's in the page, since a file is mapped from a page boundary to a
+ * page boundary. The file offset is given.
+ *
+ * Return: 0, or the architecture's error.
+ */
+int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
+			const char **reason)
+{
+	struct uprobe *uprobe = container_of(aup, struct uprobe, arch);
+	int err;
+
+	err = arch_uprobe_analyze_insn(aup, NULL,
+				       (unsigned long)uprobe->offset);
+	if (err)
+		*reason = "refused by the architecture's analysis";
+	return err;
+}
+
+/**
+ * arch_uprobe_insn_len() - length of a probed instruction
+ * @aup: the instruction, analysed by arch_uprobe_analyze_insn()
+ *
+ * Readers and writers of process memory see the probed instruction whole
+ * (hide.c): a write that changes any of its bytes replaces it, also past
+ * our breakpoint, where the stock analysis tells how long it is: riscv's
+ * and csky's 4-byte instructions under a 2-byte breakpoint, s390's of 4
+ * and 6 bytes, powerpc's prefixed ones of 8, and a mips branch with the
+ * instruction in its delay slot, which the analysis copied to ixol[0] to
+ * be stepped in place of insn[0] (a compact branch is refused).
+ *
+ * Return: its length in bytes.
+ */
+int arch_uprobe_insn_len(struct arch_uprobe *aup)
+{
+#if defined(CONFIG_RISCV) || defined(CONFIG_CSKY)
+	return aup->insn_size;
+#elif defined(CONFIG_S390)
+	return insn_length(aup->insn[0] >> 8);
+#elif defined(CONFIG_PPC)
+	return ppc_inst_len(ppc_inst_read(aup->insn));
+#elif defined(CONFIG_MIPS)
+	return aup->ixol[0] != aup->insn[0] ? 8 : 4;
+#else
+	return UPROBE_SWBP_INSN_SIZE;
+#endif
+}
+
+/**
+ * arch_uprobe_hit_is_64bit() - does the thread run 64-bit code?
+ * @regs: the user registers at a breakpoint hit
+ *
+ * A compat task runs 32-bit code, the code of 32-bit (ELFCLASS32) files,
+ * mips's n32 too; a probe in a file of the other class is not executed
+ * by the task (see uprobe_handle_breakpoint()).
+ *
+ * Return: true for a task that is not a compat task of a 64-bit kernel.
+ */
+bool arch_uprobe_hit_is_64bit(struct pt_regs *regs)
+{
+	return IS_ENABLED(CONFIG_64BIT) && !is_compat_task();
+}
+
+/**
+ * arch_uprobe_kind() - how hits of a probed instruction are executed
+ * @auprobe: the analysed instruction
+ * @is_64bit: it was analysed as 64-bit code
+ *
+ * The stock interface decides at each hit: arch_uprobe_skip_sstep()
+ * emulates the instruction, or it is single-stepped.
+ *
+ * Return: "legacy".
+ */
+const char *arch_uprobe_kind(struct arch_uprobe *auprobe, bool is_64bit)
+{
+	return "legacy";
+}
