@@ -294,9 +294,13 @@ bool uprobe_bps_kept(struct uprobe *uprobe, struct mm_struct *mm)
 	srcu_read_unlock(&uprobes_srcu, idx);
 	if (kept)
 		return true;
-	/* A change seen in the list was marked before it was made. */
+	/*
+	 * A change seen in the list was marked before it was made; a change
+	 * over, with its removal stranded, set @stranded before unmarking.
+	 */
 	smp_rmb();
-	return atomic_read(&uprobe->changing) || READ_ONCE(uprobe->stranded);
+	return atomic_read_acquire(&uprobe->changing) ||
+	       READ_ONCE(uprobe->stranded);
 }
 
 /*
