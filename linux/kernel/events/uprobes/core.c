@@ -310,11 +310,13 @@ bool uprobe_bps_kept(struct uprobe *uprobe, struct mm_struct *mm)
 static void uprobe_change_begin(struct uprobe *uprobe)
 {
 	atomic_inc(&uprobe->changing);
+	/* Marked before the list changes: pairs with uprobe_bps_kept(). */
 	smp_mb__after_atomic();
 }
 
 static void uprobe_change_end(struct uprobe *uprobe)
 {
+	/* The walk and @stranded before the mark goes: as above. */
 	smp_mb__before_atomic();
 	atomic_dec(&uprobe->changing);
 }
