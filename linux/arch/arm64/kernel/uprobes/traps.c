@@ -2,17 +2,18 @@
 /*
  * arm64 uprobes: the exceptions that reach the engine.
  *
- * debug-monitors.c calls uprobe_brk_handler() for a BRK with the uprobes
- * immediate in user mode, and uprobe_single_step_handler() for every
- * software step exception in user mode, in process context, interrupts
- * enabled.  A hit or the end of a step is handled there and then, not on
- * the way back to user mode; what is not ours gets the SIGTRAP it would
- * get without uprobes (DBG_HOOK_ERROR).
+ * debug-monitors.c calls uprobe_brk_handler() for every BRK in user mode,
+ * and uprobe_single_step_handler() for every software step exception in
+ * user mode, in process context, interrupts enabled.  A hit or the end of
+ * a step is handled there and then, not on the way back to user mode;
+ * what is not ours gets the SIGTRAP it would get without uprobes
+ * (DBG_HOOK_ERROR).
  *
  * A BRK exception leaves pc on the BRK, not after it: that is the
  * breakpoint's address.  Ours is a BRK with the uprobes immediate; any
- * other BRK (a debugger's is brk #0) traps like a breakpoint too, and is
- * no concern of ours at a hit.
+ * other BRK (a debugger's is brk #0) is reported as without uprobes, and
+ * one a debugger wrote over a probe (debugger.c) runs the probe's
+ * handlers first.
  */
 #include <linux/kdebug.h>
 #include <linux/notifier.h>
@@ -47,7 +48,7 @@ unsigned long uprobe_get_swbp_addr(struct pt_regs *regs)
 }
 
 /**
- * uprobe_brk_handler - a BRK with the uprobes immediate in user mode
+ * uprobe_brk_handler - a BRK in user mode
  * @regs: the user registers, pc on the BRK
  * @esr: the exception's syndrome
  *
