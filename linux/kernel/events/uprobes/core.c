@@ -237,6 +237,28 @@ int uprobe_collect_range(struct inode *inode, loff_t start, loff_t end,
 	return nr;
 }
 
+/*
+ * Does a consumer of @uprobe want @mm (has no filter, or its filter
+ * accepts @mm)? @none when there is no consumer. One pass over the list.
+ */
+static bool uprobe_consumers_want(struct uprobe *uprobe, struct mm_struct *mm,
+				  bool none)
+{
+	struct uprobe_consumer *uc;
+	bool wanted = none;
+	int idx;
+
+	idx = srcu_read_lock(&uprobes_srcu);
+	list_for_each_entry_srcu(uc, &uprobe->consumers, cons_node,
+				 srcu_read_lock_held(&uprobes_srcu)) {
+		wanted = !uc->filter || uc->filter(uc, mm);
+		if (wanted)
+			break;
+	}
+	srcu_read_unlock(&uprobes_srcu, idx);
+	return wanted;
+}
+
 /**
  * uprobe_wanted_by() - should the breakpoint be in this address space?
  * @uprobe: the probe
@@ -247,20 +269,7 @@ int uprobe_collect_range(struct inode *inode, loff_t start, loff_t end,
  */
 bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm)
 {
-	struct uprobe_consumer *uc;
-	bool wanted = false;
-	int idx;
-
-	idx = srcu_read_lock(&uprobes_srcu);
-	list_for_each_entry_srcu(uc, &uprobe->consumers, cons_node,
-				 srcu_read_lock_held(&uprobes_srcu)) {
-		if (!uc->filter || uc->filter(uc, mm)) {
-			wanted = true;
-			break;
-		}
-	}
-	srcu_read_unlock(&uprobes_srcu, idx);
-	return wanted;
+	return uprobe_consumers_want(uprobe, mm, false);
 }
 
 /**
@@ -280,19 +289,7 @@ bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm)
  */
 bool uprobe_bps_kept(struct uprobe *uprobe, struct mm_struct *mm)
 {
-	struct uprobe_consumer *uc;
-	bool kept = true;
-	int idx;
-
-	idx = srcu_read_lock(&uprobes_srcu);
-	list_for_each_entry_srcu(uc, &uprobe->consumers, cons_node,
-				 srcu_read_lock_held(&uprobes_srcu)) {
-		kept = !uc->filter || uc->filter(uc, mm);
-		if (kept)
-			break;
-	}
-	srcu_read_unlock(&uprobes_srcu, idx);
-	if (kept)
+	if (uprobe_consumers_want(uprobe, mm, true))
 		return true;
 	/*
 	 * A change seen in the list was marked before it was made; a change
