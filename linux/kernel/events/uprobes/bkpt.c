@@ -881,7 +881,7 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 		   struct vm_area_struct *vma, unsigned long vaddr)
 {
 	uprobe_opcode_t cur, bp = UPROBE_SWBP_INSN;
-	bool anon;
+	bool anon, was_noted;
 	int err;
 
 	mmap_assert_write_locked(mm);
@@ -893,6 +893,11 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 	err = uprobe_ctr_hold(uprobe, mm);
 	if (err)
 		return err;
+	/* Recorded before it can be seen: readers hold the mmap lock. */
+	was_noted = uprobe_bps_noted(mm, vaddr);
+	err = uprobe_bps_note(mm, vaddr);
+	if (err)
+		goto release;
 	/* Most often the original instruction is there: one write. */
 	err = uprobe_write_locked(mm, vma, vaddr, uprobe->arch.insn, &bp,
 				  UPROBE_SWBP_INSN_SIZE, false);
@@ -912,11 +917,18 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 				uprobe_dbg_bp_set(mm, vaddr, true);
 			return 0;
 		}
-		/* The process changed the instruction: not ours to probe. */
-		err = 0;
 	}
-	if (uprobe_no_page(vma, vaddr, err))
+	/*
+	 * The process changed the instruction (not ours to probe), or the
+	 * file has no page there: no breakpoint. Else it is as it was.
+	 */
+	if (err == -ESRCH || uprobe_no_page(vma, vaddr, err)) {
 		err = 0;
+		was_noted = false;
+	}
+	if (!was_noted)
+		uprobe_bps_unnote(mm, vaddr);
+release:
 	uprobe_ctr_release(uprobe, mm, NULL, 0, 0);
 	return err;
 }
@@ -976,6 +988,7 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 	if (err && err != -ESRCH)	/* -ESRCH: somebody else removed it */
 		return err;
 uncount:
+	uprobe_bps_unnote(mm, vaddr);
 	/*
 	 * Also a count an earlier, interrupted removal left behind; an int3
 	 * still at @vaddr is not ours.

@@ -237,15 +237,18 @@ int uprobe_collect_range(struct inode *inode, loff_t start, loff_t end,
 	return nr;
 }
 
-/*
- * Does a consumer of @uprobe want @mm (has no filter, or its filter
- * accepts @mm)? @none when there is no consumer. One pass over the list.
+/**
+ * uprobe_wanted_by() - should the breakpoint be in this address space?
+ * @uprobe: the probe
+ * @mm: the address space
+ *
+ * Return: true when a consumer without a filter, or whose filter accepts
+ * @mm, is registered.
  */
-static bool uprobe_consumers_want(struct uprobe *uprobe, struct mm_struct *mm,
-				  bool none)
+bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm)
 {
 	struct uprobe_consumer *uc;
-	bool wanted = none;
+	bool wanted = false;
 	int idx;
 
 	idx = srcu_read_lock(&uprobes_srcu);
@@ -257,65 +260,6 @@ static bool uprobe_consumers_want(struct uprobe *uprobe, struct mm_struct *mm,
 	}
 	srcu_read_unlock(&uprobes_srcu, idx);
 	return wanted;
-}
-
-/**
- * uprobe_wanted_by() - should the breakpoint be in this address space?
- * @uprobe: the probe
- * @mm: the address space
- *
- * Return: true when a consumer without a filter, or whose filter accepts
- * @mm, is registered.
- */
-bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm)
-{
-	return uprobe_consumers_want(uprobe, mm, false);
-}
-
-/**
- * uprobe_bps_kept() - may a breakpoint of a probe still be in an address space?
- * @uprobe: a live probe
- * @mm: the address space, mmap lock held
- *
- * Whether a breakpoint of @uprobe found in @mm is the engine's: yes when a
- * consumer wants @mm, when none is left (the last one's breakpoints are
- * being removed), when consumers or filters are changing and the walk
- * that makes @mm agree has not been through it yet, and when a removal
- * failed and is retried. One pass over the consumers, which may change
- * meanwhile: a consumer removed since the list was found non-empty must
- * not make @mm look unwanted while its breakpoint is still there.
- *
- * Return: true when a breakpoint of @uprobe in @mm may be the engine's.
- */
-bool uprobe_bps_kept(struct uprobe *uprobe, struct mm_struct *mm)
-{
-	if (uprobe_consumers_want(uprobe, mm, true))
-		return true;
-	/*
-	 * A change seen in the list was marked before it was made; a change
-	 * over, with its removal stranded, set @stranded before unmarking.
-	 */
-	smp_rmb();
-	return atomic_read_acquire(&uprobe->changing) ||
-	       READ_ONCE(uprobe->stranded);
-}
-
-/*
- * Consumers or filters of @uprobe change: marked before the change,
- * unmarked after the walk that follows it (see uprobe_bps_kept()).
- */
-static void uprobe_change_begin(struct uprobe *uprobe)
-{
-	atomic_inc(&uprobe->changing);
-	/* Marked before the list changes: pairs with uprobe_bps_kept(). */
-	smp_mb__after_atomic();
-}
-
-static void uprobe_change_end(struct uprobe *uprobe)
-{
-	/* The walk and @stranded before the mark goes: as above. */
-	smp_mb__before_atomic();
-	atomic_dec(&uprobe->changing);
 }
 
 /* Analyses the instruction read into @uprobe->arch.insn. */
@@ -837,7 +781,6 @@ static struct uprobe *uprobe_add_locked(struct inode *inode,
 	 * walk or the mmap hook inserts breakpoints for consumers it sees.
 	 */
 	WRITE_ONCE(uprobe->live, true);
-	uprobe_change_begin(uprobe);
 	list_add_rcu(&uc->cons_node, &uprobe->consumers);
 	return uprobe;
 put:
@@ -883,13 +826,11 @@ struct uprobe *uprobe_register_file(struct inode *inode, struct file *file,
 		return uprobe;
 	err = uprobe_sync_mms(uprobe);
 	if (!err) {
-		uprobe_change_end(uprobe);
 		mutex_unlock(&uprobe->reg_mutex);
 		return uprobe;
 	}
 	list_del_rcu(&uc->cons_node);
 	uprobe_sync_mms(uprobe);
-	uprobe_change_end(uprobe);
 	mutex_unlock(&uprobe->reg_mutex);
 	/* Handlers of @uc may have started where insertion succeeded. */
 	synchronize_srcu(&uprobes_srcu);
@@ -966,7 +907,6 @@ static void uprobe_del_batch(struct uprobe_walk *w, unsigned int cnt,
 	for (i = 0; i < cnt; i++) {
 		uc = nth(ctx, i, &offset, &ref_ctr_offset, &slot);
 		mutex_lock(&w->uprobes[i]->reg_mutex);
-		uprobe_change_begin(w->uprobes[i]);
 		if (!WARN_ON_ONCE(!uprobe_has_consumer(w->uprobes[i], uc)))
 			list_del_rcu(&uc->cons_node);
 		mutex_unlock(&w->uprobes[i]->reg_mutex);
@@ -976,8 +916,6 @@ static void uprobe_del_batch(struct uprobe_walk *w, unsigned int cnt,
 		return;
 	uprobe_walk_mms(w);
 	uprobe_settle_walk(w);
-	for (i = 0; i < cnt; i++)
-		uprobe_change_end(w->uprobes[i]);
 }
 
 /**
@@ -1032,8 +970,6 @@ int uprobe_register_batch(struct inode *inode, struct file *file,
 		/* Handlers may have started where insertion succeeded. */
 		synchronize_srcu(&uprobes_srcu);
 	}
-	for (i = 0; i < added; i++)
-		uprobe_change_end(w.uprobes[i]);
 	for (i = 0; i < added; i++) {
 		nth(ctx, i, &offset, &ref_ctr_offset, &slot);
 		if (err)
@@ -1104,11 +1040,8 @@ int uprobe_apply(struct uprobe *uprobe, struct uprobe_consumer *uc, bool add)
 	int err = -ENOENT;
 
 	mutex_lock(&uprobe->reg_mutex);
-	if (uprobe_has_consumer(uprobe, uc)) {
-		uprobe_change_begin(uprobe);
+	if (uprobe_has_consumer(uprobe, uc))
 		err = uprobe_sync_mms(uprobe);
-		uprobe_change_end(uprobe);
-	}
 	mutex_unlock(&uprobe->reg_mutex);
 	return err;
 }
@@ -1130,10 +1063,8 @@ void uprobe_unregister_nosync(struct uprobe *uprobe, struct uprobe_consumer *uc)
 {
 	mutex_lock(&uprobe->reg_mutex);
 	if (!WARN_ON_ONCE(!uprobe_has_consumer(uprobe, uc))) {
-		uprobe_change_begin(uprobe);
 		list_del_rcu(&uc->cons_node);
 		uprobe_sync_mms(uprobe);
-		uprobe_change_end(uprobe);
 	}
 	mutex_unlock(&uprobe->reg_mutex);
 	uprobe_put(uprobe);

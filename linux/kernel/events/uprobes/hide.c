@@ -266,6 +266,7 @@ static bool uprobe_bps_write_wins(struct uprobe_bps_copy *c,
 				c->mem[(long)(a - c->addr)] = after[i];
 		}
 	}
+	uprobe_bps_unnote(mm, vaddr);
 	if (uprobe_trap_len(after, m))
 		uprobe_dbg_bp_set(mm, vaddr, false);
 	else if (dbg)
@@ -276,16 +277,16 @@ static bool uprobe_bps_write_wins(struct uprobe_bps_copy *c,
 }
 
 /*
- * Was the breakpoint of @uprobe written into @mm by us? Only a live
- * probe that wants @mm has breakpoints there, or one whose consumers
- * are changing, or all went (its breakpoints are being removed, or
- * stranded): an int3 at a probe's address in a process its consumers
- * filter out is the program's own.
+ * Was the breakpoint of @uprobe at @vaddr written into @mm by us? Only
+ * where the address space's record says so (see written.c): an int3 at
+ * a probe's address in a process its consumers filter out is the
+ * program's own.
  */
-static bool uprobe_bps_ours(struct uprobe *uprobe, struct mm_struct *mm)
+static bool uprobe_bps_ours(struct uprobe *uprobe, struct mm_struct *mm,
+			    unsigned long vaddr)
 {
 	return uprobe_ready(uprobe) && READ_ONCE(uprobe->live) &&
-	       uprobe_bps_kept(uprobe, mm);
+	       uprobe_bps_noted(mm, vaddr);
 }
 
 /* Fixes the copy where the breakpoint of @uprobe, at @vaddr, is. */
@@ -298,7 +299,7 @@ static void uprobe_bps_fix_one(struct uprobe_bps_copy *c, struct uprobe *uprobe,
 	const int s = UPROBE_SWBP_INSN_SIZE;
 	int n, len;
 
-	if (!uprobe_bps_ours(uprobe, mm))
+	if (!uprobe_bps_ours(uprobe, mm, vaddr))
 		return;
 	len = arch_uprobe_insn_len(&uprobe->arch);
 	n = uprobe_stub_jump(mm, vaddr, jump, orig);

@@ -58,9 +58,6 @@
  *	breakpoint always finds the probe and executes the original
  *	instruction
  * @stranded_node: link in the sweep worker's list while @stranded
- * @changing: consumers or their filters are changing, and a walk will make
- *	the address spaces agree: until it has, an address space may still
- *	hold a breakpoint no consumer wants (see uprobe_bps_kept())
  * @rcu: delays freeing past lockless hash readers
  * @arch: the probed instruction and how to execute it out of line
  */
@@ -82,7 +79,6 @@ struct uprobe {
 	bool			live;
 	bool			stranded;
 	struct list_head	stranded_node;
-	atomic_t		changing;
 	struct rcu_head		rcu;
 	struct arch_uprobe	arch;
 };
@@ -128,7 +124,6 @@ void uprobe_put(struct uprobe *uprobe);
 struct uprobe *uprobe_remember(struct uprobe *uprobe);
 void uprobe_forget(struct uprobe *uprobe);
 bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm);
-bool uprobe_bps_kept(struct uprobe *uprobe, struct mm_struct *mm);
 int uprobe_prepare(struct uprobe *uprobe, struct file *file);
 int uprobe_collect_range(struct inode *inode, loff_t start, loff_t end,
 			 struct uprobe **out, int max);
@@ -325,6 +320,13 @@ void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
 			   unsigned long end);
 void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm);
 void uprobe_dbg_notes_free(struct mm_struct *mm);
+int uprobe_bps_note(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_bps_unnote(struct mm_struct *mm, unsigned long vaddr);
+bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
+		     unsigned long new_addr, unsigned long len);
+int uprobe_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm);
+void uprobe_bps_free(struct mm_struct *mm);
 
 /**
  * uprobe_dbg_bp_at() - is a debugger's breakpoint noted here?

@@ -6,7 +6,7 @@
  * breakpoints from uprobe_mmap(), and gets them back when it drops its
  * copies of probed pages (uprobe_dontneed()); a forked child inherits them
  * with the parent's pages, and the stubs its code jumps to with a copy of
- * the XOL area (uprobe_dup_xol()). Registration and fork are kept apart
+ * the XOL area and the record of them (uprobe_dup_bps()). Registration and fork are kept apart
  * by dup_mmap_sem so that a child is never copied from a parent whose
  * breakpoints are being changed while the child is not yet visible to the
  * registration's walk.
@@ -63,7 +63,7 @@ void uprobe_end_dup_mmap(void)
  * their counts; the child is marked as having some, and its semaphores
  * as counting them. A debugger's int3s, copied too, stay the debugger's.
  * The XOL area (VM_DONTCOPY) is not copied with the mappings: the child
- * gets its own copy once they are (uprobe_dup_xol()), if it has stubs.
+ * gets its own copy once they are (uprobe_dup_bps()), if it has stubs.
  */
 void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
@@ -75,23 +75,26 @@ void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
 }
 
 /**
- * uprobe_dup_xol() - give a forked child the stubs its code jumps to
+ * uprobe_dup_bps() - give a forked child what its breakpoints need
  * @oldmm: the parent's address space, mmap lock held for writing
  * @newmm: the child's copy of it, mmap lock held for writing
  *
- * Called once the mappings are copied. The jumps to stubs came with the
- * child's copies of the probed pages; the stubs are in the XOL area,
+ * Called once the mappings are copied. The breakpoints came with the
+ * child's copies of the probed pages: the child gets the record of where
+ * they are (written.c), and the stubs its jumps go to, in the XOL area,
  * which is not copied with them.
  *
  * Return: 0, or the error that fails the fork: a child never runs a jump
- * without its stub.
+ * without its stub, nor shows its readers breakpoints of ours.
  */
-int uprobe_dup_xol(struct mm_struct *oldmm, struct mm_struct *newmm)
+int uprobe_dup_bps(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
-	int err = xol_area_fork(oldmm, newmm);
+	int err = uprobe_bps_dup(oldmm, newmm);
 
+	if (!err)
+		err = xol_area_fork(oldmm, newmm);
 	if (err)
-		pr_warn_ratelimited("pid %d: fork failed: no copy of the XOL area for the child's stubs (%pe)\n",
+		pr_warn_ratelimited("pid %d: fork failed: no copy of the breakpoints' record or XOL area for the child (%pe)\n",
 				    current->pid, ERR_PTR(err));
 	return err;
 }
@@ -246,5 +249,6 @@ void uprobe_clear_state(struct mm_struct *mm)
 {
 	uprobe_forget_ctrs(mm);
 	uprobe_dbg_notes_free(mm);
+	uprobe_bps_free(mm);
 	xol_area_free(mm);
 }

@@ -238,10 +238,10 @@ bool uprobe_stub_leave(struct pt_regs *regs)
  * @old_addr: where it started
  * @len: its length
  *
- * A jump to a stub is relative to where it is: moved, it points
- * elsewhere. Each jump of the moved range is put back on the probe's
- * breakpoint, which works anywhere (its first hit at the new place may
- * make a new jump).
+ * The record of our breakpoints follows the code. A jump to a stub is
+ * relative to where it is: moved, it points elsewhere. Each jump of the
+ * moved range is put back on the probe's breakpoint, which works
+ * anywhere (its first hit at the new place may make a new jump).
  */
 void uprobe_mremap(struct vm_area_struct *vma, unsigned long new_addr,
 		   unsigned long old_addr, unsigned long len)
@@ -252,6 +252,7 @@ void uprobe_mremap(struct vm_area_struct *vma, unsigned long new_addr,
 	unsigned int i;
 	int n, err;
 
+	uprobe_bps_move(mm, old_addr, new_addr, len);
 	if (!xol_area_has_stubs(mm) || !uprobe_vma_probeable(vma))
 		return;
 	for (i = 0; xol_stub_nth(mm, i, &vaddr, &slot, orig); i++) {

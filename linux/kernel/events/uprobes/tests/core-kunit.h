@@ -115,50 +115,10 @@ static void uprobe_core_test_registry(struct kunit *test)
 	synchronize_srcu(&uprobes_srcu);
 }
 
-static bool uprobe_core_test_no(struct uprobe_consumer *uc,
-				struct mm_struct *mm)
-{
-	return false;
-}
-
-/*
- * Whose breakpoints a probe may still have in an address space the
- * consumers do not want: none, unless it has no consumer left, a change
- * of its consumers or filters is under way, or a removal is stranded.
- */
-static void uprobe_core_test_kept(struct kunit *test)
-{
-	struct uprobe_consumer no = { .filter = uprobe_core_test_no };
-	struct uprobe_consumer all = { };
-	struct mm_struct *mm = current->mm;
-	struct uprobe *u;
-
-	u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, u);
-	INIT_LIST_HEAD(&u->consumers);
-	/* The last consumer gone: its breakpoints are being removed. */
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_kept(u, mm));
-	list_add_rcu(&no.cons_node, &u->consumers);
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_kept(u, mm));
-	uprobe_change_begin(u);
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_kept(u, mm));
-	uprobe_change_end(u);
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_kept(u, mm));
-	WRITE_ONCE(u->stranded, true);
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_kept(u, mm));
-	WRITE_ONCE(u->stranded, false);
-	list_add_rcu(&all.cons_node, &u->consumers);
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_kept(u, mm));
-	list_del_rcu(&all.cons_node);
-	list_del_rcu(&no.cons_node);
-	synchronize_srcu(&uprobes_srcu);
-}
-
 static struct kunit_case uprobe_core_test_cases[] = {
 	KUNIT_CASE(uprobe_core_test_key_order),
 	KUNIT_CASE(uprobe_core_test_vma_math),
 	KUNIT_CASE(uprobe_core_test_registry),
-	KUNIT_CASE(uprobe_core_test_kept),
 	{}
 };
 

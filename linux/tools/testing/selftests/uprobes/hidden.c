@@ -15,6 +15,12 @@
  *                     leaves ours in place, and the probe keeps counting
  *   shown_when_off    with hide_breakpoints off every reader sees int3
  *
+ * A process the filter of a probe leaves out, with its breakpoint still
+ * there: forked_child_hidden (a child of the process the filter names),
+ * left_session_hidden (it left the session the filter names). Code
+ * written over a probed instruction wins (patch_over_*); a program's own
+ * int3 where a probe filtered out of it is stays seen (own_int3_not_hidden).
+ *
  * (On arm64 our breakpoint is brk #5, the debugger's brk #0, four bytes
  * each: upng.h, upng_regs.h.) A debugger's own int3 on the probed
  * instruction: debugger.c.
@@ -317,7 +323,125 @@ TEST_F_TIMEOUT(hidden, shown_when_off, 120)
 	still_hits(_metadata, &self->child, self->ev);
 }
 
+/* Probes the test's own @sym, with "if @filter" when @filter is not "". */
+static void self_probe_if(struct __test_metadata *_metadata, const char *ev,
+			  const char *sym, const char *filter)
+{
+	struct upng_sym s;
+	char clause[48] = "";
+
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), sym, &s));
+	if (*filter)
+		snprintf(clause, sizeof(clause), "if %s", filter);
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), s.offset, clause));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+}
+
+enum { LEFT_FORKED, LEFT_SETSID };
+
+/*
+ * A process the probe's filter leaves out with the probe's breakpoint
+ * still in it: a child forked from a process the filter names
+ * (LEFT_FORKED), or one that leaves the session the filter names
+ * (LEFT_SETSID). The breakpoint stays until its first hit there; until
+ * then readers see the probed instruction, and a debugger that puts its
+ * own breakpoint on it and takes it out with what it read leaves ours,
+ * which goes with the probe. The child then runs the code as unprobed.
+ */
+static void left_out(struct __test_metadata *_metadata, int how)
+{
+	unsigned long func = (unsigned long)site_work_probe;
+	int to_child[2], from_child[2], status, err;
+	unsigned char file[8], mem[8];
+	long want = site_work(5), word;
+	char ev[64], filter[32], c;
+	struct upng_sym sym;
+	pid_t pid;
+
+	err = upng_hide_breakpoints(true);
+	if (err == -ENOENT)
+		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_work_probe", &sym));
+	ASSERT_EQ(0, upng_file_read(upng_self_path(), sym.offset, file,
+				    sizeof(file)));
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(from_child));
+	upng_evname(ev, sizeof(ev), "leftout");
+	if (how == LEFT_FORKED) {
+		snprintf(filter, sizeof(filter), "pid==%d", getpid());
+		self_probe_if(_metadata, ev, "site_work_probe", filter);
+	}
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (read(to_child[0], &c, 1) != 1)
+			_exit(1);
+		if (c == 's' && (setsid() < 0 ||
+				 write(from_child[1], "s", 1) != 1 ||
+				 read(to_child[0], &c, 1) != 1))
+			_exit(2);
+		_exit(site_work(5) == want ? 0 : 3);
+	}
+	if (how == LEFT_SETSID) {
+		snprintf(filter, sizeof(filter), "sid==%d", getsid(0));
+		self_probe_if(_metadata, ev, "site_work_probe", filter);
+		ASSERT_EQ(1, upng_shown_bkpt(pid, func));
+		ASSERT_EQ(1, write(to_child[1], "s", 1));
+		ASSERT_EQ(1, read(from_child[0], &c, 1));
+	}
+	/* The breakpoint is there, and only the probed code is seen. */
+	EXPECT_EQ(1, upng_shown_bkpt(pid, func));
+	ASSERT_EQ(0, upng_mem_read(pid, func, mem, sizeof(mem)));
+	EXPECT_EQ(0, memcmp(file, mem, sizeof(mem)))
+		TH_LOG("first byte 0x%02x, the file's 0x%02x", mem[0], file[0]);
+	ASSERT_EQ(0, upng_ptrace_attach(pid));
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)func, NULL);
+	EXPECT_EQ(0, errno);
+	EXPECT_EQ(0, memcmp(file, &word, sizeof(word)));
+	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, pid, (void *)func,
+			    (void *)upng_with_dbg_bkpt(word)));
+	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, pid, (void *)func, (void *)word));
+	EXPECT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
+	EXPECT_EQ(1, upng_shown_bkpt(pid, func));
+	/* Gone with the probe: the child runs the file's code. */
+	EXPECT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ(0, upng_wait_unstranded(20000));
+	ASSERT_EQ(0, upng_hide_breakpoints(false));
+	ASSERT_EQ(0, upng_mem_read(pid, func, mem, sizeof(mem)));
+	EXPECT_EQ(0, memcmp(file, mem, sizeof(mem)))
+		TH_LOG("first byte 0x%02x left, the file's 0x%02x", mem[0],
+		       file[0]);
+	ASSERT_EQ(1, write(to_child[1], "c", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("child status %#x", status);
+	close(to_child[1]);
+	close(from_child[0]);
+}
+
+TEST(forked_child_hidden)
+{
+	left_out(_metadata, LEFT_FORKED);
+}
+
+TEST(left_session_hidden)
+{
+	left_out(_metadata, LEFT_SETSID);
+}
+
 #if defined(__x86_64__)
+/* The same, with "if pid==@pid" when @pid is not 0. */
+static void self_probe(struct __test_metadata *_metadata, const char *ev,
+		       const char *sym, pid_t pid)
+{
+	char filter[32] = "";
+
+	if (pid)
+		snprintf(filter, sizeof(filter), "pid==%d", pid);
+	self_probe_if(_metadata, ev, sym, filter);
+}
+
 /*
  * Code written over a probed instruction, in a child of the test: a hot
  * patcher writes @patch (@len bytes) through /proc/self/mem at @site
@@ -351,20 +475,6 @@ static int patch_child(char *site, const unsigned char *patch, int len,
 static long nop5_7(void)
 {
 	return site_nop5(7);
-}
-
-/* Probes the test's own @sym, with "if pid==@pid" when @pid is not 0. */
-static void self_probe(struct __test_metadata *_metadata, const char *ev,
-		       const char *sym, pid_t pid)
-{
-	struct upng_sym s;
-	char clause[32] = "";
-
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), sym, &s));
-	if (pid)
-		snprintf(clause, sizeof(clause), "if pid==%d", pid);
-	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), s.offset, clause));
-	ASSERT_EQ(0, upng_probe_enable(ev, true));
 }
 
 /*
