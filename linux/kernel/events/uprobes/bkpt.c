@@ -906,21 +906,24 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 		uprobe_dbg_bps_forget(mm, vaddr, vaddr + 1);
 		return 0;
 	}
-	if (err == -ESRCH) {
+	if (err == -ESRCH && !uprobe_peek_opcode(mm, vaddr, &cur, &anon) &&
+	    uprobe_bp_at(mm, vaddr, cur)) {
 		/*
-		 * Also a breakpoint that came with its pages is counted;
-		 * under a debugger's int3, ours is there too from now on.
+		 * Ours came with the pages (fork, mremap); under a debugger's
+		 * int3, ours is there too from now on. Any other int3 is the
+		 * program's own.
 		 */
-		if (!uprobe_peek_opcode(mm, vaddr, &cur, &anon) &&
-		    uprobe_bp_at(mm, vaddr, cur)) {
-			if (uprobe_dbg_bp_at(mm, vaddr))
-				uprobe_dbg_bp_set(mm, vaddr, true);
+		if (uprobe_dbg_bp_at(mm, vaddr)) {
+			uprobe_dbg_bp_set(mm, vaddr, true);
 			return 0;
 		}
+		if (was_noted)
+			return 0;
 	}
 	/*
 	 * The process changed the instruction (not ours to probe), or the
-	 * file has no page there: no breakpoint. Else it is as it was.
+	 * file has no page there: no breakpoint of ours. Else (no memory,
+	 * a fatal signal) it is as it was.
 	 */
 	if (err == -ESRCH || uprobe_no_page(vma, vaddr, err)) {
 		err = 0;
@@ -954,6 +957,9 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 	int err, len;
 
 	mmap_assert_write_locked(mm);
+	/* What the engine did not write there is not its to take out. */
+	if (!uprobe_bps_noted(mm, vaddr))
+		goto uncount;
 	err = uprobe_peek_opcode(mm, vaddr, &cur, &anon);
 	if (uprobe_no_page(vma, vaddr, err))
 		goto uncount;

@@ -13,8 +13,8 @@
  * is noted (debugger.c), shown to readers and reported to it when hit.
  * Any other write over a probed instruction (a hot patcher's new code)
  * wins: our breakpoint leaves that address of that process, whole.
- * Only what this engine wrote into this address space is hidden or kept:
- * the breakpoints of live probes that want the process.
+ * Only what this engine wrote into this address space is hidden or kept,
+ * as the address space's record of our breakpoints says (written.c).
  * The program's own loads still see the breakpoint; nothing on the hit
  * path pays for this.
  *
@@ -60,7 +60,7 @@ int __weak arch_uprobe_insn_len(struct arch_uprobe *aup)
 }
 
 /* A copy of @len bytes of memory at @addr, and what to do with it. */
-struct uprobe_bps_copy {
+struct uprobe_hide_copy {
 	unsigned long	addr;
 	size_t		len;
 	u8		*buf;		/* the copy, changed */
@@ -70,12 +70,12 @@ struct uprobe_bps_copy {
 /*
  * The @n bytes @ours that a breakpoint wrote at @vaddr over @orig, byte
  * by byte: a reader gets the original's where the copy has ours; a
- * writer that gives back what it read (see uprobe_bps_write_wins()) keeps
+ * writer that gives back what it read (see uprobe_hide_write_wins()) keeps
  * ours. The first UPROBE_SWBP_INSN_SIZE bytes are left to
- * uprobe_bps_fix_first().
+ * uprobe_hide_fix_first().
  */
-static void uprobe_bps_fix(struct uprobe_bps_copy *c, unsigned long vaddr,
-			   const u8 *ours, const u8 *orig, int n)
+static void uprobe_hide_fix(struct uprobe_hide_copy *c, unsigned long vaddr,
+			    const u8 *ours, const u8 *orig, int n)
 {
 	unsigned long a, s = max(vaddr + UPROBE_SWBP_INSN_SIZE, c->addr);
 	unsigned long e = min(vaddr + n, c->addr + c->len);
@@ -102,9 +102,9 @@ static void uprobe_bps_fix(struct uprobe_bps_copy *c, unsigned long vaddr,
  * covers none of the first UPROBE_SWBP_INSN_SIZE, or memory cannot be
  * read.
  */
-static unsigned int uprobe_bps_unit(struct uprobe_bps_copy *c,
-				    struct mm_struct *mm, unsigned long vaddr,
-				    u8 *b, u8 *now)
+static unsigned int uprobe_hide_unit(struct uprobe_hide_copy *c,
+				     struct mm_struct *mm, unsigned long vaddr,
+				     u8 *b, u8 *now)
 {
 	const unsigned int s = UPROBE_SWBP_INSN_SIZE;
 	const unsigned int u = uprobe_opcode_len(vaddr);
@@ -131,8 +131,8 @@ static unsigned int uprobe_bps_unit(struct uprobe_bps_copy *c,
 }
 
 /* Puts @bytes in the copy where it covers the first unit at @vaddr. */
-static void uprobe_bps_unit_put(struct uprobe_bps_copy *c, unsigned long vaddr,
-				const u8 *bytes)
+static void uprobe_hide_unit_put(struct uprobe_hide_copy *c,
+				 unsigned long vaddr, const u8 *bytes)
 {
 	unsigned int i;
 
@@ -147,9 +147,9 @@ static void uprobe_bps_unit_put(struct uprobe_bps_copy *c, unsigned long vaddr,
  * written there is noted (see debugger.c): readers see it, until the
  * debugger writes back what it read, which gives ours back.
  */
-static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
-				 struct mm_struct *mm, unsigned long vaddr,
-				 const u8 *ours, int n, const u8 *orig)
+static void uprobe_hide_fix_first(struct uprobe_hide_copy *c,
+				  struct mm_struct *mm, unsigned long vaddr,
+				  const u8 *ours, int n, const u8 *orig)
 {
 	const unsigned int s = UPROBE_SWBP_INSN_SIZE;
 	uprobe_opcode_t b, now;
@@ -158,13 +158,13 @@ static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
 
 	uprobe_opcode_init(&b);
 	uprobe_opcode_init(&now);
-	u = uprobe_bps_unit(c, mm, vaddr, (u8 *)&b, (u8 *)&now);
+	u = uprobe_hide_unit(c, mm, vaddr, (u8 *)&b, (u8 *)&now);
 	if (!u)
 		return;
 	dbg = uprobe_dbg_bp_at(mm, vaddr);
 	if (!c->mem) {
 		if (!memcmp(&b, ours, s) && !dbg)
-			uprobe_bps_unit_put(c, vaddr, orig);
+			uprobe_hide_unit_put(c, vaddr, orig);
 		return;
 	}
 	/*
@@ -183,7 +183,7 @@ static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
 	/* Ours again, unless the breakpoint was the debugger's alone. */
 	if (!memcmp(&b, orig, s) && memcmp(orig, ours, s) &&
 	    (!dbg || uprobe_dbg_bp_over(mm, vaddr)))
-		uprobe_bps_unit_put(c, vaddr, ours);
+		uprobe_hide_unit_put(c, vaddr, ours);
 	/* Anything else replaces the breakpoint, the debugger's too. */
 	if (dbg)
 		uprobe_dbg_bps_forget(mm, vaddr, vaddr + 1);
@@ -194,8 +194,8 @@ static void uprobe_bps_fix_first(struct uprobe_bps_copy *c,
  * as the caller asks), before a write (@now) and as the write leaves it
  * (@after). False when it cannot be read.
  */
-static bool uprobe_bps_site(struct uprobe_bps_copy *c, struct mm_struct *mm,
-			    unsigned long vaddr, int len, u8 *now, u8 *after)
+static bool uprobe_hide_site(struct uprobe_hide_copy *c, struct mm_struct *mm,
+			     unsigned long vaddr, int len, u8 *now, u8 *after)
 {
 	unsigned long a;
 	bool anon;
@@ -223,9 +223,9 @@ static bool uprobe_bps_site(struct uprobe_bps_copy *c, struct mm_struct *mm,
  * A breakpoint instruction the writer leaves in front (a patcher
  * guarding its own rewrite) is noted as its own, not ours.
  */
-static bool uprobe_bps_write_wins(struct uprobe_bps_copy *c,
-				  struct mm_struct *mm, unsigned long vaddr,
-				  const u8 *ours, int n, const u8 *orig, int len)
+static bool uprobe_hide_write_wins(struct uprobe_hide_copy *c,
+				   struct mm_struct *mm, unsigned long vaddr,
+				   const u8 *ours, int n, const u8 *orig, int len)
 {
 	const int s = UPROBE_SWBP_INSN_SIZE;
 	u8 now[UPROBE_INSN_BYTES], after[UPROBE_INSN_BYTES];
@@ -238,7 +238,7 @@ static bool uprobe_bps_write_wins(struct uprobe_bps_copy *c,
 	m = max_t(int, len, uprobe_opcode_len(vaddr));
 	if (!c->mem || n > len || vaddr + len <= c->addr ||
 	    vaddr >= c->addr + c->len ||
-	    !uprobe_bps_site(c, mm, vaddr, m, now, after))
+	    !uprobe_hide_site(c, mm, vaddr, m, now, after))
 		return false;
 	/* Ours there, its first unit maybe under a debugger's breakpoint? */
 	dbg = uprobe_dbg_bp_at(mm, vaddr);
@@ -282,16 +282,17 @@ static bool uprobe_bps_write_wins(struct uprobe_bps_copy *c,
  * a probe's address in a process its consumers filter out is the
  * program's own.
  */
-static bool uprobe_bps_ours(struct uprobe *uprobe, struct mm_struct *mm,
-			    unsigned long vaddr)
+static bool uprobe_hide_ours(struct uprobe *uprobe, struct mm_struct *mm,
+			     unsigned long vaddr)
 {
 	return uprobe_ready(uprobe) && READ_ONCE(uprobe->live) &&
 	       uprobe_bps_noted(mm, vaddr);
 }
 
 /* Fixes the copy where the breakpoint of @uprobe, at @vaddr, is. */
-static void uprobe_bps_fix_one(struct uprobe_bps_copy *c, struct uprobe *uprobe,
-			       struct mm_struct *mm, unsigned long vaddr)
+static void uprobe_hide_fix_one(struct uprobe_hide_copy *c,
+				struct uprobe *uprobe, struct mm_struct *mm,
+				unsigned long vaddr)
 {
 	u8 jump[UPROBE_INSN_BYTES], orig[UPROBE_INSN_BYTES];
 	const u8 *insn = (const u8 *)uprobe->arch.insn;
@@ -299,29 +300,29 @@ static void uprobe_bps_fix_one(struct uprobe_bps_copy *c, struct uprobe *uprobe,
 	const int s = UPROBE_SWBP_INSN_SIZE;
 	int n, len;
 
-	if (!uprobe_bps_ours(uprobe, mm, vaddr))
+	if (!uprobe_hide_ours(uprobe, mm, vaddr))
 		return;
 	len = arch_uprobe_insn_len(&uprobe->arch);
 	n = uprobe_stub_jump(mm, vaddr, jump, orig);
 	if (n > 0 && uprobe_jump_tail_at(mm, vaddr, jump, n)) {
 		/* The jump (maybe under a debugger's int3). */
-		if (uprobe_bps_write_wins(c, mm, vaddr, jump, n, orig, len))
+		if (uprobe_hide_write_wins(c, mm, vaddr, jump, n, orig, len))
 			return;
-		uprobe_bps_fix(c, vaddr, jump, orig, n);
-		uprobe_bps_fix_first(c, mm, vaddr, jump, n, orig);
+		uprobe_hide_fix(c, vaddr, jump, orig, n);
+		uprobe_hide_fix_first(c, mm, vaddr, jump, n, orig);
 	} else {
-		if (uprobe_bps_write_wins(c, mm, vaddr, (u8 *)&bp, s, insn,
-					  len))
+		if (uprobe_hide_write_wins(c, mm, vaddr, (u8 *)&bp, s, insn,
+					   len))
 			return;
-		uprobe_bps_fix(c, vaddr, (u8 *)&bp, insn, s);
-		uprobe_bps_fix_first(c, mm, vaddr, (u8 *)&bp, s, insn);
+		uprobe_hide_fix(c, vaddr, (u8 *)&bp, insn, s);
+		uprobe_hide_fix_first(c, mm, vaddr, (u8 *)&bp, s, insn);
 	}
 }
 
 /* Fixes the copy in [@s, @e), where @vma maps a file. */
-static void uprobe_bps_fix_vma(struct uprobe_bps_copy *c,
-			       struct vm_area_struct *vma, unsigned long s,
-			       unsigned long e)
+static void uprobe_hide_fix_vma(struct uprobe_hide_copy *c,
+				struct vm_area_struct *vma, unsigned long s,
+				unsigned long e)
 {
 	struct inode *inode = file_inode(vma->vm_file);
 	struct uprobe *batch[HIDE_BATCH];
@@ -340,15 +341,15 @@ static void uprobe_bps_fix_vma(struct uprobe_bps_copy *c,
 			unsigned long vaddr;
 
 			vaddr = uprobe_vma_offset_vaddr(vma, uprobe->offset);
-			uprobe_bps_fix_one(c, uprobe, vma->vm_mm, vaddr);
+			uprobe_hide_fix_one(c, uprobe, vma->vm_mm, vaddr);
 			start = uprobe->offset + 1;
 			uprobe_put(uprobe);
 		}
 	} while (nr == HIDE_BATCH);
 }
 
-static void uprobe_bps_fix_copy(struct mm_struct *mm,
-				struct uprobe_bps_copy *c)
+static void uprobe_hide_fix_copy(struct mm_struct *mm,
+				 struct uprobe_hide_copy *c)
 {
 	VMA_ITERATOR(vmi, mm, c->addr);
 	unsigned long end = c->addr + c->len;
@@ -361,8 +362,8 @@ static void uprobe_bps_fix_copy(struct mm_struct *mm,
 	mmap_assert_locked(mm);
 	for_each_vma_range(vmi, vma, end)
 		if (uprobe_vma_probeable(vma))
-			uprobe_bps_fix_vma(c, vma, max(c->addr, vma->vm_start),
-					   min(end, vma->vm_end));
+			uprobe_hide_fix_vma(c, vma, max(c->addr, vma->vm_start),
+					    min(end, vma->vm_end));
 }
 
 /**
@@ -382,9 +383,9 @@ static void uprobe_bps_fix_copy(struct mm_struct *mm,
 void uprobe_hide_bps(struct mm_struct *mm, unsigned long addr, void *buf,
 		     size_t len)
 {
-	struct uprobe_bps_copy c = { .addr = addr, .len = len, .buf = buf };
+	struct uprobe_hide_copy c = { .addr = addr, .len = len, .buf = buf };
 
-	uprobe_bps_fix_copy(mm, &c);
+	uprobe_hide_fix_copy(mm, &c);
 }
 
 /**
@@ -410,12 +411,12 @@ void uprobe_hide_bps(struct mm_struct *mm, unsigned long addr, void *buf,
 void uprobe_keep_bps(struct mm_struct *mm, unsigned long addr, void *buf,
 		     void *mem, size_t len)
 {
-	struct uprobe_bps_copy c = {
+	struct uprobe_hide_copy c = {
 		.addr = addr, .len = len, .buf = buf, .mem = mem,
 	};
 
 	if (!len || !READ_ONCE(uprobe_hide_breakpoints))
 		return;
-	uprobe_bps_fix_copy(mm, &c);
+	uprobe_hide_fix_copy(mm, &c);
 	uprobe_dbg_bps_written(mm, addr, buf, mem, len);
 }

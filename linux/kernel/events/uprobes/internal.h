@@ -320,13 +320,6 @@ void uprobe_dbg_bps_forget(struct mm_struct *mm, unsigned long start,
 			   unsigned long end);
 void uprobe_dbg_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm);
 void uprobe_dbg_notes_free(struct mm_struct *mm);
-int uprobe_bps_note(struct mm_struct *mm, unsigned long vaddr);
-void uprobe_bps_unnote(struct mm_struct *mm, unsigned long vaddr);
-bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr);
-void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
-		     unsigned long new_addr, unsigned long len);
-int uprobe_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm);
-void uprobe_bps_free(struct mm_struct *mm);
 
 /**
  * uprobe_dbg_bp_at() - is a debugger's breakpoint noted here?
@@ -345,6 +338,15 @@ static __always_inline bool uprobe_dbg_bp_at(struct mm_struct *mm,
 	return unlikely(READ_ONCE(mm->uprobes_state.dbg_notes)) &&
 	       __uprobe_dbg_bp_at(mm, vaddr);
 }
+
+/* written.c: where an address space has breakpoints of ours */
+int uprobe_bps_note(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_bps_unnote(struct mm_struct *mm, unsigned long vaddr);
+bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
+		     unsigned long new_addr, unsigned long len);
+int uprobe_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm);
+void uprobe_bps_free(struct mm_struct *mm);
 
 /* xol.c: the execute-out-of-line area */
 unsigned long xol_get_slot(struct uprobe_task *utask, const u8 *insn);

@@ -5,11 +5,11 @@
  * A process that maps a probed file after registration gets the
  * breakpoints from uprobe_mmap(), and gets them back when it drops its
  * copies of probed pages (uprobe_dontneed()); a forked child inherits them
- * with the parent's pages, and the stubs its code jumps to with a copy of
- * the XOL area and the record of them (uprobe_dup_bps()). Registration and fork are kept apart
- * by dup_mmap_sem so that a child is never copied from a parent whose
- * breakpoints are being changed while the child is not yet visible to the
- * registration's walk.
+ * with the parent's pages, their record, and the stubs its code jumps to
+ * with a copy of the XOL area (uprobe_dup_bps()). Registration and fork
+ * are kept apart by dup_mmap_sem so that a child is never copied from a
+ * parent whose breakpoints are being changed while the child is not yet
+ * visible to the registration's walk.
  */
 #define pr_fmt(fmt) "uprobe: " fmt
 
@@ -94,7 +94,7 @@ int uprobe_dup_bps(struct mm_struct *oldmm, struct mm_struct *newmm)
 	if (!err)
 		err = xol_area_fork(oldmm, newmm);
 	if (err)
-		pr_warn_ratelimited("pid %d: fork failed: no copy of the breakpoints' record or XOL area for the child (%pe)\n",
+		pr_warn_ratelimited("pid %d: fork failed: no copy of the breakpoints' record or XOL area (%pe)\n",
 				    current->pid, ERR_PTR(err));
 	return err;
 }

@@ -168,8 +168,12 @@ void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
 	if (mmap_write_lock_killable(mm))
 		return;
 	vma = uprobe_vma_at(uprobe, mm, vaddr);
-	/* A debugger's int3 over ours (written since the hit) stays. */
-	if (vma && uprobe_vma_insertable(vma) && !uprobe_dbg_bp_at(mm, vaddr))
+	/*
+	 * Only over our breakpoint: not over a debugger's int3 (written
+	 * since the hit), nor over the program's own.
+	 */
+	if (vma && uprobe_vma_insertable(vma) && uprobe_bps_noted(mm, vaddr) &&
+	    !uprobe_dbg_bp_at(mm, vaddr))
 		uprobe_write_locked(mm, vma, vaddr, cur, jump, len, false);
 	mmap_write_unlock(mm);
 }

@@ -1027,7 +1027,7 @@ static void uprobe_dup_xol_work(struct callback_head *work)
  * A child that returns through functions its parent was in needs the
  * parent's pending return probes, and its XOL area at the same address
  * (a child whose code jumps to stubs got it with its address space, see
- * uprobe_dup_xol()).
+ * uprobe_dup_bps()).
  */
 void uprobe_copy_process(struct task_struct *t, unsigned long flags)
 {

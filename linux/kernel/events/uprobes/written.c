@@ -18,13 +18,15 @@
  * when a write through ptrace or /proc/PID/mem takes a breakpoint's place
  * (the tree has its own lock; lookups are RCU readers). A forked child gets
  * a copy, or the fork fails. Moved code takes its addresses along.
- * Unmapping does not touch the record (the hook also runs when a mapping
- * is only split or merged, and the breakpoints stay): what is left of
- * mappings gone is pruned as the record grows, so that a process mapping
+ * Unmapping does not touch the record: the hook also runs when a mapping
+ * is only split or merged, and the breakpoints stay. Addresses where no
+ * breakpoint of ours can be any more (no mapping of a file with a live
+ * probe there) are pruned as the record grows, so that a process mapping
  * probed code at ever new addresses does not make it grow for ever. An
- * address left recorded where the page went back to the file's (its
- * copy dropped) makes an int3 written there later count as ours, in that
- * process only.
+ * address still mapped and probed but whose page went back to the file's
+ * (the process dropped its copy, and the probe does not want it) makes an
+ * int3 the program writes there later count as ours, in that process
+ * only.
  */
 #define pr_fmt(fmt) "uprobe: " fmt
 
@@ -43,11 +45,13 @@
  * @tree: the addresses, each with a value entry
  * @nr: how many (also changed under the mmap lock held for reading)
  * @prune_at: @nr at which the addresses of mappings gone are dropped
+ * @lost: a breakpoint could not be recorded (see uprobe_bps_move())
  */
 struct uprobe_bps {
 	struct maple_tree	tree;
 	atomic_long_t		nr;
 	long			prune_at;
+	bool			lost;
 };
 
 #define BPS_ENTRY	xa_mk_value(1)
@@ -63,25 +67,49 @@ static struct uprobe_bps *uprobe_bps_alloc(void)
 	return b;
 }
 
+/*
+ * Erasing may need memory too: without it the address stays, counted,
+ * and keeps counting as ours.
+ */
 static void uprobe_bps_erase(struct uprobe_bps *b, unsigned long vaddr)
 {
-	if (mtree_erase(&b->tree, vaddr))
+	if (mtree_erase(&b->tree, vaddr) && !mtree_load(&b->tree, vaddr))
 		atomic_long_dec(&b->nr);
 }
 
-/* Drops the addresses no probeable mapping of @mm covers any more. */
+/*
+ * Is the breakpoint recorded at @vaddr possibly still there: a mapping of
+ * a file covers it, and a live probe of that file is at that offset?
+ */
+static bool uprobe_bps_may_be(struct mm_struct *mm, unsigned long vaddr)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, vaddr);
+	bool found;
+	int idx;
+
+	if (!vma || !uprobe_vma_probeable(vma))
+		return false;
+	idx = uprobes_srcu_lock();
+	found = uprobe_lookup(file_inode(vma->vm_file),
+			      uprobe_vma_vaddr_offset(vma, vaddr));
+	uprobes_srcu_unlock(idx);
+	return found;
+}
+
+/*
+ * Drops the addresses where no breakpoint of ours can be any more: the
+ * mapping went, or the file mapped there now has no probe there.
+ */
 static void uprobe_bps_prune(struct mm_struct *mm, struct uprobe_bps *b)
 {
-	struct vm_area_struct *vma;
 	unsigned long index = 0;
+	void *entry;
 
 	mmap_assert_write_locked(mm);
-	/* The search leaves @index after the address found, 0 past the end. */
-	while (mt_find_after(&b->tree, &index, ULONG_MAX)) {
-		vma = vma_lookup(mm, index - 1);
-		if (!vma || !uprobe_vma_probeable(vma))
+	/* Each search leaves @index just past the address it found. */
+	mt_for_each(&b->tree, entry, index, ULONG_MAX)
+		if (!uprobe_bps_may_be(mm, index - 1))
 			uprobe_bps_erase(b, index - 1);
-	}
 	b->prune_at = max(2 * atomic_long_read(&b->nr), BPS_PRUNE_MIN);
 }
 
@@ -144,7 +172,7 @@ bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr)
 	struct uprobe_bps *b = mm->uprobes_state.bps;
 
 	mmap_assert_locked(mm);
-	return b && mtree_load(&b->tree, vaddr);
+	return b && (b->lost || mtree_load(&b->tree, vaddr));
 }
 
 /**
@@ -154,9 +182,10 @@ bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr)
  * @new_addr: where it is now
  * @len: its length
  *
- * The breakpoints went with the pages: their addresses follow. One that
- * cannot be recorded at its new place (no memory) is logged, and taken
- * for someone else's there.
+ * The breakpoints went with the pages: their addresses follow. Should one
+ * not be recorded at its new place (no memory), the record no longer
+ * tells: every probed address of @mm counts as one with a breakpoint of
+ * ours, from then on (logged).
  */
 void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 		     unsigned long new_addr, unsigned long len)
@@ -168,12 +197,13 @@ void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 	if (!b || !len || old_addr == new_addr)
 		return;
 	while (mt_find(&b->tree, &index, old_addr + len - 1)) {
-		vaddr = index - 1;
-		uprobe_bps_erase(b, vaddr);
-		if (uprobe_bps_note(mm, new_addr + (vaddr - old_addr)))
-			pr_warn_ratelimited("pid %d: breakpoint moved to 0x%lx not recorded\n",
-					    current->pid,
-					    new_addr + (vaddr - old_addr));
+		vaddr = new_addr + (index - 1 - old_addr);
+		uprobe_bps_erase(b, index - 1);
+		if (uprobe_bps_note(mm, vaddr) && !b->lost) {
+			b->lost = true;
+			pr_warn("pid %d: breakpoint moved to 0x%lx not recorded: every probed address of mm %p counts as a breakpoint's\n",
+				current->pid, vaddr, mm);
+		}
 	}
 }
 
@@ -189,22 +219,25 @@ int uprobe_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
 	struct uprobe_bps *old = oldmm->uprobes_state.bps, *b;
 	unsigned long index = 0;
+	void *entry;
 	int err = 0;
 
 	mmap_assert_write_locked(oldmm);
-	if (!old || !atomic_long_read(&old->nr))
+	if (!old || (!atomic_long_read(&old->nr) && !old->lost))
 		return 0;
 	b = uprobe_bps_alloc();
 	if (!b)
 		return -ENOMEM;
 	/* Published first: uprobe_bps_free() frees a partial copy. */
 	newmm->uprobes_state.bps = b;
-	while (!err && mt_find_after(&old->tree, &index, ULONG_MAX)) {
+	mt_for_each(&old->tree, entry, index, ULONG_MAX) {
 		err = mtree_store(&b->tree, index - 1, BPS_ENTRY, GFP_KERNEL);
-		if (!err)
-			atomic_long_inc(&b->nr);
+		if (err)
+			break;
+		atomic_long_inc(&b->nr);
 	}
 	b->prune_at = old->prune_at;
+	b->lost = old->lost;
 	return err;
 }
 

@@ -6,19 +6,23 @@
 #include <kunit/test.h>
 #include <linux/sched/mm.h>
 
+static void uprobe_bps_test_drop(void *mm)
+{
+	mmap_write_unlock(mm);
+	mmput(mm);
+}
+
+/* A new address space, locked, dropped when the test ends. */
 static struct mm_struct *uprobe_bps_test_mm(struct kunit *test)
 {
 	struct mm_struct *mm = mm_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, mm);
 	mmap_write_lock(mm);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							uprobe_bps_test_drop,
+							mm), 0);
 	return mm;
-}
-
-static void uprobe_bps_test_put(struct mm_struct *mm)
-{
-	mmap_write_unlock(mm);
-	mmput(mm);
 }
 
 /* Noted until taken out; once per address; moved with the code. */
@@ -50,36 +54,38 @@ static void uprobe_bps_test_note(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0x8000));
 	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(mm, 0x8005));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&mm->uprobes_state.bps->nr), 2);
-	uprobe_bps_test_put(mm);
+
+	/* A breakpoint that could not be recorded: every address counts. */
+	mm->uprobes_state.bps->lost = true;
+	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(mm, 0x5555));
 }
 
 /* A child gets a copy: what either does later is its own. */
 static void uprobe_bps_test_dup(struct kunit *test)
 {
 	struct mm_struct *mm = uprobe_bps_test_mm(test);
-	struct mm_struct *child = mm_alloc();
+	struct mm_struct *child = uprobe_bps_test_mm(test);
+	struct mm_struct *other = uprobe_bps_test_mm(test);
 
-	KUNIT_ASSERT_NOT_NULL(test, child);
 	/* Nothing to copy: no record. */
-	KUNIT_EXPECT_EQ(test, uprobe_bps_dup(mm, child), 0);
-	KUNIT_EXPECT_NULL(test, child->uprobes_state.bps);
+	KUNIT_EXPECT_EQ(test, uprobe_bps_dup(mm, other), 0);
+	KUNIT_EXPECT_NULL(test, other->uprobes_state.bps);
+	KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, 0), 0);
 	KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, 0x1000), 0);
 	KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, ULONG_MAX - 7), 0);
 	KUNIT_ASSERT_EQ(test, uprobe_bps_dup(mm, child), 0);
 	uprobe_bps_unnote(mm, 0x1000);
 
-	mmap_write_lock(child);
+	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(child, 0));
 	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(child, 0x1000));
 	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(child, ULONG_MAX - 7));
+	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(child, 0x2000));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&child->uprobes_state.bps->nr),
-			2);
+			3);
 	KUNIT_ASSERT_EQ(test, uprobe_bps_note(child, 0x2000), 0);
-	mmap_write_unlock(child);
-	mmput(child);
-
 	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0x1000));
 	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0x2000));
-	uprobe_bps_test_put(mm);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&mm->uprobes_state.bps->nr), 2);
 }
 
 /* Addresses no mapping covers go when the record has grown. */
@@ -96,7 +102,6 @@ static void uprobe_bps_test_prune(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(mm, 0x100000));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&mm->uprobes_state.bps->nr), 1);
 	KUNIT_EXPECT_EQ(test, mm->uprobes_state.bps->prune_at, BPS_PRUNE_MIN);
-	uprobe_bps_test_put(mm);
 }
 
 static struct kunit_case uprobe_bps_test_cases[] = {

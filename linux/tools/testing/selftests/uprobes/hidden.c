@@ -16,8 +16,8 @@
  *   shown_when_off    with hide_breakpoints off every reader sees int3
  *
  * A process the filter of a probe leaves out, with its breakpoint still
- * there: forked_child_hidden (a child of the process the filter names),
- * left_session_hidden (it left the session the filter names). Code
+ * there: leftout.forked (a child of the process the filter names),
+ * leftout.left_session (it left the session the filter names). Code
  * written over a probed instruction wins (patch_over_*); a program's own
  * int3 where a probe filtered out of it is stays seen (own_int3_not_hidden).
  *
@@ -341,93 +341,126 @@ enum { LEFT_FORKED, LEFT_SETSID };
 
 /*
  * A process the probe's filter leaves out with the probe's breakpoint
- * still in it: a child forked from a process the filter names
- * (LEFT_FORKED), or one that leaves the session the filter names
- * (LEFT_SETSID). The breakpoint stays until its first hit there; until
- * then readers see the probed instruction, and a debugger that puts its
- * own breakpoint on it and takes it out with what it read leaves ours,
- * which goes with the probe. The child then runs the code as unprobed.
+ * still in it: a child forked from a process the filter names (forked),
+ * or one that leaves the session the filter names (left_session). The
+ * breakpoint stays until its first hit there; until then readers see the
+ * probed instruction, and a debugger that puts its own breakpoint on it
+ * and takes it out with what it read leaves ours, which goes with the
+ * probe. The child then runs the code as unprobed.
  */
-static void left_out(struct __test_metadata *_metadata, int how)
-{
-	unsigned long func = (unsigned long)site_work_probe;
-	int to_child[2], from_child[2], status, err;
-	unsigned char file[8], mem[8];
-	long want = site_work(5), word;
-	char ev[64], filter[32], c;
-	struct upng_sym sym;
+FIXTURE(leftout) {
+	char ev[64];
 	pid_t pid;
+	int to_child[2], from_child[2];
+};
 
+FIXTURE_VARIANT(leftout) {
+	int how;
+};
+
+FIXTURE_VARIANT_ADD(leftout, forked) {
+	.how = LEFT_FORKED,
+};
+
+FIXTURE_VARIANT_ADD(leftout, left_session) {
+	.how = LEFT_SETSID,
+};
+
+FIXTURE_SETUP(leftout)
+{
+	int err;
+
+	self->pid = 0;
+	self->to_child[1] = -1;
+	self->from_child[0] = -1;
+	upng_evname(self->ev, sizeof(self->ev), "leftout");
 	err = upng_hide_breakpoints(true);
 	if (err == -ENOENT)
 		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, pipe(self->to_child));
+	ASSERT_EQ(0, pipe(self->from_child));
+}
+
+FIXTURE_TEARDOWN(leftout)
+{
+	if (self->pid > 0) {
+		kill(self->pid, SIGKILL);
+		waitpid(self->pid, NULL, 0);
+	}
+	upng_probe_del(self->ev);
+	upng_hide_breakpoints(false);
+	close(self->to_child[1]);
+	close(self->from_child[0]);
+}
+
+TEST_F_TIMEOUT(leftout, hidden, 120)
+{
+	unsigned long func = (unsigned long)site_work_probe;
+	unsigned char file[8], mem[8];
+	long want = site_work(5), word;
+	char filter[32], c;
+	struct upng_sym sym;
+	int status;
+
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_work_probe", &sym));
 	ASSERT_EQ(0, upng_file_read(upng_self_path(), sym.offset, file,
 				    sizeof(file)));
-	ASSERT_EQ(0, pipe(to_child));
-	ASSERT_EQ(0, pipe(from_child));
-	upng_evname(ev, sizeof(ev), "leftout");
-	if (how == LEFT_FORKED) {
+	if (variant->how == LEFT_FORKED) {
 		snprintf(filter, sizeof(filter), "pid==%d", getpid());
-		self_probe_if(_metadata, ev, "site_work_probe", filter);
+		self_probe_if(_metadata, self->ev, "site_work_probe", filter);
 	}
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		if (read(to_child[0], &c, 1) != 1)
+	self->pid = fork();
+	ASSERT_LE(0, self->pid);
+	if (!self->pid) {
+		close(self->to_child[1]);
+		close(self->from_child[0]);
+		if (read(self->to_child[0], &c, 1) != 1)
 			_exit(1);
 		if (c == 's' && (setsid() < 0 ||
-				 write(from_child[1], "s", 1) != 1 ||
-				 read(to_child[0], &c, 1) != 1))
+				 write(self->from_child[1], "s", 1) != 1 ||
+				 read(self->to_child[0], &c, 1) != 1))
 			_exit(2);
 		_exit(site_work(5) == want ? 0 : 3);
 	}
-	if (how == LEFT_SETSID) {
+	close(self->to_child[0]);
+	close(self->from_child[1]);
+	if (variant->how == LEFT_SETSID) {
 		snprintf(filter, sizeof(filter), "sid==%d", getsid(0));
-		self_probe_if(_metadata, ev, "site_work_probe", filter);
-		ASSERT_EQ(1, upng_shown_bkpt(pid, func));
-		ASSERT_EQ(1, write(to_child[1], "s", 1));
-		ASSERT_EQ(1, read(from_child[0], &c, 1));
+		self_probe_if(_metadata, self->ev, "site_work_probe", filter);
+		ASSERT_EQ(1, upng_shown_bkpt(self->pid, func));
+		ASSERT_EQ(1, write(self->to_child[1], "s", 1));
+		ASSERT_EQ(1, read(self->from_child[0], &c, 1));
 	}
 	/* The breakpoint is there, and only the probed code is seen. */
-	EXPECT_EQ(1, upng_shown_bkpt(pid, func));
-	ASSERT_EQ(0, upng_mem_read(pid, func, mem, sizeof(mem)));
+	EXPECT_EQ(1, upng_shown_bkpt(self->pid, func));
+	ASSERT_EQ(0, upng_mem_read(self->pid, func, mem, sizeof(mem)));
 	EXPECT_EQ(0, memcmp(file, mem, sizeof(mem)))
 		TH_LOG("first byte 0x%02x, the file's 0x%02x", mem[0], file[0]);
-	ASSERT_EQ(0, upng_ptrace_attach(pid));
+	ASSERT_EQ(0, upng_ptrace_attach(self->pid));
 	errno = 0;
-	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)func, NULL);
+	word = ptrace(PTRACE_PEEKTEXT, self->pid, (void *)func, NULL);
 	EXPECT_EQ(0, errno);
 	EXPECT_EQ(0, memcmp(file, &word, sizeof(word)));
-	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, pid, (void *)func,
+	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, self->pid, (void *)func,
 			    (void *)upng_with_dbg_bkpt(word)));
-	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, pid, (void *)func, (void *)word));
-	EXPECT_EQ(0, ptrace(PTRACE_DETACH, pid, NULL, NULL));
-	EXPECT_EQ(1, upng_shown_bkpt(pid, func));
+	EXPECT_EQ(0, ptrace(PTRACE_POKETEXT, self->pid, (void *)func,
+			    (void *)word));
+	EXPECT_EQ(0, ptrace(PTRACE_DETACH, self->pid, NULL, NULL));
+	EXPECT_EQ(1, upng_shown_bkpt(self->pid, func));
 	/* Gone with the probe: the child runs the file's code. */
-	EXPECT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ(0, upng_probe_del(self->ev));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
 	ASSERT_EQ(0, upng_hide_breakpoints(false));
-	ASSERT_EQ(0, upng_mem_read(pid, func, mem, sizeof(mem)));
+	ASSERT_EQ(0, upng_mem_read(self->pid, func, mem, sizeof(mem)));
 	EXPECT_EQ(0, memcmp(file, mem, sizeof(mem)))
 		TH_LOG("first byte 0x%02x left, the file's 0x%02x", mem[0],
 		       file[0]);
-	ASSERT_EQ(1, write(to_child[1], "c", 1));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(1, write(self->to_child[1], "c", 1));
+	ASSERT_EQ(self->pid, waitpid(self->pid, &status, 0));
+	self->pid = 0;
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
 		TH_LOG("child status %#x", status);
-	close(to_child[1]);
-	close(from_child[0]);
-}
-
-TEST(forked_child_hidden)
-{
-	left_out(_metadata, LEFT_FORKED);
-}
-
-TEST(left_session_hidden)
-{
-	left_out(_metadata, LEFT_SETSID);
 }
 
 #if defined(__x86_64__)
@@ -522,7 +555,8 @@ TEST(patch_over_int3)
 
 /*
  * A process that a probe's filter leaves out writes its own int3 where
- * the probe is: readers see the program's int3, which is not ours.
+ * the probe is: readers see the program's int3, which is not ours, and
+ * removing the probe leaves it.
  */
 TEST(own_int3_not_hidden)
 {
@@ -558,9 +592,13 @@ TEST(own_int3_not_hidden)
 	ASSERT_EQ(1, read(from_child[0], &c, 1));
 	EXPECT_EQ(0, upng_mem_read(pid, (unsigned long)site_movimm_probe, &b, 1));
 	EXPECT_EQ(0xcc, b) TH_LOG("the program's own int3 is hidden");
+	/* Removing the probe leaves the program's int3 alone. */
+	EXPECT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ(0, upng_wait_unstranded(20000));
+	EXPECT_EQ(0xcc, upng_shown_byte(pid, (unsigned long)site_movimm_probe))
+		TH_LOG("the program's own int3 was taken out");
 	ASSERT_EQ(1, write(to_child[1], "q", 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, upng_probe_del(ev));
 	upng_hide_breakpoints(false);
 }
 #endif
