@@ -17,7 +17,8 @@
  *
  * A process the filter of a probe leaves out, with its breakpoint still
  * there: leftout.forked (a child of the process the filter names),
- * leftout.left_session (it left the session the filter names). Code
+ * leftout.left_session (it left the session the filter names). Probed
+ * code moved with mremap() (moved_code_hidden). Code
  * written over a probed instruction wins (patch_over_*); a program's own
  * int3 where a probe filtered out of it is stays seen (own_int3_not_hidden).
  *
@@ -461,6 +462,57 @@ TEST_F_TIMEOUT(leftout, hidden, 120)
 	self->pid = 0;
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
 		TH_LOG("child status %#x", status);
+}
+
+/*
+ * Probed code moved with mremap(): its breakpoint moves with the pages,
+ * readers still see the probed instruction there, and the breakpoint
+ * goes with the probe.
+ */
+TEST(moved_code_hidden)
+{
+	unsigned char file[8], mem[8];
+	unsigned long at, off;
+	struct upng_sym sym;
+	char ev[64], *p, *q, *to;
+	int fd, err;
+
+	err = upng_hide_breakpoints(true);
+	if (err == -ENOENT)
+		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_work_probe", &sym));
+	ASSERT_EQ(0, upng_file_read(upng_self_path(), sym.offset, file,
+				    sizeof(file)));
+	upng_evname(ev, sizeof(ev), "moved");
+	self_probe_if(_metadata, ev, "site_work_probe", "");
+	/* Another mapping of the page, which gets its breakpoint... */
+	off = sym.offset & ~(PAGE - 1);
+	fd = open(upng_self_path(), O_RDONLY);
+	ASSERT_LE(0, fd);
+	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
+	close(fd);
+	ASSERT_NE(MAP_FAILED, p);
+	at = (unsigned long)p + (sym.offset - off);
+	EXPECT_EQ(1, upng_shown_bkpt(getpid(), at));
+	/* ... moved elsewhere. */
+	to = mmap(NULL, 4 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		  0);
+	ASSERT_NE(MAP_FAILED, to);
+	q = mremap(p, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, to + 2 * PAGE);
+	ASSERT_EQ(to + 2 * PAGE, q);
+	at = (unsigned long)q + (sym.offset - off);
+	EXPECT_EQ(1, upng_shown_bkpt(getpid(), at));
+	ASSERT_EQ(0, upng_mem_read(getpid(), at, mem, sizeof(mem)));
+	EXPECT_EQ(0, memcmp(file, mem, sizeof(mem)))
+		TH_LOG("first byte 0x%02x, the file's 0x%02x", mem[0], file[0]);
+	EXPECT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ(0, upng_wait_unstranded(20000));
+	ASSERT_EQ(0, upng_hide_breakpoints(false));
+	ASSERT_EQ(0, upng_mem_read(getpid(), at, mem, sizeof(mem)));
+	EXPECT_EQ(0, memcmp(file, mem, sizeof(mem)))
+		TH_LOG("first byte 0x%02x left, the file's 0x%02x", mem[0],
+		       file[0]);
+	munmap(to, 4 * PAGE);
 }
 
 #if defined(__x86_64__)
