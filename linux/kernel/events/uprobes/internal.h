@@ -343,6 +343,7 @@ static __always_inline bool uprobe_dbg_bp_at(struct mm_struct *mm,
 int uprobe_bps_note(struct mm_struct *mm, unsigned long vaddr);
 void uprobe_bps_unnote(struct mm_struct *mm, unsigned long vaddr);
 bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_bps_recheck(struct mm_struct *mm, unsigned long vaddr);
 void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 		     unsigned long new_addr, unsigned long len);
 int uprobe_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm);

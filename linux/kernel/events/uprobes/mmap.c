@@ -122,12 +122,16 @@ static void uprobe_mmap_range(struct vm_area_struct *vma, unsigned long s,
 			/* A probe registered with no file is analysed here. */
 			if (uprobe_vma_insertable(vma) &&
 			    uprobe_wanted_by(uprobe, vma->vm_mm) &&
-			    !uprobe_prepare(uprobe, vma->vm_file))
+			    !uprobe_prepare(uprobe, vma->vm_file)) {
 				uprobe_install(uprobe, vma->vm_mm, vma, vaddr);
-			else if (uprobe->ref_ctr_offset && uprobe_ready(uprobe) &&
-				 uprobe_is_trap_at(vma->vm_mm, vaddr))
+			} else {
+				uprobe_bps_recheck(vma->vm_mm, vaddr);
 				/* A breakpoint kept by a writable mapping. */
-				uprobe_ctr_hold(uprobe, vma->vm_mm);
+				if (uprobe->ref_ctr_offset &&
+				    uprobe_ready(uprobe) &&
+				    uprobe_is_trap_at(vma->vm_mm, vaddr))
+					uprobe_ctr_hold(uprobe, vma->vm_mm);
+			}
 			start = uprobe->offset + 1;
 			uprobe_put(uprobe);
 		}

@@ -19,14 +19,16 @@
  * (the tree has its own lock; lookups are RCU readers). A forked child gets
  * a copy, or the fork fails. Moved code takes its addresses along.
  * Unmapping does not touch the record: the hook also runs when a mapping
- * is only split or merged, and the breakpoints stay. Addresses where no
+ * is only split or merged, and the breakpoints stay. A probed address of
+ * a mapping made or changed that gets no breakpoint is forgotten where
+ * the page is the file's (uprobe_bps_recheck()). Addresses where no
  * breakpoint of ours can be any more (no mapping of a file with a live
  * probe there) are pruned as the record grows, so that a process mapping
  * probed code at ever new addresses does not make it grow for ever. An
- * address still mapped and probed but whose page went back to the file's
- * (the process dropped its copy, and the probe does not want it) makes an
- * int3 the program writes there later count as ours, in that process
- * only.
+ * address still mapped and probed whose page went back to the file's with
+ * no mapping change (the process dropped its copy, and the probe does not
+ * want it) makes an int3 the program writes there later count as ours,
+ * in that process only.
  */
 #define pr_fmt(fmt) "uprobe: " fmt
 
@@ -176,6 +178,30 @@ bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr)
 }
 
 /**
+ * uprobe_bps_recheck() - a probed address gets no breakpoint when mapped
+ * @mm: the address space, mmap lock held for writing
+ * @vaddr: the address, in a mapping of a file just made or changed
+ *
+ * An address recorded for code mapped there before and unmapped since
+ * (a library closed and opened again at the same place, where the probe
+ * does not want the process now) is forgotten, unless the process's own
+ * copy of the page is there: a mapping only split or merged keeps its
+ * breakpoints, and a file's page has none of ours.
+ */
+void uprobe_bps_recheck(struct mm_struct *mm, unsigned long vaddr)
+{
+	struct uprobe_bps *b = mm->uprobes_state.bps;
+	bool anon;
+	u8 byte;
+
+	mmap_assert_write_locked(mm);
+	if (!b || b->lost || !mtree_load(&b->tree, vaddr))
+		return;
+	if (!uprobe_peek(mm, vaddr, &byte, 1, &anon) && !anon)
+		uprobe_bps_erase(b, vaddr);
+}
+
+/**
  * uprobe_bps_move() - code with breakpoints of ours was moved (mremap)
  * @mm: the address space, mmap lock held for writing
  * @old_addr: where the range was
@@ -196,6 +222,9 @@ void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 	mmap_assert_write_locked(mm);
 	if (!b || !len || old_addr == new_addr)
 		return;
+	/* What was recorded where the code lands is gone (MREMAP_FIXED). */
+	for (vaddr = new_addr; mt_find(&b->tree, &vaddr, new_addr + len - 1);)
+		uprobe_bps_erase(b, vaddr - 1);
 	while (mt_find(&b->tree, &index, old_addr + len - 1)) {
 		vaddr = new_addr + (index - 1 - old_addr);
 		uprobe_bps_erase(b, index - 1);

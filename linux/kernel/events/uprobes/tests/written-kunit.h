@@ -8,21 +8,70 @@
 
 static void uprobe_bps_test_drop(void *mm)
 {
-	mmap_write_unlock(mm);
 	mmput(mm);
 }
 
-/* A new address space, locked, dropped when the test ends. */
+/* A new address space, dropped when the test ends. */
 static struct mm_struct *uprobe_bps_test_mm(struct kunit *test)
 {
 	struct mm_struct *mm = mm_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, mm);
-	mmap_write_lock(mm);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							uprobe_bps_test_drop,
 							mm), 0);
 	return mm;
+}
+
+/* The record's calls, each under the mmap lock as the engine makes them. */
+static int bps_t_note(struct mm_struct *mm, unsigned long vaddr)
+{
+	int err;
+
+	mmap_write_lock(mm);
+	err = uprobe_bps_note(mm, vaddr);
+	mmap_write_unlock(mm);
+	return err;
+}
+
+static void bps_t_unnote(struct mm_struct *mm, unsigned long vaddr)
+{
+	mmap_read_lock(mm);
+	uprobe_bps_unnote(mm, vaddr);
+	mmap_read_unlock(mm);
+}
+
+static bool bps_t_noted(struct mm_struct *mm, unsigned long vaddr)
+{
+	bool ret;
+
+	mmap_read_lock(mm);
+	ret = uprobe_bps_noted(mm, vaddr);
+	mmap_read_unlock(mm);
+	return ret;
+}
+
+static void bps_t_move(struct mm_struct *mm, unsigned long old_addr,
+		       unsigned long new_addr, unsigned long len)
+{
+	mmap_write_lock(mm);
+	uprobe_bps_move(mm, old_addr, new_addr, len);
+	mmap_write_unlock(mm);
+}
+
+static int bps_t_dup(struct mm_struct *mm, struct mm_struct *child)
+{
+	int err;
+
+	mmap_write_lock(mm);
+	err = uprobe_bps_dup(mm, child);
+	mmap_write_unlock(mm);
+	return err;
+}
+
+static long bps_t_nr(struct mm_struct *mm)
+{
+	return atomic_long_read(&mm->uprobes_state.bps->nr);
 }
 
 /* Noted until taken out; once per address; moved with the code. */
@@ -30,34 +79,41 @@ static void uprobe_bps_test_note(struct kunit *test)
 {
 	struct mm_struct *mm = uprobe_bps_test_mm(test);
 
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0x1000));
-	uprobe_bps_unnote(mm, 0x1000);
-	KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, 0x1000), 0);
-	KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, 0x1000), 0);
-	KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, 0x1005), 0);
-	KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, 0x3000), 0);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&mm->uprobes_state.bps->nr), 3);
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(mm, 0x1000));
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0x1001));
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0xfff));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x1000));
+	bps_t_unnote(mm, 0x1000);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1000), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1000), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1005), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x3000), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x8010), 0);
+	bps_t_unnote(mm, 0x8010);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x8020), 0);
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 4);
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x1000));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x1001));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0xfff));
 
-	/* [0x1000, 0x2000) to 0x8000: 0x3000 stays. */
-	uprobe_bps_move(mm, 0x1000, 0x8000, 0x1000);
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0x1000));
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0x1005));
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(mm, 0x8000));
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(mm, 0x8005));
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(mm, 0x3000));
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&mm->uprobes_state.bps->nr), 3);
+	/*
+	 * [0x1000, 0x2000) to 0x8000: 0x3000 stays, what was recorded at
+	 * the destination (0x8020) goes.
+	 */
+	bps_t_move(mm, 0x1000, 0x8000, 0x1000);
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x8020));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x1000));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x1005));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x8000));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x8005));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x3000));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 3);
 
-	uprobe_bps_unnote(mm, 0x8000);
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0x8000));
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(mm, 0x8005));
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&mm->uprobes_state.bps->nr), 2);
+	bps_t_unnote(mm, 0x8000);
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x8000));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x8005));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 2);
 
 	/* A breakpoint that could not be recorded: every address counts. */
 	mm->uprobes_state.bps->lost = true;
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(mm, 0x5555));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x5555));
 }
 
 /* A child gets a copy: what either does later is its own. */
@@ -68,24 +124,23 @@ static void uprobe_bps_test_dup(struct kunit *test)
 	struct mm_struct *other = uprobe_bps_test_mm(test);
 
 	/* Nothing to copy: no record. */
-	KUNIT_EXPECT_EQ(test, uprobe_bps_dup(mm, other), 0);
+	KUNIT_EXPECT_EQ(test, bps_t_dup(mm, other), 0);
 	KUNIT_EXPECT_NULL(test, other->uprobes_state.bps);
-	KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, 0), 0);
-	KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, 0x1000), 0);
-	KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, ULONG_MAX - 7), 0);
-	KUNIT_ASSERT_EQ(test, uprobe_bps_dup(mm, child), 0);
-	uprobe_bps_unnote(mm, 0x1000);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1000), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, ULONG_MAX - 7), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_dup(mm, child), 0);
+	bps_t_unnote(mm, 0x1000);
 
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(child, 0));
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(child, 0x1000));
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(child, ULONG_MAX - 7));
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(child, 0x2000));
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&child->uprobes_state.bps->nr),
-			3);
-	KUNIT_ASSERT_EQ(test, uprobe_bps_note(child, 0x2000), 0);
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0x1000));
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0x2000));
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&mm->uprobes_state.bps->nr), 2);
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(child, 0));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(child, 0x1000));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(child, ULONG_MAX - 7));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(child, 0x2000));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(child), 3);
+	KUNIT_ASSERT_EQ(test, bps_t_note(child, 0x2000), 0);
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x1000));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x2000));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 2);
 }
 
 /* Addresses no mapping covers go when the record has grown. */
@@ -95,12 +150,12 @@ static void uprobe_bps_test_prune(struct kunit *test)
 	unsigned long i;
 
 	for (i = 0; i < BPS_PRUNE_MIN; i++)
-		KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, 0x1000 + 16 * i), 0);
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(mm, 0x1000));
-	KUNIT_ASSERT_EQ(test, uprobe_bps_note(mm, 0x100000), 0);
-	KUNIT_EXPECT_FALSE(test, uprobe_bps_noted(mm, 0x1000));
-	KUNIT_EXPECT_TRUE(test, uprobe_bps_noted(mm, 0x100000));
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&mm->uprobes_state.bps->nr), 1);
+		KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1000 + 16 * i), 0);
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x1000));
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x100000), 0);
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x1000));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x100000));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 1);
 	KUNIT_EXPECT_EQ(test, mm->uprobes_state.bps->prune_at, BPS_PRUNE_MIN);
 }
 

@@ -18,7 +18,7 @@
  * A process the filter of a probe leaves out, with its breakpoint still
  * there: leftout.forked (a child of the process the filter names),
  * leftout.left_session (it left the session the filter names). Probed
- * code moved with mremap() (moved_code_hidden). Code
+ * code mapped many times and moved with mremap() (moved.hidden). Code
  * written over a probed instruction wins (patch_over_*); a program's own
  * int3 where a probe filtered out of it is stays seen (own_int3_not_hidden).
  *
@@ -464,55 +464,105 @@ TEST_F_TIMEOUT(leftout, hidden, 120)
 		TH_LOG("child status %#x", status);
 }
 
-/*
- * Probed code moved with mremap(): its breakpoint moves with the pages,
- * readers still see the probed instruction there, and the breakpoint
- * goes with the probe.
- */
-TEST(moved_code_hidden)
-{
-	unsigned char file[8], mem[8];
-	unsigned long at, off;
-	struct upng_sym sym;
-	char ev[64], *p, *q, *to;
-	int fd, err;
+/* Mappings of the probed page: more than the record keeps unpruned. */
+#define MOVED_MAPS	72
 
+/*
+ * Probed code mapped again, MOVED_MAPS times, each copy with its
+ * breakpoint, then moved with mremap(): the breakpoint moves with the
+ * pages, readers see the probed instruction in every copy, and every
+ * breakpoint goes with the probe.
+ */
+FIXTURE(moved) {
+	char ev[64];
+	char *maps[MOVED_MAPS];
+	char *to;
+	size_t page;
+};
+
+FIXTURE_SETUP(moved)
+{
+	int err;
+
+	memset(self->maps, 0, sizeof(self->maps));
+	self->to = MAP_FAILED;
+	self->page = sysconf(_SC_PAGESIZE);
+	upng_evname(self->ev, sizeof(self->ev), "moved");
 	err = upng_hide_breakpoints(true);
 	if (err == -ENOENT)
 		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	ASSERT_EQ(0, err);
+}
+
+FIXTURE_TEARDOWN(moved)
+{
+	int i;
+
+	upng_probe_del(self->ev);
+	for (i = 0; i < MOVED_MAPS; i++)
+		if (self->maps[i] && self->maps[i] != MAP_FAILED)
+			munmap(self->maps[i], self->page);
+	if (self->to != MAP_FAILED)
+		munmap(self->to, 4 * self->page);
+	upng_hide_breakpoints(false);
+}
+
+/* Whether PID shows the file's FILE at ADDR (1), or not (0), or -errno. */
+static int reads_file(pid_t pid, unsigned long addr,
+		      const unsigned char *file, size_t len)
+{
+	unsigned char mem[8];
+	int err = upng_mem_read(pid, addr, mem, len);
+
+	return err ? err : !memcmp(file, mem, len);
+}
+
+TEST_F_TIMEOUT(moved, hidden, 120)
+{
+	unsigned long off, at[MOVED_MAPS];
+	unsigned char file[8];
+	struct upng_sym sym;
+	pid_t me = getpid();
+	int fd, i;
+	char *q;
+
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_work_probe", &sym));
 	ASSERT_EQ(0, upng_file_read(upng_self_path(), sym.offset, file,
 				    sizeof(file)));
-	upng_evname(ev, sizeof(ev), "moved");
-	self_probe_if(_metadata, ev, "site_work_probe", "");
-	/* Another mapping of the page, which gets its breakpoint... */
-	off = sym.offset & ~(PAGE - 1);
+	self_probe_if(_metadata, self->ev, "site_work_probe", "");
+	/* The page mapped again and again, each copy with its breakpoint. */
+	off = sym.offset & ~(self->page - 1);
 	fd = open(upng_self_path(), O_RDONLY);
 	ASSERT_LE(0, fd);
-	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
+	for (i = 0; i < MOVED_MAPS; i++) {
+		self->maps[i] = mmap(NULL, self->page, PROT_READ | PROT_EXEC,
+				     MAP_PRIVATE, fd, off);
+		ASSERT_NE(MAP_FAILED, self->maps[i]);
+		at[i] = (unsigned long)self->maps[i] + (sym.offset - off);
+		ASSERT_EQ(1, upng_shown_bkpt(me, at[i]));
+	}
 	close(fd);
-	ASSERT_NE(MAP_FAILED, p);
-	at = (unsigned long)p + (sym.offset - off);
-	EXPECT_EQ(1, upng_shown_bkpt(getpid(), at));
-	/* ... moved elsewhere. */
-	to = mmap(NULL, 4 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		  0);
-	ASSERT_NE(MAP_FAILED, to);
-	q = mremap(p, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, to + 2 * PAGE);
-	ASSERT_EQ(to + 2 * PAGE, q);
-	at = (unsigned long)q + (sym.offset - off);
-	EXPECT_EQ(1, upng_shown_bkpt(getpid(), at));
-	ASSERT_EQ(0, upng_mem_read(getpid(), at, mem, sizeof(mem)));
-	EXPECT_EQ(0, memcmp(file, mem, sizeof(mem)))
-		TH_LOG("first byte 0x%02x, the file's 0x%02x", mem[0], file[0]);
-	EXPECT_EQ(0, upng_probe_del(ev));
+	for (i = 0; i < MOVED_MAPS; i++)
+		EXPECT_EQ(1, reads_file(me, at[i], file, sizeof(file)))
+			TH_LOG("copy %d shows a breakpoint", i);
+	/* The first copy moved elsewhere. */
+	self->to = mmap(NULL, 4 * self->page, PROT_NONE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->to);
+	q = mremap(self->maps[0], self->page, self->page,
+		   MREMAP_MAYMOVE | MREMAP_FIXED, self->to + 2 * self->page);
+	ASSERT_EQ(self->to + 2 * self->page, q);
+	self->maps[0] = NULL;
+	at[0] = (unsigned long)q + (sym.offset - off);
+	EXPECT_EQ(1, upng_shown_bkpt(me, at[0]));
+	EXPECT_EQ(1, reads_file(me, at[0], file, sizeof(file)));
+	/* Every breakpoint goes with the probe. */
+	EXPECT_EQ(0, upng_probe_del(self->ev));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
 	ASSERT_EQ(0, upng_hide_breakpoints(false));
-	ASSERT_EQ(0, upng_mem_read(getpid(), at, mem, sizeof(mem)));
-	EXPECT_EQ(0, memcmp(file, mem, sizeof(mem)))
-		TH_LOG("first byte 0x%02x left, the file's 0x%02x", mem[0],
-		       file[0]);
-	munmap(to, 4 * PAGE);
+	for (i = 0; i < MOVED_MAPS; i++)
+		EXPECT_EQ(1, reads_file(me, at[i], file, sizeof(file)))
+			TH_LOG("copy %d keeps a breakpoint", i);
 }
 
 #if defined(__x86_64__)
@@ -628,7 +678,7 @@ TEST(own_int3_not_hidden)
 		unsigned long page = (unsigned long)site_movimm_probe & ~(PAGE - 1);
 
 		if (read(to_child[0], &c, 1) != 1 ||
-		    mprotect((void *)page, 2 * PAGE, PROT_READ | PROT_WRITE |
+		    mprotect((void *)page, PAGE, PROT_READ | PROT_WRITE |
 			     PROT_EXEC))
 			_exit(1);
 		site_movimm_probe[0] = (char)0xcc;
