@@ -157,6 +157,8 @@ void uprobe_dup_ctrs(struct mm_struct *oldmm, struct mm_struct *newmm);
 void uprobe_forget_ctrs(struct mm_struct *mm);
 
 /* mmap.c: address space hooks */
+void uprobe_resync_later(struct vm_area_struct *vma, unsigned long start,
+			 unsigned long end, unsigned long at);
 void uprobe_dup_mmap_lock(void);
 void uprobe_dup_mmap_unlock(void);
 

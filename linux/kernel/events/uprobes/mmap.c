@@ -183,18 +183,20 @@ static void uprobe_resync_work(struct callback_head *head)
 }
 
 /**
- * uprobe_dontneed() - pages of a mapping were dropped (MADV_DONTNEED)
- * @vma: the mapping, of current's address space; mmap lock held
- * @start: first address of the range dropped
+ * uprobe_resync_later() - put breakpoints back before returning to user mode
+ * @vma: a mapping of current's address space; mmap lock held
+ * @start: first address of a range of @vma whose probes are looked for
  * @end: address after it
+ * @at: where that code's pages went back to the file's, while mapped
  *
- * The process's copies of probed pages went with the range: touched
- * again, the file's pages come back, without breakpoints. The probes'
- * breakpoints are put back before current returns to user mode, so that
+ * The process's copies of the probed pages are gone from [@at, @at +
+ * @end - @start): touched again, the file's pages come back, without
+ * breakpoints. Where @vma has a probe in [@start, @end), the breakpoints
+ * there are inserted again before current returns to user mode, so that
  * a registered probe does not stop firing.
  */
-void uprobe_dontneed(struct vm_area_struct *vma, unsigned long start,
-		     unsigned long end)
+void uprobe_resync_later(struct vm_area_struct *vma, unsigned long start,
+			 unsigned long end, unsigned long at)
 {
 	struct uprobe_resync *r;
 	struct uprobe *probe;
@@ -211,15 +213,30 @@ void uprobe_dontneed(struct vm_area_struct *vma, unsigned long start,
 	uprobe_put(probe);
 	r = kmalloc(sizeof(*r), GFP_KERNEL);
 	if (r) {
-		r->start = start;
-		r->end = end;
+		r->start = at;
+		r->end = at + (end - start);
 		init_task_work(&r->work, uprobe_resync_work);
 		if (!task_work_add(current, &r->work, TWA_RESUME))
 			return;
 		kfree(r);
 	}
 	pr_warn_ratelimited("pid %d: breakpoints dropped with pages at 0x%lx-0x%lx not put back\n",
-			    current->pid, start, end);
+			    current->pid, at, at + (end - start));
+}
+
+/**
+ * uprobe_dontneed() - pages of a mapping were dropped (MADV_DONTNEED)
+ * @vma: the mapping, of current's address space; mmap lock held
+ * @start: first address of the range dropped
+ * @end: address after it
+ *
+ * The process's copies of probed pages went with the range: their
+ * breakpoints are put back (uprobe_resync_later()).
+ */
+void uprobe_dontneed(struct vm_area_struct *vma, unsigned long start,
+		     unsigned long end)
+{
+	uprobe_resync_later(vma, start, end, start);
 }
 
 /**

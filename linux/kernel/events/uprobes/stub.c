@@ -242,7 +242,8 @@ bool uprobe_stub_leave(struct pt_regs *regs)
  * @old_addr: where it started
  * @len: its length
  *
- * The record of our breakpoints follows the code. A jump to a stub is
+ * The record of our breakpoints follows the code; a range left mapped
+ * (MREMAP_DONTUNMAP) gets its breakpoints back. A jump to a stub is
  * relative to where it is: moved, it points elsewhere. Each jump of the
  * moved range is put back on the probe's breakpoint, which works
  * anywhere (its first hit at the new place may make a new jump).
@@ -257,6 +258,8 @@ void uprobe_mremap(struct vm_area_struct *vma, unsigned long new_addr,
 	int n, err;
 
 	uprobe_bps_move(mm, old_addr, new_addr, len);
+	/* Left mapped (MREMAP_DONTUNMAP), the old range has the file's. */
+	uprobe_resync_later(vma, new_addr, new_addr + len, old_addr);
 	if (!xol_area_has_stubs(mm) || !uprobe_vma_probeable(vma))
 		return;
 	for (i = 0; xol_stub_nth(mm, i, &vaddr, &slot, orig); i++) {

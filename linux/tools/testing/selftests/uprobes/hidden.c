@@ -470,7 +470,8 @@ TEST_F_TIMEOUT(leftout, hidden, 120)
 /*
  * Probed code mapped again, MOVED_MAPS times, each copy with its
  * breakpoint, then moved with mremap(): the breakpoint moves with the
- * pages, readers see the probed instruction in every copy, and every
+ * pages, readers see the probed instruction in every copy, a range left
+ * mapped (MREMAP_DONTUNMAP) gets its breakpoint back, and every
  * breakpoint goes with the probe.
  */
 FIXTURE(moved) {
@@ -556,6 +557,17 @@ TEST_F_TIMEOUT(moved, hidden, 120)
 	at[0] = (unsigned long)q + (sym.offset - off);
 	EXPECT_EQ(1, upng_shown_bkpt(me, at[0]));
 	EXPECT_EQ(1, reads_file(me, at[0], file, sizeof(file)));
+	/*
+	 * The second moved with MREMAP_DONTUNMAP: the range left behind
+	 * gets the file's page, and the probe's breakpoint in it again.
+	 */
+	q = mremap(self->maps[1], self->page, self->page,
+		   MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, self->to);
+	ASSERT_EQ(self->to, q) TH_LOG("mremap: %s", strerror(errno));
+	EXPECT_EQ(1, upng_shown_bkpt(me, (unsigned long)q + (sym.offset - off)));
+	EXPECT_EQ(1, upng_shown_bkpt(me, at[1]))
+		TH_LOG("no breakpoint where the code was left mapped");
+	EXPECT_EQ(1, reads_file(me, at[1], file, sizeof(file)));
 	/* Every breakpoint goes with the probe. */
 	EXPECT_EQ(0, upng_probe_del(self->ev));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
@@ -563,6 +575,8 @@ TEST_F_TIMEOUT(moved, hidden, 120)
 	for (i = 0; i < MOVED_MAPS; i++)
 		EXPECT_EQ(1, reads_file(me, at[i], file, sizeof(file)))
 			TH_LOG("copy %d keeps a breakpoint", i);
+	EXPECT_EQ(1, reads_file(me, (unsigned long)q + (sym.offset - off),
+				file, sizeof(file)));
 }
 
 #if defined(__x86_64__)
