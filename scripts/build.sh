@@ -3,7 +3,10 @@
 #   scripts/build.sh            pristine + series, build-release
 #   DEBUG=1 scripts/build.sh    same with config/debug.config, build-debug
 #   KCSAN=1 scripts/build.sh    same with config/kcsan.config, build-kcsan
+#   BPF=1 scripts/build.sh      same with config/bpf.config (BTF, modules,
+#                               the function tracer), build-bpf
 #   STOCK=1 scripts/build.sh    the unmodified pristine tree, build-stock
+#                               (build-stock-FLAVOUR for another flavour)
 #   ARCH=arm64 scripts/build.sh cross-built arm64 Image, build-arm64-release
 #                               (build-arm64-stock with STOCK=1)
 # Prints the path of the bzImage (Image) on stdout.
