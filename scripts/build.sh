@@ -38,7 +38,11 @@ fi
 log "building $build ($KPKG $(kpkg_version), $KARCH, $FLAVOR, -j$JOBS)"
 start=$(date +%s)
 blog=$build/build.log
-make -C "$src" O="$build" "${KMAKE[@]}" CC="$KCC" -j"$JOBS" "$KIMAGE" >"$blog" 2>&1 &
+# With modules (the BPF flavour) also "modules": its Module.symvers is
+# what an external module (bpf_testmod) is linked against.
+targets=("$KIMAGE")
+! grep -qx 'CONFIG_MODULES=y' "$build/.config" || targets+=(modules)
+make -C "$src" O="$build" "${KMAKE[@]}" CC="$KCC" -j"$JOBS" "${targets[@]}" >"$blog" 2>&1 &
 mpid=$!
 ticks=0
 while kill -0 $mpid 2>/dev/null; do
