@@ -10,7 +10,7 @@
 # or uretprobe for its entry and return probe figure).
 S := scripts
 
-.PHONY: all demo check check-clients kernel initramfs series test-series shell bench hit-profile clean distclean
+.PHONY: all demo check check-clients check-kernel-tests kernel initramfs series test-series shell bench hit-profile clean distclean
 all: check
 
 demo:
@@ -21,6 +21,9 @@ check:
 
 check-clients:
 	$(S)/check-clients.sh
+
+check-kernel-tests:
+	$(S)/check-kernel-tests.sh
 
 kernel:
 	$(S)/build.sh

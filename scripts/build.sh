@@ -3,7 +3,10 @@
 #   scripts/build.sh            pristine + series, build-release
 #   DEBUG=1 scripts/build.sh    same with config/debug.config, build-debug
 #   KCSAN=1 scripts/build.sh    same with config/kcsan.config, build-kcsan
+#   BPF=1 scripts/build.sh      same with config/bpf.config (BTF, modules,
+#                               the function tracer), build-bpf
 #   STOCK=1 scripts/build.sh    the unmodified pristine tree, build-stock
+#                               (build-stock-FLAVOUR for another flavour)
 #   ARCH=arm64 scripts/build.sh cross-built arm64 Image, build-arm64-release
 #                               (build-arm64-stock with STOCK=1)
 # Prints the path of the bzImage (Image) on stdout.
@@ -35,7 +38,11 @@ fi
 log "building $build ($KPKG $(kpkg_version), $KARCH, $FLAVOR, -j$JOBS)"
 start=$(date +%s)
 blog=$build/build.log
-make -C "$src" O="$build" "${KMAKE[@]}" CC="$KCC" -j"$JOBS" "$KIMAGE" >"$blog" 2>&1 &
+# With modules (the BPF flavour) also "modules": its Module.symvers is
+# what an external module (bpf_testmod) is linked against.
+targets=("$KIMAGE")
+! grep -qx 'CONFIG_MODULES=y' "$build/.config" || targets+=(modules)
+make -C "$src" O="$build" "${KMAKE[@]}" CC="$KCC" -j"$JOBS" "${targets[@]}" >"$blog" 2>&1 &
 mpid=$!
 ticks=0
 while kill -0 $mpid 2>/dev/null; do

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Usage: kconfig.sh SRCDIR BUILDDIR FLAVOR
 # Writes BUILDDIR/.config = tinyconfig + config/base.config [+ FLAVOR.config:
-# debug.config or kcsan.config]
+# debug.config, kcsan.config or bpf.config]
 # [+ engine.config] [+ config/ARCH.config [+ engine-ARCH.config], for
 # ARCH=arm64], touching it only when the result changes (keeps incremental
 # builds cheap).

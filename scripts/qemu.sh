@@ -19,6 +19,7 @@
 #   KVM=auto|0|1    auto (default): KVM only once a short boot with it has
 #                   been seen to work on this machine, else TCG
 #   SHARE=dir       export dir over virtio-9p, mounted at /mnt/host
+#   DISK=file       a raw disk image, the guest's /dev/vda (virtio)
 #   QEMU_ARGS=...   more QEMU arguments, split at blanks (e.g. a gdb stub)
 #   MEM=1G SMP=2 QEMU_CPU=...
 # Exit status: QEMU's, or 124 when a time limit killed the guest.
@@ -59,6 +60,10 @@ if [ -n "${SHARE:-}" ]; then
 	qargs+=(-fsdev "local,id=share,path=$SHARE,security_model=none"
 		-device virtio-9p-pci,fsdev=share,mount_tag=host)
 	append+=" uprobes_ng.share=host"
+fi
+
+if [ -n "${DISK:-}" ]; then
+	qargs+=(-drive "file=$DISK,if=virtio,format=raw")
 fi
 
 # KVM hangs right after the BIOS on some hosts: use it only after a short
