@@ -65,7 +65,8 @@ for d in tools scripts kernel/bpf; do
 done
 
 # The subset: the listed tests, and the BPF programs they include as
-# skeletons (X.skel.h from progs/X.c) plus those the Makefile always
+# skeletons (X.skel.h from progs/X.c) or load by name, plus those the
+# Makefile always
 # builds for any test (its LSKELS, LSKELS_EXTRA and LINKED_SKELS'
 # objects) and btf_data (resolve_btfids reads it when linking).
 src_bpf=$SRC/tools/testing/selftests/bpf
@@ -76,6 +77,9 @@ for t in $tests; do
 	keep_tests+=("$t")
 	keep_progs+=($(sed -n 's/^#include "\([a-z0-9_]*\)\.\(l\|sub\|\)skel\.h".*/\1/p' \
 		"$src_bpf/prog_tests/$t.c"))
+	# and the objects it loads by file name ("./X.bpf.o")
+	keep_progs+=($(grep -o '"[./]*[a-z0-9_]*\.bpf\.o"' "$src_bpf/prog_tests/$t.c" |
+		sed 's|^"[./]*\([a-z0-9_]*\)\.bpf\.o"$|\1|'))
 done
 # Makefile variables, continuation lines joined.
 mkvar() { sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$src_bpf/Makefile" |
