@@ -79,7 +79,7 @@ for t in $tests; do
 		"$src_bpf/prog_tests/$t.c"))
 	# and the objects it loads by file name ("./X.bpf.o")
 	keep_progs+=($(grep -o '"[./]*[a-z0-9_]*\.bpf\.o"' "$src_bpf/prog_tests/$t.c" |
-		sed 's|^"[./]*\([a-z0-9_]*\)\.bpf\.o"$|\1|'))
+		sed 's|^"[./]*\([a-z0-9_]*\)\.bpf\.o"$|\1|' || true))
 done
 # Makefile variables, continuation lines joined.
 mkvar() { sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$src_bpf/Makefile" |
