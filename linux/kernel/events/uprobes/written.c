@@ -64,7 +64,14 @@ static struct uprobe_bps *uprobe_bps_alloc(void)
 
 	if (!b)
 		return NULL;
-	mt_init_flags(&b->tree, MT_FLAGS_USE_RCU);
+	/*
+	 * An allocation tree, as the VMA tree: in 6.12 the RCU callback
+	 * freeing the nodes of a tree without MT_FLAGS_ALLOC_RANGE
+	 * (mt_free_walk()) takes the metadata kept in the last slot of an
+	 * inner node with 15 children for a 16th child, and oopses; a record
+	 * of a few thousand addresses has such nodes.
+	 */
+	mt_init_flags(&b->tree, MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU);
 	b->prune_at = BPS_PRUNE_MIN;
 	return b;
 }

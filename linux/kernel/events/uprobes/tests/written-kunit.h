@@ -159,10 +159,41 @@ static void uprobe_bps_test_prune(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mm->uprobes_state.bps->prune_at, BPS_PRUNE_MIN);
 }
 
+/*
+ * A large record is freed whole: 50,000 addresses (the BPF selftests'
+ * uprobe_multi bench probes 50,000 functions of one program), freed when
+ * the address space goes. Its nodes are freed after a grace period: the
+ * test waits for that.
+ */
+static void uprobe_bps_test_large(struct kunit *test)
+{
+	struct mm_struct *mm = mm_alloc();
+	unsigned long i;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, mm);
+	mmap_write_lock(mm);
+	err = uprobe_bps_note(mm, 0x400000);
+	/* No mapping covers these: keep them from being pruned. */
+	if (!err)
+		mm->uprobes_state.bps->prune_at = LONG_MAX;
+	for (i = 1; !err && i < 50000; i++)
+		err = uprobe_bps_note(mm, 0x400000 + 16 * i);
+	mmap_write_unlock(mm);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	if (!err) {
+		KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 50000);
+		KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x400000 + 16 * 49999));
+	}
+	mmput(mm);
+	rcu_barrier();
+}
+
 static struct kunit_case uprobe_bps_test_cases[] = {
 	KUNIT_CASE(uprobe_bps_test_note),
 	KUNIT_CASE(uprobe_bps_test_dup),
 	KUNIT_CASE(uprobe_bps_test_prune),
+	KUNIT_CASE(uprobe_bps_test_large),
 	{}
 };
 
