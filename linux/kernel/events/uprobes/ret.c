@@ -35,12 +35,20 @@ bool __weak arch_uretprobe_is_alive(struct return_instance *ret,
 	return true;
 }
 
-static struct return_instance *uprobe_pop_instance(struct uprobe_task *utask)
+/* Takes the innermost instance off the list; it keeps its reference. */
+static struct return_instance *uprobe_unlink_instance(struct uprobe_task *utask)
 {
 	struct return_instance *ri = utask->return_instances;
 
 	utask->return_instances = ri->next;
 	utask->depth--;
+	return ri;
+}
+
+static struct return_instance *uprobe_pop_instance(struct uprobe_task *utask)
+{
+	struct return_instance *ri = uprobe_unlink_instance(utask);
+
 	uprobe_put(ri->uprobe);
 	return ri;
 }
@@ -219,8 +227,18 @@ void uprobe_handle_trampoline(struct pt_regs *regs)
 	}
 	arch_uretprobe_set_return(regs, utask->return_instances->orig_ret_vaddr);
 	while (utask->return_instances != next) {
-		uprobe_run_ret_handlers(utask->return_instances, regs);
-		uprobe_recycle_instance(utask, uprobe_pop_instance(utask));
+		/*
+		 * Off the list before its handlers run: a user stack trace
+		 * they take (perf, bpf_get_stack()) gives each trampoline
+		 * address still on the stack the return address of the next
+		 * pending instance (uprobe_fixup_callchain()), and this
+		 * frame's is on the stack no more.
+		 */
+		struct return_instance *ri = uprobe_unlink_instance(utask);
+
+		uprobe_run_ret_handlers(ri, regs);
+		uprobe_put(ri->uprobe);
+		uprobe_recycle_instance(utask, ri);
 	}
 	return;
 bad:

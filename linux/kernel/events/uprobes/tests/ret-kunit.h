@@ -113,6 +113,24 @@ static int uprobe_ret_test_handler(struct uprobe_consumer *uc,
 	return 0;
 }
 
+/*
+ * Return handler that takes a stack trace, as bpf_get_stack() in a BPF
+ * return probe does: the caller's return address, diverted to the
+ * trampoline, is what it finds on the stack.
+ */
+static u64 uprobe_ret_test_trace;
+
+static int uprobe_ret_test_trace_handler(struct uprobe_consumer *uc,
+					 unsigned long func,
+					 struct pt_regs *regs)
+{
+	u64 ips[] = { UPROBE_NO_TRAMPOLINE_VADDR };
+
+	uprobe_fixup_callchain(ips, ARRAY_SIZE(ips));
+	uprobe_ret_test_trace = ips[0];
+	return 0;
+}
+
 /* Pushes an instance (outermost first) of a function entered at @sp. */
 static void uprobe_ret_test_enter(struct kunit *test, struct uprobe_task *ut,
 				  struct uprobe *u, unsigned long func,
@@ -180,6 +198,45 @@ static void uprobe_ret_test_trampoline(struct kunit *test)
 
 	current->utask = saved;
 }
+
+/*
+ * In a return handler, the returning frame's instance is pending no more:
+ * the trampoline address of its caller, still on the stack, stands for
+ * the caller's instance.
+ */
+static void uprobe_ret_test_trace_in_handler(struct kunit *test)
+{
+	struct uprobe_consumer uc = {
+		.ret_handler = uprobe_ret_test_trace_handler,
+	};
+	struct uprobe_task *ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
+	struct uprobe_task *saved = current->utask;
+	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
+	struct pt_regs regs = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, ut);
+	INIT_LIST_HEAD(&u.consumers);
+	list_add(&uc.cons_node, &u.consumers);
+	current->utask = ut;
+
+	/* O at 0x300 (returns to 0x7300) calls A at 0x200 (to 0x7200). */
+	uprobe_ret_test_enter(test, ut, &u, 0xa0, 0x300, false);
+	uprobe_ret_test_enter(test, ut, &u, 0xa1, 0x200, false);
+	uprobe_ret_test_trace = 0;
+	regs.sp = 0x208;
+	uprobe_handle_trampoline(&regs);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_trace, 0x7300ULL);
+	/* O returns: nothing pending, the trampoline stays as it is. */
+	regs.sp = 0x308;
+	uprobe_handle_trampoline(&regs);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_trace,
+			(u64)UPROBE_NO_TRAMPOLINE_VADDR);
+	KUNIT_EXPECT_NULL(test, ut->return_instances);
+	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 1);
+	uprobe_free_return_instances(ut);
+
+	current->utask = saved;
+}
 #endif
 
 static struct kunit_case uprobe_ret_test_cases[] = {
@@ -187,6 +244,7 @@ static struct kunit_case uprobe_ret_test_cases[] = {
 	KUNIT_CASE(uprobe_ret_test_dup),
 #ifdef CONFIG_HAVE_UPROBES_ARCH_PART
 	KUNIT_CASE(uprobe_ret_test_trampoline),
+	KUNIT_CASE(uprobe_ret_test_trace_in_handler),
 #endif
 	{}
 };
