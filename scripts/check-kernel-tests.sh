@@ -45,6 +45,10 @@ testmod() { # NAME SRCDIR BUILDDIR
 	local m=$kt/testmod-$1
 	mkdir -p "$m"
 	rsync -a "$SRC/tools/testing/selftests/bpf/bpf_testmod/" "$m/"
+	# Its split BTF is relative to vmlinux's, which an external module
+	# build does not depend on: linked again every time, as the selftests'
+	# Makefile does.
+	rm -f "$m/bpf_testmod.ko"
 	(
 		flock 9
 		make -C "$2" O="$3" CC="$KCC" -j"$JOBS" M="$m" modules
