@@ -1,10 +1,10 @@
 #!/bin/bash
 # Build the guest kernel (bzImage), incrementally.
-#   scripts/build.sh            pristine + series, build-release
+#   scripts/build.sh            pristine + series, build-release (on x86
+#                               with config/bpf.config: BTF, modules, the
+#                               function tracer, for make check-kernel-tests)
 #   DEBUG=1 scripts/build.sh    same with config/debug.config, build-debug
 #   KCSAN=1 scripts/build.sh    same with config/kcsan.config, build-kcsan
-#   BPF=1 scripts/build.sh      same with config/bpf.config (BTF, modules,
-#                               the function tracer), build-bpf
 #   STOCK=1 scripts/build.sh    the unmodified pristine tree, build-stock
 #                               (build-stock-FLAVOUR for another flavour)
 #   ARCH=arm64 scripts/build.sh cross-built arm64 Image, build-arm64-release
@@ -38,8 +38,9 @@ fi
 log "building $build ($KPKG $(kpkg_version), $KARCH, $FLAVOR, -j$JOBS)"
 start=$(date +%s)
 blog=$build/build.log
-# With modules (the BPF flavour) also "modules": its Module.symvers is
-# what an external module (bpf_testmod) is linked against.
+# With modules (the x86 release flavour) also "modules": its
+# Module.symvers is what an external module (bpf_testmod) is linked
+# against.
 targets=("$KIMAGE")
 ! grep -qx 'CONFIG_MODULES=y' "$build/.config" || targets+=(modules)
 make -C "$src" O="$build" "${KMAKE[@]}" CC="$KCC" -j"$JOBS" "${targets[@]}" >"$blog" 2>&1 &

@@ -1,9 +1,9 @@
 #!/bin/bash
 # make check-kernel-tests: the kernel's own uprobe tests, on our kernel
-# and on the stock one, side by side. Both kernels are built from the
-# same configuration, config/bpf.config on top of base.config (the BPF=1
-# flavour: BTF, modules, the function tracer; build-bpf and
-# build-stock-bpf, out-bpf), and boot the same guest: the test_progs
+# and on the stock one, side by side. Both kernels are make check's x86
+# release flavour (config/bpf.config on top of base.config: BTF, modules,
+# the function tracer; build-release and build-stock-release, out-release),
+# and boot the same guest: the test_progs
 # tests of scripts/kernel-tests.list (tools/testing/selftests/bpf, built
 # by scripts/kernel-tests-build.sh with clang-19 and the tree's libbpf
 # and bpftool) and the ftracetest cases that mention uprobes, each
@@ -18,20 +18,20 @@
 #         either kernel
 #   SKIP  skipped on ours where stock did not pass either
 # Last line "N passed, M failed"; non-zero exit status when M > 0.
-# Output in $OUT (out-bpf): console-ktests-{ours,stock}.log,
+# Output in $OUT (out-release): console-ktests-{ours,stock}.log,
 # results-ktests-{ours,stock}.txt, ktests-table.txt (the table).
-# Environment: KERNELS="stock ours" (the default; "ours" alone leaves the
-# stock column empty), PROG_TIMEOUT (per test, default 600 s), TIMEOUT
+# Environment: KERNELS="stock ours" (the default; "ours" alone, as .ci/run
+# does, leaves the stock column empty and builds no stock kernel), PROG_TIMEOUT (per test, default 600 s), TIMEOUT
 # (per guest, default 3600 s), JOBS, KVM; those of qemu.sh.
-export BPF=1
 . "$(dirname "$0")/lib.sh"
 x86_only "make check-kernel-tests" "the test programs are built for the host"
+[ "$FLAVOR" = release ] || die "make check-kernel-tests: the release kernel only (the others have no BTF)"
 
 kernels=${KERNELS:-stock ours}
-"$ROOT/scripts/deps.sh" >&2
+KTESTS=1 "$ROOT/scripts/deps.sh" >&2
 fail_early() { echo "FAIL $1"; echo "0 passed, 1 failed"; exit 1; }
 kernel_ours=$("$ROOT/scripts/build.sh") || fail_early build/kernel-ours
-stock_build=$STOCK_BUILD-$FLAVOR
+stock_build=$STOCK_BUILD
 if [[ " $kernels " == *" stock "* ]]; then
 	kernel_stock=$(STOCK=1 "$ROOT/scripts/build.sh") || fail_early build/kernel-stock
 fi

@@ -4,7 +4,7 @@
 # host/cross:ARCH tests: arm64, riscv64, ppc64le, s390x, armhf, mips64el,
 # sparc64), then print the kernel source package version in use.
 # ARCH=arm64: also the arm64 C library, qemu-system-aarch64 and an arm64
-# busybox for the guest. BPF=1: also clang-19 and LLVM. Works as root or
+# busybox for the guest. KTESTS=1: also clang-19 and LLVM. Works as root or
 # through sudo.
 . "$(dirname "$0")/lib.sh"
 
@@ -28,10 +28,10 @@ pkgs=(
 	gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu
 	gcc-arm-linux-gnueabihf gcc-mips64el-linux-gnuabi64 gcc-sparc64-linux-gnu
 )
-# BPF=1 (make check-kernel-tests): the BPF selftests' programs are built
-# with clang-19 (ld.lld links urandom_read's library); the kernel's BTF
-# comes from dwarves' pahole, above.
-if [ "${BPF:-0}" = 1 ]; then
+# KTESTS=1 (make check-kernel-tests): the BPF selftests' programs are
+# built with clang-19 (ld.lld links urandom_read's library); the kernel's
+# BTF comes from dwarves' pahole, above.
+if [ "${KTESTS:-0}" = 1 ]; then
 	pkgs+=(clang-19 lld-19 llvm-19)
 fi
 if [ "$KARCH" = arm64 ]; then

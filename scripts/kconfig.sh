@@ -1,7 +1,7 @@
 #!/bin/bash
 # Usage: kconfig.sh SRCDIR BUILDDIR FLAVOR
 # Writes BUILDDIR/.config = tinyconfig + config/base.config [+ FLAVOR.config:
-# debug.config, kcsan.config or bpf.config]
+# debug.config or kcsan.config; for the x86 release flavour bpf.config]
 # [+ engine.config] [+ config/ARCH.config [+ engine-ARCH.config], for
 # ARCH=arm64], touching it only when the result changes (keeps incremental
 # builds cheap).
@@ -10,6 +10,9 @@ src=$1 build=$2 flavor=$3
 mkdir -p "$build"
 frags=("$ROOT/config/base.config")
 [ "$flavor" = release ] || frags+=("$ROOT/config/$flavor.config")
+# The x86 release kernel is also the one the kernel's own uprobe tests
+# run on (make check-kernel-tests): BTF, modules, the function tracer.
+[ "$flavor" != release ] || [ "$KARCH" != x86 ] || frags+=("$ROOT/config/bpf.config")
 # Options of our engine exist only in a tree that has it: not in the
 # stock one, nor in a commit of the series before the switch to it.
 [ -f "$src/kernel/events/uprobes.c" ] || frags+=("$ROOT/config/engine.config")

@@ -15,12 +15,6 @@ if [ "${KCSAN:-0}" = 1 ]; then
 	[ "$FLAVOR" = release ] || { echo "KCSAN=1 excludes DEBUG=1 (KCSAN and KASAN)" >&2; exit 1; }
 	FLAVOR=kcsan
 fi
-# BPF=1: config/bpf.config (BTF, modules, function tracer), the kernel
-# the BPF selftests need (make check-kernel-tests).
-if [ "${BPF:-0}" = 1 ]; then
-	[ "$FLAVOR" = release ] || { echo "BPF=1 excludes DEBUG=1 and KCSAN=1" >&2; exit 1; }
-	FLAVOR=bpf
-fi
 BUILD=${UPROBES_BUILD:-$CACHE/build-$FLAVOR}
 STOCK_BUILD=$CACHE/build-stock
 OUT=${UPROBES_OUT:-$CACHE/out-$FLAVOR}
