@@ -23,6 +23,11 @@ sum=$( (sphinx-build --version; cd "$SRC" && cat "${ours[@]}" $srcs Documentatio
 	Documentation/sphinx/*.py Documentation/trace/index.rst) | sha256sum | cut -d' ' -f1)
 if [ ! -f "$cache/$sum.results" ]; then
 	out=$(mktemp -d)
+	# The netlink specs' pages are generated into the source tree: they
+	# go however the build ends (left by a killed run, they would make
+	# the tree differ from the series').
+	trap 'make -s -C "$SRC" O="$out" cleandocs >/dev/null 2>&1 || true; rm -rf "$out"' EXIT
+	trap 'exit 1' INT TERM HUP
 	log "htmldocs: sphinx-build of Documentation/trace"
 	rc=0
 	make -s -C "$SRC" O="$out" SPHINXDIRS=trace htmldocs > "$cache/$sum.log" 2>&1 || rc=$?
@@ -50,9 +55,6 @@ if [ ! -f "$cache/$sum.results" ]; then
 		done
 	} > "$cache/$sum.results"
 	[ -z "$bad" ] || echo "$bad" | head -n 10 >> "$cache/$sum.log"
-	# The netlink specs' pages are generated into the source tree.
-	make -s -C "$SRC" O="$out" cleandocs >> "$cache/$sum.log" 2>&1 || true
-	rm -rf "$out"
 fi
 if grep -q FAIL "$cache/$sum.results"; then
 	tail -n 10 "$cache/$sum.log" >&2
