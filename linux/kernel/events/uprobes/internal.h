@@ -148,8 +148,13 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		  struct vm_area_struct *vma, unsigned long vaddr);
 bool uprobe_is_trap_at(struct mm_struct *mm, unsigned long vaddr);
-bool uprobe_breakpoint_at(struct mm_struct *mm, unsigned long vaddr);
+int uprobe_breakpoint_at(struct mm_struct *mm, unsigned long vaddr);
+
+/* ctr.c: USDT semaphores */
 int uprobe_ctr_hold(struct uprobe *uprobe, struct mm_struct *mm);
+int uprobe_ctr_release(struct uprobe *uprobe, struct mm_struct *mm,
+		       struct vm_area_struct *skip, unsigned long start,
+		       unsigned long end);
 void uprobe_mmap_ctrs(struct vm_area_struct *vma);
 void uprobe_munmap_ctrs(struct vm_area_struct *vma, unsigned long start,
 			unsigned long end);

@@ -642,7 +642,7 @@ static void uprobe_restart_check(struct uprobe_task *utask,
 		return;
 	}
 	mmap_read_lock(mm);
-	if (!uprobe_breakpoint_at(mm, utask->restart_vaddr))
+	if (uprobe_breakpoint_at(mm, utask->restart_vaddr) <= 0)
 		utask->restart_vaddr = 0;
 	mmap_read_unlock(mm);
 }
