@@ -363,6 +363,9 @@ int xol_area_dup(unsigned long vaddr);
 unsigned long xol_area_vaddr(struct mm_struct *mm);
 unsigned long xol_area_ensure(void);
 void xol_area_free(struct mm_struct *mm);
+int xol_area_fork(struct mm_struct *oldmm, struct mm_struct *child);
+
+/* boost.c: XOL slots given for good, boosted instructions and stubs */
 long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
 		    struct pt_regs *regs);
 unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr);
@@ -372,7 +375,6 @@ unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
 bool xol_area_has_stubs(struct mm_struct *mm);
 bool xol_stub_nth(struct mm_struct *mm, unsigned int i, unsigned long *vaddr,
 		  unsigned long *slot, u8 *insn);
-int xol_area_fork(struct mm_struct *oldmm, struct mm_struct *child);
 
 /* stub.c: probed instructions replaced with a jump to a stub */
 void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
