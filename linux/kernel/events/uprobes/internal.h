@@ -3,7 +3,8 @@
  * uprobes engine internals, shared by the files of kernel/events/uprobes/.
  *
  * A probe is a (file, offset) pair. It is kept in two indexes: a hash
- * table that the breakpoint hit path searches locklessly under RCU, and a
+ * table that the breakpoint hit path searches locklessly under SRCU
+ * (uprobes_srcu, which also keeps the consumers' handlers), and a
  * tree ordered by (inode, offset) that the slow paths (mmap, registration)
  * walk to find every probe of a file range.
  */
@@ -32,7 +33,7 @@
 
 /**
  * struct uprobe - one probed (file, offset)
- * @hnode: link in the hit-path hash table (RCU)
+ * @hnode: link in the hit-path hash table (SRCU)
  * @rb: link in the ordered tree
  * @ref: one reference per registered consumer and per hit in progress
  * @mem: references to the memory: one for all of @ref, one per thread
