@@ -18,49 +18,6 @@
 #include "internal.h"
 #include "xol.h"
 
-/**
- * arch_uprobe_boost_insn() - code for a boosted XOL slot
- * @auprobe: the probed instruction
- * @regs: the user registers of a thread hitting the probe
- * @vaddr: where the probed instruction is
- * @slot: where the slot is
- * @buf: receives the code, UPROBE_XOL_SLOT_BYTES at most: a copy of the
- *	instruction, of the original's length, then a jump back after it
- *
- * Return: the size of the code, 0 when it cannot be boosted (by default
- * nothing is), or -ERANGE when it cannot be from this slot.
- */
-int __weak arch_uprobe_boost_insn(struct arch_uprobe *auprobe,
-				  struct pt_regs *regs, unsigned long vaddr,
-				  unsigned long slot, u8 *buf)
-{
-	return 0;
-}
-
-/**
- * arch_uprobe_kind() - how hits of a probed instruction are executed
- * @auprobe: the analysed instruction
- * @is_64bit: it was analysed as 64-bit code
- *
- * Return: "emulated", "boosted" or "stepped"; by default "stepped".
- */
-const char * __weak arch_uprobe_kind(struct arch_uprobe *auprobe,
-				     bool is_64bit)
-{
-	return "stepped";
-}
-
-/**
- * arch_uprobe_boost_ok() - may this hit run a boosted slot?
- * @regs: the user registers
- *
- * Return: true when the thread may run through a boosted slot.
- */
-bool __weak arch_uprobe_boost_ok(struct pt_regs *regs)
-{
-	return false;
-}
-
 static struct xol_boost *xol_boost_find(struct xol_area *area,
 					unsigned int nr,
 					struct arch_uprobe *auprobe,

@@ -21,20 +21,6 @@
 
 #include "internal.h"
 
-/**
- * arch_uretprobe_is_alive() - is a return instance's frame still live?
- * @ret: the instance
- * @ctx: where we are: at a call (a new entry) or at a return
- * @regs: the user registers
- *
- * Return: true when the frame of @ret is still on the stack.
- */
-bool __weak arch_uretprobe_is_alive(struct return_instance *ret,
-				    enum rp_check ctx, struct pt_regs *regs)
-{
-	return true;
-}
-
 /* Takes the innermost instance off the list; it keeps its reference. */
 static struct return_instance *uprobe_unlink_instance(struct uprobe_task *utask)
 {
@@ -184,21 +170,6 @@ static struct return_instance *uprobe_chain_end(struct return_instance *ri)
 }
 
 /**
- * arch_uretprobe_set_return() - send a thread at the trampoline to its caller
- * @regs: the user registers, at the return trampoline
- * @orig_ret_vaddr: the return address the probe diverted
- *
- * Sets the instruction pointer, and puts back whatever else the return
- * through the trampoline left as the program would not have it: the
- * return handlers see the registers the program will run with.
- */
-void __weak arch_uretprobe_set_return(struct pt_regs *regs,
-				      unsigned long orig_ret_vaddr)
-{
-	instruction_pointer_set(regs, orig_ret_vaddr);
-}
-
-/**
  * uprobe_handle_trampoline() - a probed function returned
  * @regs: the user registers, at the trampoline
  *
@@ -245,23 +216,6 @@ bad:
 	pr_warn_ratelimited("pid %d: return trampoline without a pending return probe\n",
 			    current->pid);
 	force_sig(SIGILL);
-}
-
-/**
- * arch_uretprobe_restore_return_addr() - put a diverted return address back
- * @ri: a pending instance, not chained, of a function current is still in
- * @regs: a copy of current's user registers, the architecture's to change
- *
- * Only where the return address is on the stack at the function's entry,
- * at @ri->stack, can it be found again; where it was in a register, the
- * function saved it where only its code knows.
- *
- * Return: true when the original is back; false by default.
- */
-bool __weak arch_uretprobe_restore_return_addr(struct return_instance *ri,
-					       struct pt_regs *regs)
-{
-	return false;
 }
 
 /**

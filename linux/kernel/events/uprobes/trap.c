@@ -33,64 +33,6 @@
 #include "internal.h"
 
 /**
- * is_swbp_insn() - is this the breakpoint instruction uprobes inserts?
- * @insn: the opcode
- *
- * Return: true for UPROBE_SWBP_INSN.
- */
-bool __weak is_swbp_insn(uprobe_opcode_t *insn)
-{
-	return *insn == UPROBE_SWBP_INSN;
-}
-
-/**
- * is_trap_insn() - does this instruction trap like a breakpoint?
- * @insn: the opcode
- *
- * Return: true when executing @insn raises the breakpoint exception.
- */
-bool __weak is_trap_insn(uprobe_opcode_t *insn)
-{
-	return is_swbp_insn(insn);
-}
-
-/**
- * uprobe_get_swbp_addr() - address of the breakpoint that just trapped
- * @regs: the user registers after the trap
- *
- * Return: the breakpoint's address.
- */
-unsigned long __weak uprobe_get_swbp_addr(struct pt_regs *regs)
-{
-	return instruction_pointer(regs) - UPROBE_SWBP_INSN_SIZE;
-}
-
-/**
- * arch_uprobe_ignore() - should this hit be ignored?
- * @aup: the probe
- * @regs: the user registers
- *
- * Return: false; architectures with conditional instructions override it.
- */
-bool __weak arch_uprobe_ignore(struct arch_uprobe *aup, struct pt_regs *regs)
-{
-	return false;
-}
-
-/**
- * arch_uprobe_hit_is_64bit() - does the thread run 64-bit code?
- * @regs: the user registers at a breakpoint hit
- *
- * Architectures that run 32-bit code in 64-bit processes override this.
- *
- * Return: true when the instruction at the hit is decoded as 64-bit code.
- */
-bool __weak arch_uprobe_hit_is_64bit(struct pt_regs *regs)
-{
-	return IS_ENABLED(CONFIG_64BIT);
-}
-
-/**
  * uprobe_utask_alloc() - allocate current's uprobes state
  *
  * The slow part of uprobe_utask().

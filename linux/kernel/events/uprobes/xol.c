@@ -27,36 +27,6 @@
 #include "internal.h"
 #include "xol.h"
 
-/**
- * arch_uprobe_trampoline() - code a return probe returns through
- * @psize: set to its size
- *
- * The default is a breakpoint the core recognises by its address.
- *
- * Return: the code.
- */
-void * __weak arch_uprobe_trampoline(unsigned long *psize)
-{
-	static uprobe_opcode_t insn = UPROBE_SWBP_INSN;
-
-	*psize = UPROBE_SWBP_INSN_SIZE;
-	return &insn;
-}
-
-/**
- * arch_uprobe_copy_ixol() - write an instruction into the XOL page
- * @page: the XOL page
- * @vaddr: user address of the slot
- * @src: the instruction
- * @len: its length
- */
-void __weak arch_uprobe_copy_ixol(struct page *page, unsigned long vaddr,
-				  void *src, unsigned long len)
-{
-	memcpy_to_page(page, offset_in_page(vaddr), src, len);
-	flush_dcache_page(page);
-}
-
 static vm_fault_t xol_fault(const struct vm_special_mapping *sm,
 			    struct vm_area_struct *vma, struct vm_fault *vmf)
 {
