@@ -47,18 +47,6 @@ static_assert(sizeof(uprobe_opcode_t) <= UPROBE_INSN_BYTES);
  */
 bool uprobe_hide_breakpoints __read_mostly = true;
 
-/**
- * arch_uprobe_insn_len() - length of a probed instruction
- * @aup: the analysed instruction
- *
- * Return: its length in bytes; UPROBE_SWBP_INSN_SIZE where every
- * instruction has the breakpoint's.
- */
-int __weak arch_uprobe_insn_len(struct arch_uprobe *aup)
-{
-	return UPROBE_SWBP_INSN_SIZE;
-}
-
 /* A copy of @len bytes of memory at @addr, and what to do with it. */
 struct uprobe_hide_copy {
 	unsigned long	addr;

@@ -3,7 +3,8 @@
  * uprobes engine internals, shared by the files of kernel/events/uprobes/.
  *
  * A probe is a (file, offset) pair. It is kept in two indexes: a hash
- * table that the breakpoint hit path searches locklessly under RCU, and a
+ * table that the breakpoint hit path searches locklessly under SRCU
+ * (uprobes_srcu, which also keeps the consumers' handlers), and a
  * tree ordered by (inode, offset) that the slow paths (mmap, registration)
  * walk to find every probe of a file range.
  */
@@ -32,7 +33,7 @@
 
 /**
  * struct uprobe - one probed (file, offset)
- * @hnode: link in the hit-path hash table (RCU)
+ * @hnode: link in the hit-path hash table (SRCU)
  * @rb: link in the ordered tree
  * @ref: one reference per registered consumer and per hit in progress
  * @mem: references to the memory: one for all of @ref, one per thread
@@ -148,8 +149,13 @@ int uprobe_install(struct uprobe *uprobe, struct mm_struct *mm,
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		  struct vm_area_struct *vma, unsigned long vaddr);
 bool uprobe_is_trap_at(struct mm_struct *mm, unsigned long vaddr);
-bool uprobe_breakpoint_at(struct mm_struct *mm, unsigned long vaddr);
+int uprobe_breakpoint_at(struct mm_struct *mm, unsigned long vaddr);
+
+/* ctr.c: USDT semaphores */
 int uprobe_ctr_hold(struct uprobe *uprobe, struct mm_struct *mm);
+int uprobe_ctr_release(struct uprobe *uprobe, struct mm_struct *mm,
+		       struct vm_area_struct *skip, unsigned long start,
+		       unsigned long end);
 void uprobe_mmap_ctrs(struct vm_area_struct *vma);
 void uprobe_munmap_ctrs(struct vm_area_struct *vma, unsigned long start,
 			unsigned long end);
@@ -358,6 +364,9 @@ int xol_area_dup(unsigned long vaddr);
 unsigned long xol_area_vaddr(struct mm_struct *mm);
 unsigned long xol_area_ensure(void);
 void xol_area_free(struct mm_struct *mm);
+int xol_area_fork(struct mm_struct *oldmm, struct mm_struct *child);
+
+/* boost.c: XOL slots given for good, boosted instructions and stubs */
 long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
 		    struct pt_regs *regs);
 unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr);
@@ -367,7 +376,6 @@ unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
 bool xol_area_has_stubs(struct mm_struct *mm);
 bool xol_stub_nth(struct mm_struct *mm, unsigned int i, unsigned long *vaddr,
 		  unsigned long *slot, u8 *insn);
-int xol_area_fork(struct mm_struct *oldmm, struct mm_struct *child);
 
 /* stub.c: probed instructions replaced with a jump to a stub */
 void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,

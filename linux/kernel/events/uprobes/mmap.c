@@ -249,9 +249,9 @@ void uprobe_dontneed(struct vm_area_struct *vma, unsigned long start,
  * whose last breakpoint in the address space leaves. (A debugger's int3
  * noted in the range stays noted: the hook also runs when a mapping is
  * only split or merged. A probe inserted there later, where there is no
- * int3, drops the note.) MMF_HAS_UPROBES
- * stays set, which at worst makes a foreign int3 take the slower path in
- * uprobe_notify_resume(). Nothing to do for an address space torn down.
+ * int3, drops the note.) MMF_HAS_UPROBES stays set, which at worst makes
+ * a foreign int3 look for a probe (uprobe_breakpoint_trap()) before it
+ * is reported. Nothing to do for an address space torn down.
  */
 void uprobe_munmap(struct vm_area_struct *vma, unsigned long start,
 		   unsigned long end)

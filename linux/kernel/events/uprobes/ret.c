@@ -21,34 +21,12 @@
 
 #include "internal.h"
 
-/**
- * arch_uretprobe_is_alive() - is a return instance's frame still live?
- * @ret: the instance
- * @ctx: where we are: at a call (a new entry) or at a return
- * @regs: the user registers
- *
- * Return: true when the frame of @ret is still on the stack.
- */
-bool __weak arch_uretprobe_is_alive(struct return_instance *ret,
-				    enum rp_check ctx, struct pt_regs *regs)
-{
-	return true;
-}
-
-/* Takes the innermost instance off the list; it keeps its reference. */
-static struct return_instance *uprobe_unlink_instance(struct uprobe_task *utask)
+static struct return_instance *uprobe_pop_instance(struct uprobe_task *utask)
 {
 	struct return_instance *ri = utask->return_instances;
 
 	utask->return_instances = ri->next;
 	utask->depth--;
-	return ri;
-}
-
-static struct return_instance *uprobe_pop_instance(struct uprobe_task *utask)
-{
-	struct return_instance *ri = uprobe_unlink_instance(utask);
-
 	uprobe_put(ri->uprobe);
 	return ri;
 }
@@ -184,21 +162,6 @@ static struct return_instance *uprobe_chain_end(struct return_instance *ri)
 }
 
 /**
- * arch_uretprobe_set_return() - send a thread at the trampoline to its caller
- * @regs: the user registers, at the return trampoline
- * @orig_ret_vaddr: the return address the probe diverted
- *
- * Sets the instruction pointer, and puts back whatever else the return
- * through the trampoline left as the program would not have it: the
- * return handlers see the registers the program will run with.
- */
-void __weak arch_uretprobe_set_return(struct pt_regs *regs,
-				      unsigned long orig_ret_vaddr)
-{
-	instruction_pointer_set(regs, orig_ret_vaddr);
-}
-
-/**
  * uprobe_handle_trampoline() - a probed function returned
  * @regs: the user registers, at the trampoline
  *
@@ -212,7 +175,7 @@ void __weak arch_uretprobe_set_return(struct pt_regs *regs,
 void uprobe_handle_trampoline(struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
-	struct return_instance *next;
+	struct return_instance *next, *chain, *ri;
 
 	if (!utask || !utask->return_instances)
 		goto bad;
@@ -225,17 +188,21 @@ void uprobe_handle_trampoline(struct pt_regs *regs)
 			uprobe_recycle_instance(utask,
 						uprobe_pop_instance(utask));
 	}
-	arch_uretprobe_set_return(regs, utask->return_instances->orig_ret_vaddr);
-	while (utask->return_instances != next) {
-		/*
-		 * Off the list before its handlers run: a user stack trace
-		 * they take (perf, bpf_get_stack()) gives each trampoline
-		 * address still on the stack the return address of the next
-		 * pending instance (uprobe_fixup_callchain()), and this
-		 * frame's is on the stack no more.
-		 */
-		struct return_instance *ri = uprobe_unlink_instance(utask);
-
+	chain = utask->return_instances;
+	arch_uretprobe_set_return(regs, chain->orig_ret_vaddr);
+	/*
+	 * The chain is off the list before its handlers run: a user stack
+	 * trace they take (perf, bpf_get_stack()) gives each trampoline
+	 * address still on the stack the return address of the next
+	 * pending chain (uprobe_fixup_callchain()), and this frame's is on
+	 * the stack no more.
+	 */
+	for (ri = chain; ri != next; ri = ri->next)
+		utask->depth--;
+	WRITE_ONCE(utask->return_instances, next);
+	while (chain != next) {
+		ri = chain;
+		chain = ri->next;
 		uprobe_run_ret_handlers(ri, regs);
 		uprobe_put(ri->uprobe);
 		uprobe_recycle_instance(utask, ri);
@@ -245,23 +212,6 @@ bad:
 	pr_warn_ratelimited("pid %d: return trampoline without a pending return probe\n",
 			    current->pid);
 	force_sig(SIGILL);
-}
-
-/**
- * arch_uretprobe_restore_return_addr() - put a diverted return address back
- * @ri: a pending instance, not chained, of a function current is still in
- * @regs: a copy of current's user registers, the architecture's to change
- *
- * Only where the return address is on the stack at the function's entry,
- * at @ri->stack, can it be found again; where it was in a register, the
- * function saved it where only its code knows.
- *
- * Return: true when the original is back; false by default.
- */
-bool __weak arch_uretprobe_restore_return_addr(struct return_instance *ri,
-					       struct pt_regs *regs)
-{
-	return false;
 }
 
 /**
@@ -337,7 +287,8 @@ void uprobe_dup_return_instances(struct uprobe_task *child,
  * @nr: its length
  *
  * Pending return probes replaced return addresses with the trampoline;
- * each occurrence stands for the next pending instance, innermost first.
+ * each occurrence stands for the next pending chain of instances (an
+ * instance and those of the tail calls it made), innermost first.
  */
 void uprobe_fixup_callchain(u64 *ips, unsigned int nr)
 {
@@ -354,7 +305,8 @@ void uprobe_fixup_callchain(u64 *ips, unsigned int nr)
 	for (i = 0; i < nr && ri; i++) {
 		if (ips[i] == tramp) {
 			ips[i] = ri->orig_ret_vaddr;
-			ri = ri->next;
+			/* A chain has one trampoline address on the stack. */
+			ri = uprobe_chain_end(ri);
 		}
 	}
 }

@@ -4,15 +4,17 @@
  *
  * A breakpoint hit is handled in the architecture's exception handler,
  * which calls uprobe_breakpoint_trap() in process context (or, where an
- * architecture only has the exception notifier, on the way back to user
- * mode, flagged with TIF_UPROBE): find the probe, run the consumers'
- * handlers, then either let the architecture emulate the instruction or
- * single-step a copy of it in an XOL slot. The step ends with another
- * trap, flagged, after which uprobe_notify_resume() applies the
- * architecture's fix-ups (x86 calls it from its debug exception handler
- * right away). Signals that arrive meanwhile are held back
- * until the step is complete, so a handler never sees the thread with its
- * instruction pointer in the XOL area.
+ * architecture only has the exception notifier, uprobe_pre_sstep_notifier()
+ * flags the thread with TIF_UPROBE, and uprobe_notify_resume() handles the
+ * hit on the way back to user mode): find the probe, run the consumers'
+ * handlers, then let the architecture emulate the instruction, run its
+ * boosted copy, or single-step a copy of it in an XOL slot. The step ends
+ * with a single-step trap: the architecture's handler finishes it at once
+ * with uprobe_sstep_trap() (x86, arm64), or flags the thread through
+ * uprobe_post_sstep_notifier() for uprobe_notify_resume() to finish it,
+ * applying the architecture's fix-ups. Signals that arrive meanwhile are
+ * held back until the step is complete, so a handler never sees the
+ * thread with its instruction pointer in the XOL area.
  */
 #define pr_fmt(fmt) "uprobe: " fmt
 
@@ -29,64 +31,6 @@
 #include <linux/task_work.h>
 
 #include "internal.h"
-
-/**
- * is_swbp_insn() - is this the breakpoint instruction uprobes inserts?
- * @insn: the opcode
- *
- * Return: true for UPROBE_SWBP_INSN.
- */
-bool __weak is_swbp_insn(uprobe_opcode_t *insn)
-{
-	return *insn == UPROBE_SWBP_INSN;
-}
-
-/**
- * is_trap_insn() - does this instruction trap like a breakpoint?
- * @insn: the opcode
- *
- * Return: true when executing @insn raises the breakpoint exception.
- */
-bool __weak is_trap_insn(uprobe_opcode_t *insn)
-{
-	return is_swbp_insn(insn);
-}
-
-/**
- * uprobe_get_swbp_addr() - address of the breakpoint that just trapped
- * @regs: the user registers after the trap
- *
- * Return: the breakpoint's address.
- */
-unsigned long __weak uprobe_get_swbp_addr(struct pt_regs *regs)
-{
-	return instruction_pointer(regs) - UPROBE_SWBP_INSN_SIZE;
-}
-
-/**
- * arch_uprobe_ignore() - should this hit be ignored?
- * @aup: the probe
- * @regs: the user registers
- *
- * Return: false; architectures with conditional instructions override it.
- */
-bool __weak arch_uprobe_ignore(struct arch_uprobe *aup, struct pt_regs *regs)
-{
-	return false;
-}
-
-/**
- * arch_uprobe_hit_is_64bit() - does the thread run 64-bit code?
- * @regs: the user registers at a breakpoint hit
- *
- * Architectures that run 32-bit code in 64-bit processes override this.
- *
- * Return: true when the instruction at the hit is decoded as 64-bit code.
- */
-bool __weak arch_uprobe_hit_is_64bit(struct pt_regs *regs)
-{
-	return IS_ENABLED(CONFIG_64BIT);
-}
 
 /**
  * uprobe_utask_alloc() - allocate current's uprobes state
@@ -434,6 +378,122 @@ static bool uprobe_hit_handlers(struct uprobe_task *utask,
 }
 
 /*
+ * The probe current's thread cache has for a hit at @vaddr, or NULL; @hit
+ * is set to the thread's entry for @vaddr (NULL without a utask) and @seq
+ * to the address space's sequence read for it.
+ */
+static struct uprobe *uprobe_hit_cached(struct uprobe_task *utask,
+					unsigned long vaddr,
+					struct uprobe_hit **hit,
+					unsigned int *seq)
+{
+	*seq = 0;
+	*hit = utask ? uprobe_hit_entry(utask, vaddr, seq) : NULL;
+	if (*hit && uprobe_hit_valid(*hit, vaddr, *seq))
+		return (*hit)->uprobe;
+	return NULL;
+}
+
+/*
+ * The probe of a hit at @vaddr the thread cache did not have, looked up
+ * and remembered in @hit (set to NULL when it is not). A debugger's int3
+ * stays when the probe's breakpoint goes (debugger.c), so it does not
+ * keep the probe alive: a probe found under one is not remembered.
+ * Without a probe, *@is_trap tells whether a trap instruction is there.
+ */
+static struct uprobe *uprobe_hit_lookup(unsigned long vaddr,
+					struct uprobe_hit **hit,
+					unsigned int seq, bool *is_trap)
+{
+	struct uprobe *uprobe = uprobe_find_hit(vaddr, is_trap);
+
+	if (!uprobe || (*hit && (uprobe_dbg_bp_at(current->mm, vaddr) ||
+				 !uprobe_hit_remember(*hit, vaddr, uprobe,
+						      seq))))
+		*hit = NULL;
+	return uprobe;
+}
+
+/*
+ * Executes the probed instruction at @vaddr after its handlers ran:
+ * emulated, or through its boosted slot, or single-stepped out of line.
+ * An emulated instruction that may be replaced with a jump to a stub is.
+ */
+static void uprobe_hit_execute(struct uprobe_task *utask,
+			       struct uprobe *uprobe, struct uprobe_hit *hit,
+			       unsigned long vaddr, struct pt_regs *regs)
+{
+	if (arch_uprobe_skip_sstep(&uprobe->arch, regs)) {
+		if (unlikely(!READ_ONCE(uprobe->no_stub)))
+			uprobe_stub_upgrade(uprobe, vaddr, regs);
+		return;
+	}
+	if (!uprobe_boost(uprobe, hit, regs))
+		uprobe_step_out_of_line(utask, uprobe, regs);
+}
+
+/*
+ * The probe's part of a hit at @vaddr is done: a debugger's breakpoint
+ * there too is reported to it, with the registers as the trap left them
+ * (@trap_ip). Returns whether the trap was only the probe's.
+ */
+static bool uprobe_hit_report(unsigned long vaddr, unsigned long trap_ip,
+			      struct pt_regs *regs)
+{
+	if (!uprobe_dbg_bp_at(current->mm, vaddr))
+		return true;
+	instruction_pointer_set(regs, trap_ip);
+	return false;
+}
+
+/*
+ * Handles a hit of @uprobe at @vaddr: runs its handlers, then executes
+ * the probed instruction. @hit is this hit's entry in the thread cache,
+ * or NULL. Returns false when the trap is to be reported as the
+ * architecture would without uprobes (a debugger's breakpoint there too).
+ */
+static bool uprobe_hit_run(struct uprobe_task *utask, struct uprobe *uprobe,
+			   struct uprobe_hit *hit, unsigned long vaddr,
+			   struct pt_regs *regs)
+{
+	unsigned long trap_ip = instruction_pointer(regs);
+	bool restart;
+
+	instruction_pointer_set(regs, vaddr);
+	if (unlikely(uprobe->is_64bit != arch_uprobe_hit_is_64bit(regs))) {
+		/* Decoded for the other mode: not executable here. */
+		pr_warn_ratelimited("pid %d: probe at 0x%lx was analysed as %s code, hit in %s mode: removed from this process\n",
+				    current->pid, vaddr,
+				    uprobe->is_64bit ? "64-bit" : "32-bit",
+				    uprobe->is_64bit ? "32-bit" : "64-bit");
+		uprobe_remove_from_current(uprobe, vaddr, true);
+		return uprobe_hit_report(vaddr, trap_ip, regs);
+	}
+	if (!utask) {
+		/* No memory: the hit is skipped, or retried if need be. */
+		if (!uprobe_dbg_bp_at(current->mm, vaddr) &&
+		    !arch_uprobe_ignore(&uprobe->arch, regs))
+			arch_uprobe_skip_sstep(&uprobe->arch, regs);
+		return uprobe_hit_report(vaddr, trap_ip, regs);
+	}
+	utask->vaddr = vaddr;
+	/* The handlers of a restarted hit ran already. */
+	restart = utask->restart_vaddr == vaddr;
+	utask->restart_vaddr = 0;
+	if (arch_uprobe_ignore(&uprobe->arch, regs) ||
+	    !uprobe_hit_handlers(utask, uprobe, vaddr, restart, regs))
+		return true;
+	/* A debugger's int3 noted here outlives handler-requested removal. */
+	if (uprobe_dbg_bp_at(current->mm, vaddr)) {
+		/* The debugger steps over its breakpoint: the same hit. */
+		uprobe_set_restart(utask, vaddr, true);
+		return uprobe_hit_report(vaddr, trap_ip, regs);
+	}
+	uprobe_hit_execute(utask, uprobe, hit, vaddr, regs);
+	return true;
+}
+
+/*
  * Handles the breakpoint current trapped on. Returns false when the trap
  * is not a probe's to handle, with the registers as the trap left them:
  * the architecture reports it as it would without uprobes (an int3 of the
@@ -442,91 +502,31 @@ static bool uprobe_hit_handlers(struct uprobe_task *utask,
  */
 static bool uprobe_handle_breakpoint(struct pt_regs *regs)
 {
-	unsigned long trap_ip = instruction_pointer(regs);
 	unsigned long bp_vaddr = uprobe_get_swbp_addr(regs);
 	struct uprobe_task *utask = uprobe_utask();
-	bool is_trap = false, restart, ours = true;
+	bool is_trap = false, ours;
 	struct uprobe_hit *hit;
 	struct uprobe *uprobe;
-	unsigned int seq = 0;
+	unsigned int seq;
 	int idx;
 
 	idx = uprobes_srcu_lock();
-	hit = utask ? uprobe_hit_entry(utask, bp_vaddr, &seq) : NULL;
-	if (hit && uprobe_hit_valid(hit, bp_vaddr, seq)) {
-		uprobe = hit->uprobe;
-		goto found;
-	}
-	if (bp_vaddr == uprobe_get_trampoline_vaddr()) {
+	uprobe = uprobe_hit_cached(utask, bp_vaddr, &hit, &seq);
+	if (!uprobe && bp_vaddr == uprobe_get_trampoline_vaddr()) {
 		uprobes_srcu_unlock(idx);
 		uprobe_handle_trampoline(regs);
 		return true;
 	}
-	uprobe = uprobe_find_hit(bp_vaddr, &is_trap);
-	if (!uprobe) {
+	if (!uprobe)
+		uprobe = uprobe_hit_lookup(bp_vaddr, &hit, seq, &is_trap);
+	if (uprobe) {
+		ours = uprobe_hit_run(utask, uprobe, hit, bp_vaddr, regs);
+	} else {
+		/* Not a trap any more: the probe went since, run the code. */
 		ours = !is_trap;
-		if (ours)	/* removed since: run the instruction */
+		if (ours)
 			instruction_pointer_set(regs, bp_vaddr);
-		goto out;
 	}
-	/*
-	 * From here on, @hit is this hit's entry or NULL. A debugger's int3
-	 * stays when the probe's breakpoint goes (debugger.c), so it does
-	 * not keep the probe alive: a probe found under one is not
-	 * remembered.
-	 */
-	if (hit && (uprobe_dbg_bp_at(current->mm, bp_vaddr) ||
-		    !uprobe_hit_remember(hit, bp_vaddr, uprobe, seq)))
-		hit = NULL;
-found:
-	instruction_pointer_set(regs, bp_vaddr);
-	if (unlikely(uprobe->is_64bit != arch_uprobe_hit_is_64bit(regs))) {
-		/* Decoded for the other mode: not executable here. */
-		pr_warn_ratelimited("pid %d: probe at 0x%lx was analysed as %s code, hit in %s mode: removed from this process\n",
-				    current->pid, bp_vaddr,
-				    uprobe->is_64bit ? "64-bit" : "32-bit",
-				    uprobe->is_64bit ? "32-bit" : "64-bit");
-		uprobe_remove_from_current(uprobe, bp_vaddr, true);
-		goto report;
-	}
-	if (!utask) {
-		/* No memory: the hit is skipped, or retried if need be. */
-		if (!uprobe_dbg_bp_at(current->mm, bp_vaddr) &&
-		    !arch_uprobe_ignore(&uprobe->arch, regs))
-			arch_uprobe_skip_sstep(&uprobe->arch, regs);
-		goto report;
-	}
-	utask->vaddr = bp_vaddr;
-	/* The handlers of a restarted hit ran already. */
-	restart = utask->restart_vaddr == bp_vaddr;
-	utask->restart_vaddr = 0;
-	if (arch_uprobe_ignore(&uprobe->arch, regs))
-		goto out;
-
-	if (!uprobe_hit_handlers(utask, uprobe, bp_vaddr, restart, regs))
-		goto out;
-	/* A debugger's int3 noted here outlives handler-requested removal. */
-	if (uprobe_dbg_bp_at(current->mm, bp_vaddr)) {
-		/* The debugger steps over its breakpoint: the same hit. */
-		uprobe_set_restart(utask, bp_vaddr, true);
-		goto report;
-	}
-	if (arch_uprobe_skip_sstep(&uprobe->arch, regs)) {
-		if (unlikely(!READ_ONCE(uprobe->no_stub)))
-			uprobe_stub_upgrade(uprobe, bp_vaddr, regs);
-		goto out;
-	}
-	if (uprobe_boost(uprobe, hit, regs))
-		goto out;
-	uprobe_step_out_of_line(utask, uprobe, regs);
-	goto out;
-report:
-	/* A debugger's breakpoint is there too: it is reported to it. */
-	if (uprobe_dbg_bp_at(current->mm, bp_vaddr)) {
-		instruction_pointer_set(regs, trap_ip);
-		ours = false;
-	}
-out:
 	uprobes_srcu_unlock(idx);
 	return ours;
 }
@@ -642,7 +642,7 @@ static void uprobe_restart_check(struct uprobe_task *utask,
 		return;
 	}
 	mmap_read_lock(mm);
-	if (!uprobe_breakpoint_at(mm, utask->restart_vaddr))
+	if (uprobe_breakpoint_at(mm, utask->restart_vaddr) <= 0)
 		utask->restart_vaddr = 0;
 	mmap_read_unlock(mm);
 }

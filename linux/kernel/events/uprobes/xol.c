@@ -9,9 +9,10 @@
  * When all slots are borrowed, the next thread sleeps until one is given
  * back: steps are short, so nobody waits long and no hit is lost.
  *
- * Other slots are given for good: boosted copies of probed instructions,
- * and the stubs that probed nops jump to (stub.c). A forked child whose
- * code jumps to stubs gets a copy of its parent's area at the same place.
+ * Other slots are given for good (boost.c): boosted copies of probed
+ * instructions, and the stubs that probed nops jump to (stub.c). A forked
+ * child whose code jumps to stubs gets a copy of its parent's area at the
+ * same place.
  */
 #include <linux/highmem.h>
 #include <linux/mman.h>
@@ -24,88 +25,7 @@
 #include <linux/wait.h>
 
 #include "internal.h"
-
-#define XOL_NR_SLOTS	(PAGE_SIZE / UPROBE_XOL_SLOT_BYTES)
-static_assert(UPROBE_IXOL_BYTES <= UPROBE_XOL_SLOT_BYTES);
-/*
- * At most half of the slots are given for good (boosts and stubs), and no
- * more than xol_area::slot_entry, a u8, can index: with 64K pages arm64
- * has 1024 slots, and entry 256 would be recorded as 0 (none) and 257 as
- * 1, a stub lookup finding entry 0's; small slots (8 bytes on riscv and
- * powerpc, whose 64K pages have 8192) would also make the area large.
- */
-#define XOL_MAX_BOOST	MIN(XOL_NR_SLOTS / 2, U8_MAX)
-static_assert(XOL_MAX_BOOST <= U8_MAX);
-
-/**
- * struct xol_boost - a slot given for good to a probed instruction
- * @vaddr: address of the probed instruction
- * @insn: the instruction: the slot is valid for these bytes at @vaddr
- * @slot: address of the slot, 0 when it would be out of reach
- * @stub: the slot is the stub a jump at @vaddr goes to, not a boosted
- *	copy of the instruction
- */
-struct xol_boost {
-	unsigned long	vaddr;
-	u8		insn[UPROBE_INSN_BYTES];
-	unsigned long	slot;
-	bool		stub;
-};
-
-/**
- * struct xol_area - the XOL page of an address space
- * @wq: threads waiting for a free slot
- * @slots: bitmap of borrowed slots (slot 0 is the trampoline)
- * @page: the page, also written by the kernel through its direct mapping
- * @vaddr: where it is mapped
- * @boost_lock: serialises the creation of boosted slots
- * @nr_boost: entries of @boost in use, only ever grows
- * @nr_stub: how many of them are stubs
- * @slot_entry: for each slot, 1 + the index in @boost of its entry, or 0
- * @boost: the slots given for good; they stay until the address space
- *	goes, since a thread may be inside one at any time
- */
-struct xol_area {
-	wait_queue_head_t	wq;
-	DECLARE_BITMAP(slots, XOL_NR_SLOTS);
-	struct page		*page;
-	unsigned long		vaddr;
-	struct mutex		boost_lock;	/* see @boost_lock above */
-	unsigned int		nr_boost;
-	unsigned int		nr_stub;
-	u8			slot_entry[XOL_NR_SLOTS];
-	struct xol_boost	boost[XOL_MAX_BOOST];
-};
-
-/**
- * arch_uprobe_trampoline() - code a return probe returns through
- * @psize: set to its size
- *
- * The default is a breakpoint the core recognises by its address.
- *
- * Return: the code.
- */
-void * __weak arch_uprobe_trampoline(unsigned long *psize)
-{
-	static uprobe_opcode_t insn = UPROBE_SWBP_INSN;
-
-	*psize = UPROBE_SWBP_INSN_SIZE;
-	return &insn;
-}
-
-/**
- * arch_uprobe_copy_ixol() - write an instruction into the XOL page
- * @page: the XOL page
- * @vaddr: user address of the slot
- * @src: the instruction
- * @len: its length
- */
-void __weak arch_uprobe_copy_ixol(struct page *page, unsigned long vaddr,
-				  void *src, unsigned long len)
-{
-	memcpy_to_page(page, offset_in_page(vaddr), src, len);
-	flush_dcache_page(page);
-}
+#include "xol.h"
 
 static vm_fault_t xol_fault(const struct vm_special_mapping *sm,
 			    struct vm_area_struct *vma, struct vm_fault *vmf)
@@ -254,7 +174,13 @@ static struct xol_area *xol_area_create(unsigned long vaddr)
 	return xol_area_install(current->mm, area, vaddr);
 }
 
-static struct xol_area *xol_area_get(void)
+/**
+ * xol_area_get() - current's XOL area, created if it does not exist
+ *
+ * Return: the area, or an error pointer (no memory, no room, a fatal
+ * signal).
+ */
+struct xol_area *xol_area_get(void)
 {
 	struct xol_area *area;
 
@@ -318,7 +244,14 @@ void xol_area_free(struct mm_struct *mm)
 	mm->uprobes_state.xol_area = NULL;
 }
 
-static bool xol_try_take(struct xol_area *area, unsigned int *slot)
+/**
+ * xol_try_take() - take a free slot of an XOL area
+ * @area: the area
+ * @slot: set to the slot's index
+ *
+ * Return: false when every slot is taken.
+ */
+bool xol_try_take(struct xol_area *area, unsigned int *slot)
 {
 	unsigned int s;
 
@@ -333,8 +266,12 @@ static bool xol_try_take(struct xol_area *area, unsigned int *slot)
 	}
 }
 
-/* Gives back slot @s, waking a thread that waits for one. */
-static void xol_give_back(struct xol_area *area, unsigned int s)
+/**
+ * xol_give_back() - give back a slot, waking a thread that waits for one
+ * @area: the area
+ * @s: the slot's index
+ */
+void xol_give_back(struct xol_area *area, unsigned int s)
 {
 	clear_bit(s, area->slots);
 	/* Order the release of the slot before looking for sleepers. */
@@ -428,322 +365,6 @@ void xol_put_slot(struct uprobe_task *utask)
 }
 
 /**
- * arch_uprobe_boost_insn() - code for a boosted XOL slot
- * @auprobe: the probed instruction
- * @regs: the user registers of a thread hitting the probe
- * @vaddr: where the probed instruction is
- * @slot: where the slot is
- * @buf: receives the code, UPROBE_XOL_SLOT_BYTES at most: a copy of the
- *	instruction, of the original's length, then a jump back after it
- *
- * Return: the size of the code, 0 when it cannot be boosted (by default
- * nothing is), or -ERANGE when it cannot be from this slot.
- */
-int __weak arch_uprobe_boost_insn(struct arch_uprobe *auprobe,
-				  struct pt_regs *regs, unsigned long vaddr,
-				  unsigned long slot, u8 *buf)
-{
-	return 0;
-}
-
-/**
- * arch_uprobe_kind() - how hits of a probed instruction are executed
- * @auprobe: the analysed instruction
- * @is_64bit: it was analysed as 64-bit code
- *
- * Return: "emulated", "boosted" or "stepped"; by default "stepped".
- */
-const char * __weak arch_uprobe_kind(struct arch_uprobe *auprobe,
-				     bool is_64bit)
-{
-	return "stepped";
-}
-
-/**
- * arch_uprobe_boost_ok() - may this hit run a boosted slot?
- * @regs: the user registers
- *
- * Return: true when the thread may run through a boosted slot.
- */
-bool __weak arch_uprobe_boost_ok(struct pt_regs *regs)
-{
-	return false;
-}
-
-static struct xol_boost *xol_boost_find(struct xol_area *area,
-					unsigned int nr,
-					struct arch_uprobe *auprobe,
-					unsigned long vaddr, bool stub)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr; i++) {
-		struct xol_boost *b = &area->boost[i];
-
-		if (b->vaddr == vaddr && b->stub == stub &&
-		    !memcmp(b->insn, auprobe->insn, sizeof(b->insn)))
-			return b;
-	}
-	return NULL;
-}
-
-/*
- * The slot given for good to the instruction at @vaddr, as a boosted copy
- * or as its stub: made on the first request, with the code the
- * architecture writes for it, and kept with its verdict until the address
- * space goes. Returns the slot, 0 (none left, out of reach, failure) or
- * -EOPNOTSUPP (the architecture wrote nothing).
- */
-static long xol_give_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
-			  struct pt_regs *regs, bool stub)
-{
-	struct xol_area *area = xol_area_get();
-	u8 code[UPROBE_XOL_SLOT_BYTES];
-	unsigned long slot = 0;
-	struct xol_boost *b;
-	unsigned int nr, s;
-	int len;
-
-	if (IS_ERR(area))
-		return 0;
-	/* Pairs with the release below: entries are complete. */
-	nr = smp_load_acquire(&area->nr_boost);
-	b = xol_boost_find(area, nr, auprobe, vaddr, stub);
-	if (b)
-		return b->slot;
-
-	mutex_lock(&area->boost_lock);
-	nr = area->nr_boost;
-	b = xol_boost_find(area, nr, auprobe, vaddr, stub);
-	if (b) {
-		slot = b->slot;
-		goto out;
-	}
-	if (nr == XOL_MAX_BOOST || !xol_try_take(area, &s))
-		goto out;
-	slot = area->vaddr + s * UPROBE_XOL_SLOT_BYTES;
-	if (stub)
-		len = arch_uprobe_stub_code(auprobe, vaddr, slot, code);
-	else
-		len = arch_uprobe_boost_insn(auprobe, regs, vaddr, slot, code);
-	if (len == -ERANGE) {
-		xol_give_back(area, s);
-		slot = 0;
-		goto record;
-	}
-	if (len <= 0) {
-		xol_give_back(area, s);
-		mutex_unlock(&area->boost_lock);
-		return -EOPNOTSUPP;
-	}
-	arch_uprobe_copy_ixol(area->page, slot, code, len);
-record:
-	area->boost[nr].vaddr = vaddr;
-	memcpy(area->boost[nr].insn, auprobe->insn, sizeof(auprobe->insn));
-	area->boost[nr].slot = slot;
-	area->boost[nr].stub = stub;
-	if (slot)
-		WRITE_ONCE(area->slot_entry[s], nr + 1);
-	if (stub && slot)
-		WRITE_ONCE(area->nr_stub, area->nr_stub + 1);
-	/* Publish the entry complete; pairs with the acquire above. */
-	smp_store_release(&area->nr_boost, nr + 1);
-out:
-	mutex_unlock(&area->boost_lock);
-	return slot;
-}
-
-/**
- * xol_boost_slot() - the boosted slot of a probed instruction
- * @auprobe: the probed instruction
- * @vaddr: its address in current's address space
- * @regs: current's user registers
- *
- * A boosted slot holds the instruction followed by a jump back after the
- * original: running it needs no single-step. It is made on the first hit
- * in each address space and kept until the address space goes; so is the
- * verdict that the slot would be too far from the memory a rip-relative
- * operand addresses (an entry without slot: stepped in this one).
- *
- * Return: the slot's address, 0 when the slots for boosting are used up,
- * out of reach, or on failure, or -EOPNOTSUPP when the instruction cannot
- * be boosted.
- */
-long xol_boost_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
-		    struct pt_regs *regs)
-{
-	return xol_give_slot(auprobe, vaddr, regs, false);
-}
-
-/**
- * xol_stub_slot() - the stub a probed instruction may jump to
- * @auprobe: the probed instruction, one arch_uprobe_stub_ok() accepted
- * @vaddr: its address in current's address space
- *
- * The stub is made on the first request in each address space and kept
- * until the address space goes, like a boosted slot.
- *
- * Return: the stub's address, or 0 when the slots are used up, the stub
- * would be out of the jump's reach, or on failure.
- */
-unsigned long xol_stub_slot(struct arch_uprobe *auprobe, unsigned long vaddr)
-{
-	long slot = xol_give_slot(auprobe, vaddr, NULL, true);
-
-	return slot > 0 ? slot : 0;
-}
-
-/**
- * xol_boost_lookup() - the boosted slot an address of current's is in
- * @ip: a user address
- * @vaddr: set to the probed address the slot stands for
- *
- * Return: the slot's address, or 0 when @ip is in no boosted slot.
- */
-unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr)
-{
-	struct mm_struct *mm = current->mm;
-	struct xol_area *area;
-	unsigned int i, nr;
-
-	/* Pairs with the release in xol_area_install(). */
-	area = mm ? smp_load_acquire(&mm->uprobes_state.xol_area) : NULL;
-	if (!area || ip - area->vaddr >= PAGE_SIZE)
-		return 0;
-	/* Pairs with the release in xol_give_slot(). */
-	nr = smp_load_acquire(&area->nr_boost);
-	for (i = 0; i < nr; i++) {
-		struct xol_boost *b = &area->boost[i];
-
-		if (b->slot && !b->stub && ip - b->slot < UPROBE_XOL_SLOT_BYTES) {
-			*vaddr = b->vaddr;
-			return b->slot;
-		}
-	}
-	return 0;
-}
-
-/* @mm's XOL area if it has stubs; mmap lock held, or @mm is current's. */
-static struct xol_area *xol_stub_area(struct mm_struct *mm)
-{
-	struct xol_area *area;
-
-	/* Pairs with the release in xol_area_install(). */
-	area = mm ? smp_load_acquire(&mm->uprobes_state.xol_area) : NULL;
-	return area && READ_ONCE(area->nr_stub) ? area : NULL;
-}
-
-/**
- * uprobe_stub_lookup() - the stub or trampoline an address of current's is in
- * @ip: a user address
- * @vaddr: set to the probed address the stub stands for, 0 for the return
- *	trampoline (slot 0)
- *
- * Return: the address of the stub or of the trampoline, or 0 when @ip is
- * in neither.
- */
-unsigned long uprobe_stub_lookup(unsigned long ip, unsigned long *vaddr)
-{
-	struct mm_struct *mm = current->mm;
-	struct xol_area *area;
-	struct xol_boost *b;
-	unsigned int i, nr;
-
-	/* Pairs with the release in xol_area_install(). */
-	area = mm ? smp_load_acquire(&mm->uprobes_state.xol_area) : NULL;
-	if (!area || ip - area->vaddr >= PAGE_SIZE)
-		return 0;
-	if (ip - area->vaddr < UPROBE_XOL_SLOT_BYTES) {
-		*vaddr = 0;
-		return area->vaddr;
-	}
-	/* Pairs with the release in xol_give_slot(): entries up to nr. */
-	nr = smp_load_acquire(&area->nr_boost);
-	i = READ_ONCE(area->slot_entry[(ip - area->vaddr) /
-				       UPROBE_XOL_SLOT_BYTES]);
-	if (!i || i > nr)
-		return 0;
-	b = &area->boost[i - 1];
-	if (!b->stub)
-		return 0;
-	*vaddr = b->vaddr;
-	return b->slot;
-}
-
-/**
- * xol_stub_find() - the stub of the probed instruction at an address
- * @mm: the address space, mmap lock held
- * @vaddr: the probed address
- * @insn: receives the original instruction, UPROBE_INSN_BYTES
- *
- * Return: the stub's address, or 0 when @mm has none for @vaddr.
- */
-unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
-			    u8 *insn)
-{
-	struct xol_area *area = xol_stub_area(mm);
-	unsigned int i, nr;
-
-	if (!area)
-		return 0;
-	/* Pairs with the release in xol_give_slot(). */
-	nr = smp_load_acquire(&area->nr_boost);
-	for (i = 0; i < nr; i++) {
-		struct xol_boost *b = &area->boost[i];
-
-		if (b->stub && b->slot && b->vaddr == vaddr) {
-			memcpy(insn, b->insn, sizeof(b->insn));
-			return b->slot;
-		}
-	}
-	return 0;
-}
-
-/**
- * xol_stub_nth() - one of the stubs of an address space
- * @mm: the address space, mmap lock held
- * @i: its index, from 0
- * @vaddr: receives the probed address it stands for
- * @slot: receives its address
- * @insn: receives the original instruction, UPROBE_INSN_BYTES
- *
- * Return: false when there are fewer than @i + 1 stubs.
- */
-bool xol_stub_nth(struct mm_struct *mm, unsigned int i, unsigned long *vaddr,
-		  unsigned long *slot, u8 *insn)
-{
-	struct xol_area *area = xol_stub_area(mm);
-	unsigned int j, nr;
-
-	if (!area)
-		return false;
-	/* Pairs with the release in xol_give_slot(). */
-	nr = smp_load_acquire(&area->nr_boost);
-	for (j = 0; j < nr; j++) {
-		struct xol_boost *b = &area->boost[j];
-
-		if (!b->stub || !b->slot || i--)
-			continue;
-		*vaddr = b->vaddr;
-		*slot = b->slot;
-		memcpy(insn, b->insn, sizeof(b->insn));
-		return true;
-	}
-	return false;
-}
-
-/**
- * xol_area_has_stubs() - may code of an address space jump to stubs?
- * @mm: the address space
- *
- * Return: true when its XOL area holds at least one stub.
- */
-bool xol_area_has_stubs(struct mm_struct *mm)
-{
-	return xol_stub_area(mm);
-}
-
-/**
  * xol_area_fork() - give a forked child a copy of its parent's XOL area
  * @oldmm: the parent's address space, mmap lock held for writing
  * @child: the child's copy of it, mmap lock held for writing
@@ -757,11 +378,13 @@ bool xol_area_has_stubs(struct mm_struct *mm)
  */
 int xol_area_fork(struct mm_struct *oldmm, struct mm_struct *child)
 {
-	struct xol_area *parent = xol_stub_area(oldmm), *area;
+	struct xol_area *parent, *area;
 	unsigned int i;
 	int err;
 
-	if (!parent)
+	/* Pairs with the release in xol_area_map(). */
+	parent = smp_load_acquire(&oldmm->uprobes_state.xol_area);
+	if (!parent || !READ_ONCE(parent->nr_stub))
 		return 0;
 	area = xol_area_alloc();
 	if (!area)

@@ -52,6 +52,42 @@ static void uprobe_ret_test_callchain(struct kunit *test)
 	refcount_set(&u.ref, 1);
 }
 
+/*
+ * A tail call's instance shares its caller's return address, and the
+ * stack holds one trampoline address for the two: the next one stands
+ * for the instance after the chain.
+ */
+static void uprobe_ret_test_callchain_tail_call(struct kunit *test)
+{
+	const u64 tramp = UPROBE_NO_TRAMPOLINE_VADDR;
+	struct uprobe_task *utask = kunit_kzalloc(test, sizeof(*utask),
+						  GFP_KERNEL);
+	struct uprobe_task *saved = current->utask;
+	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
+	struct return_instance *ri[3];
+	u64 ips[] = { tramp, tramp };
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, utask);
+	for (i = 0; i < ARRAY_SIZE(ri); i++) {
+		ri[i] = kunit_kzalloc(test, sizeof(*ri[i]), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, ri[i]);
+	}
+	/* O returns to 0x7300; A (to 0x7200) tail-called B. */
+	uprobe_ret_test_push(utask, &u, ri[0], 0x7300);
+	uprobe_ret_test_push(utask, &u, ri[1], 0x7200);
+	ri[2]->chained = true;
+	uprobe_ret_test_push(utask, &u, ri[2], 0x7200);
+
+	current->utask = utask;
+	uprobe_fixup_callchain(ips, ARRAY_SIZE(ips));
+	current->utask = saved;
+
+	KUNIT_EXPECT_EQ(test, ips[0], 0x7200ULL);
+	KUNIT_EXPECT_EQ(test, ips[1], 0x7300ULL);
+	refcount_set(&u.ref, 1);
+}
+
 static void uprobe_ret_test_dup(struct kunit *test)
 {
 	struct uprobe_task *pt = kunit_kzalloc(test, sizeof(*pt), GFP_KERNEL);
@@ -128,6 +164,9 @@ static int uprobe_ret_test_trace_handler(struct uprobe_consumer *uc,
 
 	uprobe_fixup_callchain(ips, ARRAY_SIZE(ips));
 	uprobe_ret_test_trace = ips[0];
+	if (uprobe_ret_test_nseen < ARRAY_SIZE(uprobe_ret_test_seen))
+		uprobe_ret_test_seen[uprobe_ret_test_nseen] = ips[0];
+	uprobe_ret_test_nseen++;
 	return 0;
 }
 
@@ -233,6 +272,21 @@ static void uprobe_ret_test_trace_in_handler(struct kunit *test)
 			(u64)UPROBE_NO_TRAMPOLINE_VADDR);
 	KUNIT_EXPECT_NULL(test, ut->return_instances);
 	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 1);
+
+	/*
+	 * O calls A, which tail-calls B: both handlers run when B returns,
+	 * and the trampoline above them stands for O's instance.
+	 */
+	uprobe_ret_test_enter(test, ut, &u, 0xa0, 0x300, false);
+	uprobe_ret_test_enter(test, ut, &u, 0xa1, 0x200, false);
+	uprobe_ret_test_enter(test, ut, &u, 0xa2, 0x200, true);
+	uprobe_ret_test_nseen = 0;
+	regs.sp = 0x208;
+	uprobe_handle_trampoline(&regs);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_nseen, 2);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[0], 0x7300UL);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[1], 0x7300UL);
+	KUNIT_EXPECT_EQ(test, ut->depth, 1U);
 	uprobe_free_return_instances(ut);
 
 	current->utask = saved;
@@ -241,6 +295,7 @@ static void uprobe_ret_test_trace_in_handler(struct kunit *test)
 
 static struct kunit_case uprobe_ret_test_cases[] = {
 	KUNIT_CASE(uprobe_ret_test_callchain),
+	KUNIT_CASE(uprobe_ret_test_callchain_tail_call),
 	KUNIT_CASE(uprobe_ret_test_dup),
 #ifdef CONFIG_HAVE_UPROBES_ARCH_PART
 	KUNIT_CASE(uprobe_ret_test_trampoline),
