@@ -43,8 +43,9 @@
  * (estimated hit budget of the main phase), _BATCH (probes per batch),
  * _BATCH_HITS (watchdog), _SECS / _LIBC_SECS (no new batch after that
  * many seconds, counting the last batch's duration for the next one; by
- * default 45% and 25% of the runner's time limit; the summary says what
- * was skipped), _SEED (sample).
+ * default 45% and 25% of UPROBES_NG_TIMEOUT, the seconds the runner
+ * gives the program, 150 when unset; the summary says what was skipped),
+ * _SEED (sample).
  *
  * Printed per binary: boundaries total, probed, accepted, refused (and
  * why, from the kernel log), executed, hits, and how the accepted ones run
@@ -150,27 +151,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/*
- * Seconds the guest runner gives this program (uprobes_ng.timeout= on
- * the kernel command line), 150 when it does not say.
- */
-static long runner_timeout(void)
-{
-	char line[4096], *p;
-	long t = 150;
-	FILE *f = fopen("/proc/cmdline", "r");
-
-	if (!f)
-		return t;
-	if (fgets(line, sizeof(line), f)) {
-		p = strstr(line, "uprobes_ng.timeout=");
-		if (p)
-			t = strtol(p + strlen("uprobes_ng.timeout="), NULL, 10);
-	}
-	fclose(f);
-	return t > 0 ? t : 150;
 }
 
 static long env_long(const char *name, long def)
@@ -1276,7 +1256,8 @@ FIXTURE_SETUP(allinsn)
 	/* Every boundary (MAX 0) takes as long as it takes, unless told. */
 	j->has_deadline = j->max || env_set(variant->secs_env);
 	j->secs = env_long(variant->secs_env,
-			   runner_timeout() * variant->secs_pct / 100);
+			   env_long("UPROBES_NG_TIMEOUT", 150) *
+			   variant->secs_pct / 100);
 	if (j->batch < 1)
 		j->batch = 2000;
 	rng_state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)j->seed;

@@ -4,7 +4,8 @@
  * fail_usercopy, confined to the engine's code by the stack trace filter
  * (require-start/require-end: the text of kernel/events/uprobes/, or of
  * arch/x86/kernel/uprobes/ for a second run of the hit path, found in
- * /proc/kallsyms) and to chosen tasks by the task filter
+ * /proc/kallsyms by the engine's name prefixes around a function of the
+ * stock interface) and to chosen tasks by the task filter
  * (/proc/thread-self/make-it-fail). Whatever fails must end as an errno
  * or a skipped hit: never a breakpoint left for good, a wrong result, a
  * killed process, a hit handled twice, a probe left in the registry, or a
@@ -97,128 +98,33 @@
 /* ---- the engine's code, from /proc/kallsyms ---- */
 
 /*
- * Functions of kernel/events/uprobes/, whose objects are linked in the
- * order of its Makefile (core.o first, filters.o and debugfs.o last): the
- * non-static ones of each file and static ones that may not be inlined,
- * which can be emitted before the first or after the last non-static one.
- * A name the kernel does not have (renamed, inlined) is only reported.
+ * The text of kernel/events/uprobes/ and of the architecture's part: the
+ * symbols around a function of the stock interface whose names have the
+ * engine's prefixes (upng_kallsyms_range()). The architecture's part
+ * overrides the engine's __weak defaults of the same names.
  */
-static const char *const engine_funcs[] = {
-	/* core.c */
-	"uprobes_srcu_lock", "uprobes_srcu_unlock", "uprobes_srcu_held",
-	"uprobes_registry_empty", "uprobe_lookup", "uprobe_tryget",
-	"uprobe_get", "uprobe_put", "uprobe_walk", "uprobe_collect_range",
-	"uprobe_wanted_by", "uprobe_prepare", "uprobe_register_file",
-	"uprobe_register", "uprobe_apply", "uprobe_unregister_nosync",
-	"uprobe_unregister_sync", "uprobe_free_rcu", "uprobe_analyze",
-	"uprobe_find_file", "uprobe_alloc", "uprobe_find_or_create",
-	"uprobe_free_targets", "uprobe_collect_targets", "uprobe_sync_mms",
-	"uprobe_walk_mms", "uprobe_sweep_work", "uprobe_has_consumer",
-	"uprobe_check_file",
-	/* bkpt.c */
-	"uprobe_read_insn", "uprobe_file_is_64bit", "uprobe_mmap_ctrs",
-	"uprobe_forget_ctrs", "uprobe_is_trap_at", "uprobe_install",
-	"uprobe_remove", "uprobe_ctr_add", "uprobe_ctr_hold",
-	"uprobe_ctr_release", "uprobe_ctr_apply", "uprobe_ctr_find",
-	"uprobe_munmap_ctrs", "uprobe_dup_ctrs", "uprobe_peek",
-	"uprobe_replace_locked", "uprobe_write_opcode_locked",
-	/* mmap.c */
-	"uprobe_dup_mmap_lock", "uprobe_dup_mmap_unlock",
-	"uprobe_start_dup_mmap", "uprobe_end_dup_mmap", "uprobe_dup_mmap",
-	"uprobe_mmap", "uprobe_munmap", "uprobe_clear_state",
-	/* xol.c */
-	"xol_area_vaddr", "xol_area_ensure", "xol_area_dup", "xol_area_free",
-	"xol_get_slot", "xol_put_slot", "xol_boost_slot", "xol_boost_lookup",
-	"xol_fill_slot", "uprobe_get_trampoline_vaddr", "xol_fault",
-	"xol_area_create", "xol_area_get",
-	/* trap.c */
-	"uprobe_utask", "uprobe_current_auprobe", "uprobe_current_func_ip",
-	"uprobe_run_handlers", "uprobe_remove_from_current",
-	"uprobe_notify_resume", "uprobe_sstep_trap",
-	"uprobe_pre_sstep_notifier", "uprobe_post_sstep_notifier",
-	"uprobe_deny_signal",
-	"uprobe_get_trap_addr", "uprobe_copy_process", "uprobe_free_utask",
-	"uprobe_find_hit", "uprobe_step_out_of_line", "uprobe_boost",
-	"uprobe_handle_breakpoint", "uprobe_finish_step",
-	"uprobe_leave_boost", "uprobe_dup_xol_work",
-	/* ret.c */
-	"uprobe_prepare_return", "uprobe_handle_trampoline",
-	"uprobe_free_return_instances", "uprobe_dup_return_instances",
-	"uprobe_fixup_callchain", "uprobe_pop_instance",
-	"uprobe_drop_dead_instances", "uprobe_run_ret_handlers",
-	/* filters.c, debugfs.c */
-	"uprobe_task_filter_match", "uprobe_task_filter_match_mm",
-	"uprobe_debugfs_show_one", "uprobe_debugfs_show",
-	NULL,
+#define ENGINE_ANCHOR	"uprobe_register"
+static const char *const engine_prefixes[] = {
+	"uprobe", "xol_", "arch_uprobe_", "arch_uretprobe_", "is_swbp_insn",
+	"is_trap_insn", NULL,
 };
 
+#define ARCH_ANCHOR	"arch_uprobe_skip_sstep"
 #if defined(__x86_64__)
 #define ARCH_DIR	"arch/x86/kernel/uprobes"
-
-/*
- * Functions of arch/x86/kernel/uprobes/ (analyze.o first, boost.o last;
- * tramp.o is data). Where the core has a __weak default of the same name,
- * kallsyms has the x86 one.
- */
-static const char *const arch_funcs[] = {
-	/* analyze.c */
-	"arch_uprobe_analyze", "uprobe_x86_has_prefix", "uprobe_x86_refusal",
-	"uprobe_x86_refuse_op1", "uprobe_x86_refuse_op2", "uprobe_x86_plan",
-	"uprobe_x86_plan_branch", "uprobe_x86_plan_riprel",
-	"uprobe_x86_riprel",
-	/* xol.c */
-	"arch_uprobe_pre_xol", "arch_uprobe_post_xol",
-	"arch_uprobe_xol_was_trapped", "arch_uprobe_abort_xol",
-	"arch_uprobe_exception_notify", "uprobe_x86_xol_restore",
-	"uprobe_x86_fix_call", "uprobe_x86_fix_pushf", "uprobe_x86_debug",
-	/* emulate.c */
-	"arch_uprobe_skip_sstep", "uprobe_x86_push", "uprobe_x86_load",
-	"uprobe_x86_cond",
-	/* retprobe.c */
-	"arch_uretprobe_hijack_return_addr", "arch_uretprobe_is_alive",
-	"__x64_sys_uretprobe", "__do_sys_uretprobe", "arch_uprobe_trampoline",
-	/* boost.c */
-	"arch_uprobe_boost_insn", "arch_uprobe_boost_ok", "arch_uprobe_kind",
-	"arch_uprobe_hit_is_64bit", "uprobe_x86_boostable",
-	"uprobe_x86_can_boost", "uprobe_x86_boost_modrm_op",
-	"uprobe_x86_boost_modrm_op2", "uprobe_x86_boost_plain_op",
-	NULL,
+static const char *const arch_prefixes[] = {
+	"arch_uprobe_", "arch_uretprobe_", "uprobe_x86_",
+	"__x64_sys_uretprobe", "__do_sys_uretprobe", NULL,
 };
 #elif defined(__aarch64__)
 #define ARCH_DIR	"arch/arm64/kernel/uprobes"
-
-/*
- * Functions of arch/arm64/kernel/uprobes/ (analyze.o first, traps.o
- * last): the non-static ones, and static ones that are not inlined.
- * Where the core has a __weak default of the same name, kallsyms has the
- * arm64 one. The arm64 KUnit tests, when built in, are in the same
- * objects: those emitted before arch_uprobe_analyze are outside the
- * range (they run at boot only).
- */
-static const char *const arch_funcs[] = {
-	/* analyze.c */
-	"arch_uprobe_analyze", "arch_uprobe_kind",
-	/* simulate.c */
-	"arch_uprobe_skip_sstep",
-	/* dataproc.c */
-	"uprobe_arm64_simulate_dp", "uprobe_arm64_add", "uprobe_arm64_shifted",
-	/* ldst.c */
-	"uprobe_arm64_simulate_ldst",
-	/* xol.c */
-	"arch_uprobe_pre_xol", "arch_uprobe_post_xol",
-	"arch_uprobe_xol_was_trapped", "arch_uprobe_abort_xol",
-	"arch_uprobe_copy_ixol",
-	/* retprobe.c */
-	"arch_uretprobe_hijack_return_addr", "arch_uretprobe_is_alive",
-	"arch_uretprobe_set_return",
-	/* traps.c */
-	"is_trap_insn", "uprobe_get_swbp_addr", "uprobe_brk_handler",
-	"uprobe_single_step_handler", "arch_uprobe_exception_notify",
-	NULL,
+static const char *const arch_prefixes[] = {
+	"arch_uprobe_", "arch_uretprobe_", "uprobe_arm64_", "uprobe_brk_",
+	"uprobe_single_step_", "uprobe_get_swbp_addr", "is_trap_insn", NULL,
 };
 #endif
 
-/* At least this many of a list must be found for its range to be trusted. */
+/* At least this many functions for a range to be trusted. */
 #define MIN_FOUND	6
 
 #if defined(__x86_64__)
@@ -238,9 +144,7 @@ static const char *const exact_unwinder_funcs[] = {
 static bool unwinder_guesses(void)
 {
 #if defined(__x86_64__)
-	struct upng_ksym_range r;
-
-	return upng_kallsyms_range(exact_unwinder_funcs, &r) == -ENOENT;
+	return upng_kallsyms_has(exact_unwinder_funcs) == 0;
 #else
 	/* arm64's unwinder follows the frame records, always built in. */
 	return false;
@@ -629,13 +533,11 @@ static void ctx_setup(struct __test_metadata *_metadata, struct fctx *c,
 		TH_LOG("the code of %s in /proc/kallsyms: %s", what,
 		       strerror(-err));
 	ASSERT_LE(MIN_FOUND, r->found)
-		TH_LOG("only %d of %d functions of %s found in /proc/kallsyms (missing: %s)",
-		       r->found, r->wanted, what, r->missing);
+		TH_LOG("only %d functions of %s found in /proc/kallsyms",
+		       r->found, what);
 	c->range = r;
-	TH_LOG("faults confined to %s: %#lx-%#lx (%s .. %s, %d of %d functions found)",
-	       what, r->start, r->end, r->lo, r->hi, r->found, r->wanted);
-	if (r->missing[0])
-		TH_LOG("not in /proc/kallsyms (inlined or renamed): %s", r->missing);
+	TH_LOG("faults confined to %s: %#lx-%#lx (%s .. %s, %d functions and %d helpers)",
+	       what, r->start, r->end, r->lo, r->hi, r->found, r->others);
 	if (guess_unwinder)
 		TH_LOG("CONFIG_UNWINDER_GUESS: %s",
 		       "stale return addresses count for the stack filter, which is then approximate");
@@ -1920,8 +1822,9 @@ TEST_F_TIMEOUT(forking, child_keeps_its_stubs, 400)
 
 int main(int argc, char **argv)
 {
-	engine_err = upng_kallsyms_range(engine_funcs, &engine_range);
-	arch_err = upng_kallsyms_range(arch_funcs, &arch_range);
+	engine_err = upng_kallsyms_range(ENGINE_ANCHOR, engine_prefixes,
+					 &engine_range);
+	arch_err = upng_kallsyms_range(ARCH_ANCHOR, arch_prefixes, &arch_range);
 	guess_unwinder = unwinder_guesses();
 	return test_harness_run(argc, argv);
 }

@@ -42,13 +42,13 @@
  * On arm64 "int3" reads: the probe's brk #5 (UPNG_BKPT), the tracer's own
  * brk #0 (upng_regs.h), four bytes each.
  *
- * Duration: UPROBES_NG_STRESS_SECS (environment) or uprobes_ng.stress_secs=
- * (kernel command line) seconds for the two cases together (40% steady,
- * 60% chaos); by default DEFAULT_SECS, at most half the runner's limit per
- * program (uprobes_ng.timeout=). UPROBES_NG_STRESS_SEED repeats a run's
- * random choices (as far as the scheduling allows). UPROBES_NG_STRESS_KILLER
- * (or uprobes_ng.stress_killer=) 0 leaves the killer out: the 6.12 engine
- * leaves the breakpoints of a SIGKILLed (un)registration behind.
+ * Environment: UPROBES_NG_STRESS_SECS seconds for the two cases together
+ * (40% steady, 60% chaos); by default DEFAULT_SECS, at most half of
+ * UPROBES_NG_TIMEOUT, the seconds the runner gives the program.
+ * UPROBES_NG_STRESS_SEED repeats a run's random choices (as far as the
+ * scheduling allows). UPROBES_NG_STRESS_KILLER=0 leaves the killer out:
+ * the 6.12 engine leaves the breakpoints of a SIGKILLed (un)registration
+ * behind.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -167,25 +167,12 @@ static uint64_t rnd(uint64_t *s)
 
 /* ---- budget ---- */
 
-/* The number after KEY ("uprobes_ng.timeout=") on the kernel command line. */
-static int cmdline_int(const char *key)
+/* The number in environment variable NAME, or -1. */
+static int env_int(const char *name)
 {
-	char buf[4096], *p;
-	ssize_t n;
-	int fd;
+	const char *v = getenv(name);
 
-	fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	for (p = buf; (p = strstr(p, key)); p += strlen(key))
-		if (p == buf || p[-1] == ' ')
-			return atoi(p + strlen(key));
-	return -1;
+	return v && *v ? atoi(v) : -1;
 }
 
 /*
@@ -195,11 +182,9 @@ static int cmdline_int(const char *key)
  */
 static int budget(int *limit)
 {
-	const char *env = getenv("UPROBES_NG_STRESS_SECS");
-	int secs = env && *env ? atoi(env) :
-		   cmdline_int("uprobes_ng.stress_secs=");
+	int secs = env_int("UPROBES_NG_STRESS_SECS");
 
-	*limit = cmdline_int("uprobes_ng.timeout=");
+	*limit = env_int("UPROBES_NG_TIMEOUT");
 	if (secs <= 0) {
 		secs = DEFAULT_SECS;
 		if (*limit > 0 && secs > *limit / 2)
@@ -1279,9 +1264,7 @@ FIXTURE_SETUP(stress)
 	c->kmsg = upng_kmsg_open();
 	ASSERT_LE(0, c->kmsg) TH_LOG("/dev/kmsg: %s", strerror(-c->kmsg));
 	c->secs = budget(&limit) * variant->percent / 100;
-	env = getenv("UPROBES_NG_STRESS_KILLER");
-	c->killer = env && *env ? atoi(env) :
-		    cmdline_int("uprobes_ng.stress_killer=") != 0;
+	c->killer = env_int("UPROBES_NG_STRESS_KILLER") != 0;
 	env = getenv("UPROBES_NG_STRESS_SEED");
 	c->seed = env && *env ? strtoull(env, NULL, 0) :
 		  (uint64_t)upng_now_ms() * 0x9e3779b97f4a7c15ULL ^ getpid();

@@ -238,22 +238,26 @@ ssize_t upng_read_file(const char *path, char *buf, size_t len);
 /* A range of kernel text, see upng_kallsyms_range(). */
 struct upng_ksym_range {
 	unsigned long start, end;	/* [start, end) */
-	int found, wanted;		/* names found in /proc/kallsyms, asked */
-	char lo[64], hi[64];		/* the lowest and the highest of them */
-	char missing[512];		/* names not found, comma separated */
+	int found;			/* its symbols with a wanted prefix */
+	int others;			/* and the others between them */
+	char lo[64], hi[64];		/* the lowest and the highest */
 };
 
 /*
- * The kernel text holding the functions NAMES (NULL terminated; a name
- * also matches its compiler clones "NAME.isra.0" and the like, not the
- * ".cold" parts): from the lowest of them to the first text symbol after
- * the highest, so that return addresses inside it are in. Names far from
- * the others (another file's function of the same name) are ignored.
- * For the objects of one directory, which the kernel links one after the
- * other, list functions of its first and last objects. 0, -ENOENT when
- * no name was found, -EPERM when kallsyms hides addresses, or -errno.
+ * The kernel text of a directory, whose objects the kernel links one
+ * after the other, found by its names: from the function ANCHOR (or a
+ * compiler clone of it), the symbols of /proc/kallsyms on either side as
+ * long as one whose name starts with one of PREFIXES (NULL terminated)
+ * comes within 16 symbols (static helpers of the kernel's headers emitted
+ * in those objects have other names), to the first text symbol after the
+ * last of them. 0, -ENOENT without ANCHOR, -EPERM when kallsyms hides
+ * addresses, or -errno.
  */
-int upng_kallsyms_range(const char *const *names, struct upng_ksym_range *r);
+int upng_kallsyms_range(const char *anchor, const char *const *prefixes,
+			struct upng_ksym_range *r);
+
+/* Whether the kernel has one of the functions NAMES: 1, 0, or -errno. */
+int upng_kallsyms_has(const char *const *names);
 
 /* /dev/kmsg opened at its end (O_NONBLOCK), to see later records; fd or -errno. */
 int upng_kmsg_open(void);

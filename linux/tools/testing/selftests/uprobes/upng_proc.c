@@ -333,148 +333,149 @@ int upng_read_str(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* Names of a range farther than this from the median one are ignored. */
-#define KSYM_NEAR	(128UL << 10)
+/* A core kernel text symbol of /proc/kallsyms. */
+struct ksym {
+	unsigned long addr;
+	char name[64];
+};
 
-static int cmp_ulong(const void *a, const void *b)
+static int ksym_cmp(const void *a, const void *b)
 {
-	unsigned long x = *(const unsigned long *)a;
-	unsigned long y = *(const unsigned long *)b;
+	const struct ksym *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Index in NAMES of the function SYM is (or is a clone of), or -1. */
-static int ksym_match(const char *const *names, const char *sym)
+/* Is SYM (or a compiler clone of it, "NAME.isra.0") NAME? */
+static bool ksym_is(const char *sym, const char *name)
 {
-	const char *dot = strchr(sym, '.');
-	size_t len = dot ? (size_t)(dot - sym) : strlen(sym);
-	int i;
+	size_t len = strlen(name);
 
-	if (dot && strstr(dot, "cold"))
-		return -1;
-	for (i = 0; names[i]; i++)
-		if (strlen(names[i]) == len && !strncmp(names[i], sym, len))
-			return i;
-	return -1;
+	return !strncmp(sym, name, len) && (!sym[len] || sym[len] == '.');
 }
 
-int upng_kallsyms_range(const char *const *names, struct upng_ksym_range *r)
+static bool ksym_prefixed(const char *sym, const char *const *prefixes)
 {
-	unsigned long *text = NULL, *hit = NULL, addr, median, lo = 0, hi = 0;
-	size_t ntext = 0, ctext = 0, nhit = 0, chit = 0, i;
-	char line[512], sym[256], type, *seen;
-	int wanted, err = 0, nz = 0;
+	for (; *prefixes; prefixes++)
+		if (!strncmp(sym, *prefixes, strlen(*prefixes)))
+			return true;
+	return false;
+}
+
+/*
+ * The core kernel's text symbols, by address, in *SYMS (to free): their
+ * number, -EPERM when kallsyms hides addresses, or -errno.
+ */
+static ssize_t ksyms_read(struct ksym **syms)
+{
+	size_t n = 0, cap = 0;
+	struct ksym *v = NULL;
+	char line[512], sym[256], type;
+	unsigned long addr;
+	bool nz = false;
 	FILE *f;
 
-	memset(r, 0, sizeof(*r));
-	for (wanted = 0; names[wanted]; wanted++)
-		;
-	r->wanted = wanted;
-	seen = calloc(wanted + 1, 1);
 	f = fopen("/proc/kallsyms", "re");
-	if (!seen || !f) {
-		err = f ? -ENOMEM : -errno;
-		goto out;
-	}
+	if (!f)
+		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		int idx;
-
 		/* Core kernel text only: module symbols end in "[mod]". */
 		if (sscanf(line, "%lx %c %255s", &addr, &type, sym) != 3 ||
-		    strchr(line, '['))
+		    strchr(line, '[') || !strchr("tTwW", type))
 			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
+		if (n == cap) {
+			struct ksym *m;
+
+			cap = cap ? 2 * cap : 65536;
+			m = realloc(v, cap * sizeof(*v));
+			if (!m) {
+				free(v);
+				fclose(f);
+				return -ENOMEM;
+			}
+			v = m;
+		}
+		v[n].addr = addr;
+		snprintf(v[n].name, sizeof(v[n].name), "%s", sym);
 		nz |= addr != 0;
-		if (ntext == ctext) {
-			unsigned long *n;
+		n++;
+	}
+	fclose(f);
+	if (n && !nz) {
+		free(v);
+		return -EPERM;
+	}
+	qsort(v, n, sizeof(*v), ksym_cmp);
+	*syms = v;
+	return n;
+}
 
-			ctext = ctext ? 2 * ctext : 65536;
-			n = realloc(text, ctext * sizeof(*text));
-			if (!n) {
-				err = -ENOMEM;
-				goto out;
-			}
-			text = n;
-		}
-		text[ntext++] = addr;
-		idx = ksym_match(names, sym);
-		if (idx < 0)
-			continue;
-		if (nhit == chit) {
-			unsigned long *n;
+/* Non-matching symbols a directory's text may have between two matching. */
+#define KSYM_GAP	16
 
-			chit = chit ? 2 * chit : 64;
-			n = realloc(hit, chit * 2 * sizeof(*hit));
-			if (!n) {
-				err = -ENOMEM;
-				goto out;
-			}
-			hit = n;
-		}
-		hit[2 * nhit] = addr;
-		hit[2 * nhit + 1] = idx;
-		nhit++;
+int upng_kallsyms_range(const char *anchor, const char *const *prefixes,
+			struct upng_ksym_range *r)
+{
+	struct ksym *v = NULL;
+	ssize_t n, i, at = -1, lo, hi;
+
+	memset(r, 0, sizeof(*r));
+	n = ksyms_read(&v);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && at < 0; i++)
+		if (ksym_is(v[i].name, anchor))
+			at = i;
+	if (at < 0) {
+		free(v);
+		return -ENOENT;
 	}
-	if (!nz && ntext) {
-		err = -EPERM;
-		goto out;
+	for (lo = at, i = at - 1; i >= 0 && lo - i <= KSYM_GAP; i--)
+		if (ksym_prefixed(v[i].name, prefixes))
+			lo = i;
+	for (hi = at, i = at + 1; i < n && i - hi <= KSYM_GAP; i++)
+		if (ksym_prefixed(v[i].name, prefixes))
+			hi = i;
+	for (i = lo; i <= hi; i++) {
+		if (ksym_prefixed(v[i].name, prefixes))
+			r->found++;
+		else
+			r->others++;
 	}
-	if (!nhit) {
-		err = -ENOENT;
-		goto out;
-	}
-	/* The median address of the matches is in the wanted code. */
-	qsort(hit, nhit, 2 * sizeof(*hit), cmp_ulong);
-	median = hit[2 * (nhit / 2)];
-	for (i = 0; i < nhit; i++) {
-		addr = hit[2 * i];
-		if (addr + KSYM_NEAR < median || addr > median + KSYM_NEAR)
-			continue;
-		if (!lo || addr < lo)
-			lo = addr;
-		if (addr >= hi)
-			hi = addr;
-		seen[hit[2 * i + 1]] = 1;
-	}
-	qsort(text, ntext, sizeof(*text), cmp_ulong);
-	r->start = lo;
-	r->end = hi + 4096;
-	for (i = 0; i < ntext; i++) {
-		if (text[i] > hi) {
-			r->end = text[i];
+	r->start = v[lo].addr;
+	/* To the next symbol: return addresses in the last one are in. */
+	r->end = v[hi].addr + 4096;
+	for (i = hi + 1; i < n; i++) {
+		if (v[i].addr > v[hi].addr) {
+			r->end = v[i].addr;
 			break;
 		}
 	}
-	for (i = 0; i < (size_t)wanted; i++) {
-		if (seen[i]) {
-			r->found++;
-			continue;
+	snprintf(r->lo, sizeof(r->lo), "%s", v[lo].name);
+	snprintf(r->hi, sizeof(r->hi), "%s", v[hi].name);
+	free(v);
+	return 0;
+}
+
+int upng_kallsyms_has(const char *const *names)
+{
+	struct ksym *v = NULL;
+	ssize_t n, i;
+	int j;
+
+	n = ksyms_read(&v);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		for (j = 0; names[j]; j++) {
+			if (ksym_is(v[i].name, names[j])) {
+				free(v);
+				return 1;
+			}
 		}
-		if (strlen(r->missing) + strlen(names[i]) + 3 < sizeof(r->missing))
-			snprintf(r->missing + strlen(r->missing),
-				 sizeof(r->missing) - strlen(r->missing), "%s%s",
-				 r->missing[0] ? ", " : "", names[i]);
 	}
-	/* Name the ends, for the logs. */
-	rewind(f);
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx %c %255s", &addr, &type, sym) != 3 ||
-		    ksym_match(names, sym) < 0 || strchr(line, '['))
-			continue;
-		if (addr == lo && !r->lo[0])
-			snprintf(r->lo, sizeof(r->lo), "%.63s", sym);
-		if (addr == hi && !r->hi[0])
-			snprintf(r->hi, sizeof(r->hi), "%.63s", sym);
-	}
-out:
-	if (f)
-		fclose(f);
-	free(seen);
-	free(text);
-	free(hit);
-	return err;
+	free(v);
+	return 0;
 }
 
 int upng_kmsg_open(void)
