@@ -154,12 +154,13 @@ for s in $(mkvar LINKED_SKELS); do
 		old+=(-o "$bpf/no_alu32/$o" -o "$bpf/cpuv4/$o")
 	done
 done
-# The helpers by their full names, as the Makefile's rules have them
-# ($(OUTPUT)/urandom_read): a bare "urandom_read" would be made by make's
-# built-in rule, without its library, when a parallel build gets to it
-# before test_progs, which depends on them, does.
-if ! make -C "$bpf" -j"$JOBS" "${old[@]}" VMLINUX_BTF="$vmlinux" test_progs \
-	"$bpf/urandom_read" "$bpf/liburandom_read.so" "$bpf/uprobe_multi" >"$blog" 2>&1; then
+# test_progs only: it depends on the helpers the tests run (urandom_read,
+# liburandom_read.so, uprobe_multi). Asked for by name beside it, a
+# helper is made by make's built-in rule, without its library, when a
+# parallel build gets to it first.
+if ! make -C "$bpf" -j"$JOBS" "${old[@]}" VMLINUX_BTF="$vmlinux" \
+	test_progs >"$blog" 2>&1 ||
+   ! (cd "$bpf" && ls test_progs urandom_read liburandom_read.so uprobe_multi) >>"$blog" 2>&1; then
 	grep -E 'error|Error' "$blog" | head -30 >&2
 	tail -20 "$blog" >&2
 	die "test_progs build failed (log: $blog)"
