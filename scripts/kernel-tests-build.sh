@@ -157,9 +157,11 @@ done
 # test_progs only: it depends on the helpers the tests run (urandom_read,
 # liburandom_read.so, uprobe_multi). Asked for by name beside it, a
 # helper is made by make's built-in rule, without its library, when a
-# parallel build gets to it first.
-if ! make -C "$bpf" -j"$JOBS" "${old[@]}" VMLINUX_BTF="$vmlinux" \
-	test_progs >"$blog" 2>&1 ||
+# parallel build gets to it first. Even so, a parallel build of the
+# tree's Makefile may link urandom_read before its library is there:
+# what failed is made again one job at a time.
+tp() { make -C "$bpf" -j"$1" "${old[@]}" VMLINUX_BTF="$vmlinux" test_progs; }
+if ! { tp "$JOBS" || { echo "# again, one job at a time"; tp 1; }; } >"$blog" 2>&1 ||
    ! (cd "$bpf" && ls test_progs urandom_read liburandom_read.so uprobe_multi) >>"$blog" 2>&1; then
 	grep -E 'error|Error' "$blog" | head -30 >&2
 	tail -20 "$blog" >&2
