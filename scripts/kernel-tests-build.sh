@@ -139,7 +139,7 @@ ln -sfn "$hdr/usr" "$tree/tools/testing/selftests/usr"
 ln -sfn "$hdr/usr" "$tree/usr"
 
 log "building test_progs ($(printf '%s\n' "${keep_tests[@]}" | wc -l) tests, \
-$(ls "$bpf"/progs/*.c | wc -l) BPF programs, clang $(clang -dumpversion), -j$JOBS; log: $blog)"
+$(ls "$bpf"/progs/*.c | wc -l) BPF programs, clang $(clang -dumpversion), one job; log: $blog)"
 start=$(date +%s)
 # The runner's extra files that these tests do not use, and the linked
 # objects' copies for the no_alu32 and cpuv4 runners (the Makefile has
@@ -154,15 +154,14 @@ for s in $(mkvar LINKED_SKELS); do
 		old+=(-o "$bpf/no_alu32/$o" -o "$bpf/cpuv4/$o")
 	done
 done
-# test_progs only: it depends on the helpers the tests run (urandom_read,
-# liburandom_read.so, uprobe_multi). Asked for by name beside it, a
-# helper is made by make's built-in rule, without its library, when a
-# parallel build gets to it first. Even so, a parallel build of the
-# tree's Makefile may link urandom_read before its library is there:
-# what failed is made again one job at a time.
-tp() { make -C "$bpf" -j"$1" "${old[@]}" VMLINUX_BTF="$vmlinux" test_progs; }
-if ! { tp "$JOBS" || { echo "# again, one job at a time"; tp 1; }; } >"$blog" 2>&1 ||
-   ! (cd "$bpf" && ls test_progs urandom_read liburandom_read.so uprobe_multi) >>"$blog" 2>&1; then
+# One job: the selftests' Makefile does not build this subset in parallel
+# (with two jobs it linked urandom_read before its library, tried to
+# build bpf_testmod.ko, compiled a test before its skeleton). test_progs
+# first: it depends on the helpers named after it, which are then up to
+# date (alone, a bare "urandom_read" would be made by make's built-in
+# rule).
+if ! make -C "$bpf" -j1 "${old[@]}" VMLINUX_BTF="$vmlinux" \
+	test_progs urandom_read liburandom_read.so uprobe_multi >"$blog" 2>&1; then
 	grep -E 'error|Error' "$blog" | head -30 >&2
 	tail -20 "$blog" >&2
 	die "test_progs build failed (log: $blog)"
