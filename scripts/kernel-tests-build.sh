@@ -154,13 +154,14 @@ for s in $(mkvar LINKED_SKELS); do
 		old+=(-o "$bpf/no_alu32/$o" -o "$bpf/cpuv4/$o")
 	done
 done
-# One job: the selftests' Makefile does not build this subset in parallel
-# (with two jobs it linked urandom_read before its library, tried to
-# build bpf_testmod.ko, compiled a test before its skeleton). test_progs
-# first: it depends on the helpers named after it, which are then up to
-# date (alone, a bare "urandom_read" would be made by make's built-in
-# rule).
-if ! make -C "$bpf" -j1 "${old[@]}" VMLINUX_BTF="$vmlinux" \
+# As a make run from a shell: under "make check-kernel-tests" the
+# selftests' lib.mk, seeing MAKELEVEL 1, leaves OUTPUT empty, and the
+# Makefile writes its objects to /. OUTPUT given too. One job, as every
+# run that passed had; test_progs first: it depends on the helpers named
+# after it, which are then up to date (alone, a bare "urandom_read"
+# would be made by make's built-in rule).
+if ! env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make -C "$bpf" -j1 OUTPUT="$bpf" \
+	"${old[@]}" VMLINUX_BTF="$vmlinux" \
 	test_progs urandom_read liburandom_read.so uprobe_multi >"$blog" 2>&1; then
 	grep -E 'error|Error' "$blog" | head -30 >&2
 	tail -20 "$blog" >&2
