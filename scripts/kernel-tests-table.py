@@ -55,8 +55,12 @@ def main():
     npass = sum(1 for r in rows if r[0] == "PASS")
     nfail = sum(1 for r in rows if r[0] == "FAIL")
     nskip = sum(1 for r in rows if r[0] == "SKIP")
-    diff = sum(1 for r in rows if r[1] != r[2] and not r[3].startswith(("stock/", "ours/")))
-    print(f"{nskip} skipped; {diff} differ between stock and ours")
+    if stock:
+        diff = sum(1 for r in rows
+                   if r[1] != r[2] and not r[3].startswith(("stock/", "ours/")))
+        print(f"{nskip} skipped; {diff} differ between stock and ours")
+    else:
+        print(f"{nskip} skipped; stock not run")
     print(f"{npass} passed, {nfail} failed")
 
 
