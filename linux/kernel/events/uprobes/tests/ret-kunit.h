@@ -136,26 +136,30 @@ static void uprobe_ret_test_dup(struct kunit *test)
  * their own.
  */
 #ifdef CONFIG_HAVE_UPROBES_ARCH_PART
-/* Return handler of the trampoline tests: records ri->func in order. */
+/* What the return handlers of the trampoline tests saw, in order. */
 static unsigned long uprobe_ret_test_seen[8];
 static int uprobe_ret_test_nseen;
 
+static void uprobe_ret_test_record(unsigned long v)
+{
+	if (uprobe_ret_test_nseen < ARRAY_SIZE(uprobe_ret_test_seen))
+		uprobe_ret_test_seen[uprobe_ret_test_nseen] = v;
+	uprobe_ret_test_nseen++;
+}
+
+/* Return handler that records ri->func. */
 static int uprobe_ret_test_handler(struct uprobe_consumer *uc,
 				   unsigned long func, struct pt_regs *regs)
 {
-	if (uprobe_ret_test_nseen < ARRAY_SIZE(uprobe_ret_test_seen))
-		uprobe_ret_test_seen[uprobe_ret_test_nseen] = func;
-	uprobe_ret_test_nseen++;
+	uprobe_ret_test_record(func);
 	return 0;
 }
 
 /*
  * Return handler that takes a stack trace, as bpf_get_stack() in a BPF
- * return probe does: the caller's return address, diverted to the
- * trampoline, is what it finds on the stack.
+ * return probe does, and records what the trampoline address above it
+ * (the caller's return address, diverted) stands for.
  */
-static u64 uprobe_ret_test_trace;
-
 static int uprobe_ret_test_trace_handler(struct uprobe_consumer *uc,
 					 unsigned long func,
 					 struct pt_regs *regs)
@@ -163,10 +167,7 @@ static int uprobe_ret_test_trace_handler(struct uprobe_consumer *uc,
 	u64 ips[] = { UPROBE_NO_TRAMPOLINE_VADDR };
 
 	uprobe_fixup_callchain(ips, ARRAY_SIZE(ips));
-	uprobe_ret_test_trace = ips[0];
-	if (uprobe_ret_test_nseen < ARRAY_SIZE(uprobe_ret_test_seen))
-		uprobe_ret_test_seen[uprobe_ret_test_nseen] = ips[0];
-	uprobe_ret_test_nseen++;
+	uprobe_ret_test_record(ips[0]);
 	return 0;
 }
 
@@ -261,15 +262,18 @@ static void uprobe_ret_test_trace_in_handler(struct kunit *test)
 	/* O at 0x300 (returns to 0x7300) calls A at 0x200 (to 0x7200). */
 	uprobe_ret_test_enter(test, ut, &u, 0xa0, 0x300, false);
 	uprobe_ret_test_enter(test, ut, &u, 0xa1, 0x200, false);
-	uprobe_ret_test_trace = 0;
+	uprobe_ret_test_nseen = 0;
 	regs.sp = 0x208;
 	uprobe_handle_trampoline(&regs);
-	KUNIT_EXPECT_EQ(test, uprobe_ret_test_trace, 0x7300ULL);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_nseen, 1);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[0], 0x7300UL);
 	/* O returns: nothing pending, the trampoline stays as it is. */
+	uprobe_ret_test_nseen = 0;
 	regs.sp = 0x308;
 	uprobe_handle_trampoline(&regs);
-	KUNIT_EXPECT_EQ(test, uprobe_ret_test_trace,
-			(u64)UPROBE_NO_TRAMPOLINE_VADDR);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_nseen, 1);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[0],
+			(unsigned long)UPROBE_NO_TRAMPOLINE_VADDR);
 	KUNIT_EXPECT_NULL(test, ut->return_instances);
 	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 1);
 
