@@ -21,6 +21,12 @@
  *   tc_pushjmp(x,t)  pushes t and jmps to tc_b: tc_b(x) returns to t
  *   tc_guard(x,y,z,fn) fn(x, y, z), with the stack pointer restored
  *                    afterwards whatever fn did to it
+ * x86-64 only, each with a frame (%rbp) but tc_f2, for the callchain case:
+ *   tc_f0(x)         tc_f1(x) + 1; tc_f0_ret is its call's return address
+ *   tc_f1(x)         tc_f2(x) + 1; tc_f1_ret likewise
+ *   tc_f2(x)         jmp tc_f3
+ *   tc_f3(x)         tc_f4(x) + 1; tc_f3_ret likewise
+ *   tc_f4(x)         x + 1, its first instruction push %rbp
  */
 
 	.macro FUNC name
@@ -113,6 +119,37 @@ FUNC tc_guard
 	pop	%rbp
 	ret
 ENDF tc_guard
+
+	/* F: a function with a frame calling CALLEE, RET after its call */
+	.macro FRAMECALL name, callee, ret
+FUNC \name
+	push	%rbp
+	mov	%rsp, %rbp
+	call	\callee
+	.globl	\ret
+\ret:
+	inc	%rax
+	pop	%rbp
+	ret
+ENDF \name
+	.endm
+
+	FRAMECALL tc_f0, tc_f1, tc_f0_ret
+	FRAMECALL tc_f1, tc_f2, tc_f1_ret
+
+FUNC tc_f2
+	jmp	tc_f3
+ENDF tc_f2
+
+	FRAMECALL tc_f3, tc_f4, tc_f3_ret
+
+FUNC tc_f4
+	push	%rbp
+	mov	%rsp, %rbp
+	lea	1(%rdi), %rax
+	pop	%rbp
+	ret
+ENDF tc_f4
 
 #else /* i386: arguments at 4(%esp), 8(%esp), ... on entry */
 

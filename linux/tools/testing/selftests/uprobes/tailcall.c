@@ -18,6 +18,10 @@
  * of steps, works out the events each step must trace and the value it
  * must print, and compares them with the trace and the target's output.
  *
+ * A perf callchain taken inside such a chain (callchain_through_tail_call)
+ * names each frame's real return address where the stack holds the
+ * trampoline: one trampoline address stands for the whole chain.
+ *
  * On arm64 they are in tailcall_a64.S, run by bin/tailcalla64: the return
  * address is in x30 at a function's entry, a return probe diverts x30,
  * and a function tail-called with b is entered with the caller's x30,
@@ -30,13 +34,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <linux/perf_event.h>
 
 #include "kselftest_harness.h"
 #include "upng.h"
 
 #define RECV_MS 10000
+#if defined(__aarch64__)
+#define TC_BIN "tailcalla64"
+#else
+#define TC_BIN "tailcall64"
+#endif
 #define MAX_EV 512
 #define MAX_LINES 64
 
@@ -739,6 +752,192 @@ TEST_F_TIMEOUT(tailcall, frameless_caller, 120)
 		 BIT(F_FL) | BIT(F_B) | BIT(F_O) | BIT(F_LC) | BIT(F_LD) |
 		 BIT(F_A),
 		 "ljo:1,fl:6,ljn:3,fl:7,ofl:8");
+}
+#endif
+
+#if defined(__x86_64__) || defined(__aarch64__)
+#define CC_PAGES 8
+#define CC_MAX 64
+
+/*
+ * A perf event of the uprobe PMU on PATH at OFF in process PID: a return
+ * probe (RET), or an entry probe sampling the user callchain of each hit
+ * (SAMPLE). The fd or -errno.
+ */
+static int cc_open(const char *path, unsigned long off, bool ret, bool sample,
+		   pid_t pid)
+{
+	struct perf_event_attr attr;
+	char buf[64], *colon;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	if (upng_read_str("/sys/bus/event_source/devices/uprobe/type", buf,
+			  sizeof(buf)))
+		return -ENOENT;
+	attr.type = atoi(buf);
+	attr.config1 = (unsigned long)path;
+	attr.config2 = off;
+	if (ret) {
+		if (upng_read_str("/sys/bus/event_source/devices/uprobe/format/retprobe",
+				  buf, sizeof(buf)))
+			return -ENOENT;
+		colon = strchr(buf, ':');
+		if (!colon)
+			return -EINVAL;
+		attr.config = 1ULL << atoi(colon + 1);
+	}
+	if (sample) {
+		attr.sample_period = 1;
+		attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+		attr.exclude_callchain_kernel = 1;
+		attr.wakeup_events = 1;
+	}
+	fd = syscall(__NR_perf_event_open, &attr, pid, -1, -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Child of callchain_through_tail_call: waits for a line, then the target. */
+static void cc_child(void *arg, int cmd, int reply)
+{
+	const char *bin = upng_path("bin/" TC_BIN);
+	char c;
+
+	if (read(cmd, &c, 1) != 1)
+		_exit(2);
+	if (dup2(reply, 1) < 0)
+		_exit(2);
+	execl(bin, bin, (const char *)arg, (char *)NULL);
+	_exit(2);
+}
+
+/*
+ * The user part of each sample of the ring buffer RB into CHAINS (at
+ * most MAX, each CC_MAX addresses and a count in LENS); the number of
+ * samples, or -1 for a record that does not parse.
+ */
+static int cc_samples(struct perf_event_mmap_page *rb, size_t page,
+		      unsigned long long chains[][CC_MAX], int *lens, int max)
+{
+	const unsigned char *data = (const unsigned char *)rb + page;
+	unsigned long long head, at, rec[2 + 2 * CC_MAX];
+	size_t size = CC_PAGES * page, i, len;
+	struct perf_event_header hdr;
+	int n = 0, k, j;
+
+	head = __atomic_load_n(&rb->data_head, __ATOMIC_ACQUIRE);
+	for (at = rb->data_tail; at < head; at += hdr.size) {
+		for (i = 0; i < sizeof(hdr); i++)
+			((unsigned char *)&hdr)[i] = data[(at + i) % size];
+		if (hdr.size < sizeof(hdr))
+			return -1;
+		if (hdr.type != PERF_RECORD_SAMPLE)
+			continue;
+		len = hdr.size - sizeof(hdr);
+		if (len > sizeof(rec) || len < 2 * sizeof(rec[0]))
+			return -1;
+		for (i = 0; i < len; i++)
+			((unsigned char *)rec)[i] =
+				data[(at + sizeof(hdr) + i) % size];
+		/* rec: ip, nr, then nr addresses from PERF_CONTEXT_USER */
+		if (n >= max || rec[1] > (len / sizeof(rec[0])) - 2)
+			return -1;
+		lens[n] = 0;
+		for (k = 0, j = -1; k < (int)rec[1]; k++) {
+			if (rec[2 + k] == PERF_CONTEXT_USER) {
+				j = 0;
+				continue;
+			}
+			if (j >= 0 && j < CC_MAX)
+				chains[n][j++] = rec[2 + k];
+		}
+		lens[n++] = j < 0 ? 0 : j;
+	}
+	return n;
+}
+
+/*
+ * F0 calls F1 (return-probed), which calls F2 (return-probed), which jmps
+ * to F3 (return-probed: chained to F2's return, in the same stack slot),
+ * which calls F4; a perf event at F4's entry samples the user callchain,
+ * walked through the frame pointers: F3's frame holds the trampoline for
+ * the chain of F2 and F3, F1's frame the trampoline for F1. The callchain
+ * must show F1's call site for the first (both functions return there)
+ * and F0's for the second, not the next pending return each (the old
+ * engine's callchains and stock's: F1's call site twice). On x86-64, F4
+ * starts with push %rbp, and perf adds the return address on the stack
+ * (F3's call site) before the frames.
+ */
+TEST(callchain_through_tail_call)
+{
+	static const char *const rets[] = { "tc_f1", "tc_f2", "tc_f3" };
+	static unsigned long long chains[4][CC_MAX];
+	const char *bin = upng_path("bin/" TC_BIN);
+	struct upng_sym f4, r0, r1, r3, s;
+	unsigned long long want[CC_MAX] = { 0 };
+	int fds[4], lens[4], nwant = 0, cmd, reply, status, i, j, n;
+	struct perf_event_mmap_page *rb;
+	size_t page = sysconf(_SC_PAGESIZE);
+	char out[256];
+	ssize_t got;
+	pid_t pid;
+
+	upng_die_with_parent();
+	ASSERT_EQ(0, upng_elf_sym(bin, "tc_f4", &f4));
+	ASSERT_EQ(0, upng_elf_sym(bin, "tc_f0_ret", &r0));
+	ASSERT_EQ(0, upng_elf_sym(bin, "tc_f1_ret", &r1));
+	ASSERT_EQ(0, upng_elf_sym(bin, "tc_f3_ret", &r3));
+	want[nwant++] = f4.value;
+#if defined(__x86_64__)
+	want[nwant++] = r3.value;
+#endif
+	want[nwant++] = r1.value;
+	want[nwant++] = r0.value;
+
+	pid = upng_fork_piped(cc_child, "cc:5,cc:6", &cmd, &reply);
+	ASSERT_LT(0, pid);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, upng_elf_sym(bin, rets[i], &s));
+		fds[i] = cc_open(bin, s.offset, true, false, pid);
+		ASSERT_LE(0, fds[i]) TH_LOG("%s: %s", rets[i], strerror(-fds[i]));
+	}
+	fds[3] = cc_open(bin, f4.offset, false, true, pid);
+	ASSERT_LE(0, fds[3]) TH_LOG("tc_f4: %s", strerror(-fds[3]));
+	rb = mmap(NULL, (CC_PAGES + 1) * page, PROT_READ | PROT_WRITE,
+		  MAP_SHARED, fds[3], 0);
+	ASSERT_NE(MAP_FAILED, rb);
+
+	ASSERT_EQ(1, write(cmd, "g", 1));
+	n = 0;
+	while (n < (int)sizeof(out) - 1 &&
+	       (got = read(reply, out + n, sizeof(out) - 1 - n)) > 0)
+		n += got;
+	out[n] = '\0';
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("target status 0x%x", status);
+	/* The returns went where they belong: tc_f0(x) is x + 4. */
+	EXPECT_STREQ("cc v 9\ncc v 10\ndone\n", out);
+
+	n = cc_samples(rb, page, chains, lens, 4);
+	ASSERT_EQ(2, n) TH_LOG("samples of tc_f4");
+	for (i = 0; i < n; i++) {
+		ASSERT_LE(nwant, lens[i]) TH_LOG("sample %d: %d addresses",
+						 i, lens[i]);
+		for (j = 0; j < nwant; j++) {
+			/* braces: EXPECT_EQ() ... TH_LOG() is two statements */
+			EXPECT_EQ(want[j], chains[i][j])
+				TH_LOG("sample %d, address %d: 0x%llx, want 0x%llx",
+				       i, j, chains[i][j], want[j]);
+		}
+	}
+	munmap(rb, (CC_PAGES + 1) * page);
+	for (i = 0; i < 4; i++)
+		close(fds[i]);
+	close(cmd);
+	close(reply);
 }
 #endif
 

@@ -15,6 +15,9 @@ long tc_guard(long x, long y, long z, void *fn);
 #if defined(__aarch64__)
 long tc_fl(long x);
 #endif
+#if defined(__x86_64__) || defined(__aarch64__)
+long tc_f0(long x);
+#endif
 
 /* In tailcall_target.c: called by tc_ld, never returns. */
 void tc_escape(long v);

@@ -27,6 +27,12 @@
  *                    return address kept in x9 across the call (tc_b
  *                    leaves x9 alone), so that tc_b is entered with the sp
  *                    tc_fl was entered with
+ *   tc_f0(x)         tc_f1(x) + 1, with a frame record; tc_f0_ret is its
+ *                    call's return address
+ *   tc_f1(x)         tc_f2(x) + 1, likewise (tc_f1_ret)
+ *   tc_f2(x)         b tc_f3
+ *   tc_f3(x)         tc_f4(x) + 1, likewise (tc_f3_ret)
+ *   tc_f4(x)         x + 1
  */
 
 	.macro FUNC name
@@ -130,5 +136,33 @@ FUNC tc_fl
 	mov	x30, x9
 	ret
 ENDF tc_fl
+
+	/* A function with a frame record calling CALLEE, RET after its call */
+	.macro FRAMECALL name, callee, ret
+FUNC \name
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+	bl	\callee
+	.globl	\ret
+\ret:
+	add	x0, x0, #1
+	ldp	x29, x30, [sp], #16
+	ret
+ENDF \name
+	.endm
+
+	FRAMECALL tc_f0, tc_f1, tc_f0_ret
+	FRAMECALL tc_f1, tc_f2, tc_f1_ret
+
+FUNC tc_f2
+	b	tc_f3
+ENDF tc_f2
+
+	FRAMECALL tc_f3, tc_f4, tc_f3_ret
+
+FUNC tc_f4
+	add	x0, x0, #1
+	ret
+ENDF tc_f4
 
 	.section .note.GNU-stack, "", @progbits

@@ -27,6 +27,8 @@
  *   ljn:N  N times from one call site in one frame (one sp), tc_lc(I)
  *          left by siglongjmp() from tc_escape(), then tc_a(N):
  *          "ljn v VALUE", VALUE what tc_a() returned
+ * On x86-64 and arm64:
+ *   cc:X   tc_f0(X), X + 4, through a tail call: "cc v VALUE"
  * On arm64 only:
  *   fl:X   tc_fl(X), which calls tc_b() without a frame of its own:
  *          "fl v VALUE"
@@ -201,6 +203,10 @@ static void run_step(const char *name, long x)
 		out("ok1 v %ld", tc_outer(x, 1, tc_catch));
 	} else if (!strcmp(name, "ljn")) {
 		out("ljn v %ld", lj_loop(x));
+#if defined(__x86_64__) || defined(__aarch64__)
+	} else if (!strcmp(name, "cc")) {
+		out("cc v %ld", tc_f0(x));
+#endif
 #if defined(__aarch64__)
 	} else if (!strcmp(name, "fl")) {
 		out("fl v %ld", tc_fl(x));
