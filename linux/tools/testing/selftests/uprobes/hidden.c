@@ -543,9 +543,10 @@ TEST_F_TIMEOUT(moved, hidden, 120)
 		ASSERT_EQ(1, upng_shown_bkpt(me, at[i]));
 	}
 	close(fd);
-	for (i = 0; i < MOVED_MAPS; i++)
+	for (i = 0; i < MOVED_MAPS; i++) {
 		EXPECT_EQ(1, reads_file(me, at[i], file, sizeof(file)))
 			TH_LOG("copy %d shows a breakpoint", i);
+	}
 	/* The first copy moved elsewhere. */
 	self->to = mmap(NULL, 4 * self->page, PROT_NONE,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -572,9 +573,10 @@ TEST_F_TIMEOUT(moved, hidden, 120)
 	EXPECT_EQ(0, upng_probe_del(self->ev));
 	EXPECT_EQ(0, upng_wait_unstranded(20000));
 	ASSERT_EQ(0, upng_hide_breakpoints(false));
-	for (i = 0; i < MOVED_MAPS; i++)
+	for (i = 0; i < MOVED_MAPS; i++) {
 		EXPECT_EQ(1, reads_file(me, at[i], file, sizeof(file)))
 			TH_LOG("copy %d keeps a breakpoint", i);
+	}
 	EXPECT_EQ(1, reads_file(me, (unsigned long)q + (sym.offset - off),
 				file, sizeof(file)));
 }

@@ -144,9 +144,10 @@ static void enable_all(struct __test_metadata *_metadata,
 {
 	int i;
 
-	for (i = 0; i < p->nsym; i++)
+	for (i = 0; i < p->nsym; i++) {
 		ASSERT_EQ(0, upng_probe_enable(p->ev[i], true))
 			TH_LOG("%s", p->ev[i]);
+	}
 }
 
 static void check_results(struct __test_metadata *_metadata,

@@ -295,8 +295,10 @@ static void call_all(struct __test_metadata *_metadata, struct mapper *m,
 {
 	int i;
 
-	for (i = 0; i < n; i++)
-		ASSERT_EQ(0, mapper_call(&m[i])) TH_LOG("process %d", i);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, mapper_call(&m[i]))
+			TH_LOG("process %d", i);
+	}
 }
 
 TEST_F_TIMEOUT(multi, all_functions, 300)
@@ -308,9 +310,10 @@ TEST_F_TIMEOUT(multi, all_functions, 300)
 	ASSERT_LE(0, self->link[0]) TH_LOG("BPF_LINK_CREATE: %s",
 					   strerror(-self->link[0]));
 	EXPECT_REGISTERED(NFUNC);
-	for (i = 0; i < NPROC; i++)
+	for (i = 0; i < NPROC; i++) {
 		EXPECT_EQ(NFUNC, count_funcs(&self->m[i], true))
 			TH_LOG("process %d", i);
+	}
 	call_all(_metadata, self->m, NPROC);
 	EXPECT_EQ(NPROC * NFUNC, upng_bpf_counter(self->map));
 
@@ -322,9 +325,10 @@ TEST_F_TIMEOUT(multi, all_functions, 300)
 
 	close(self->link[0]);
 	self->link[0] = -1;
-	for (i = 0; i <= NPROC; i++)
+	for (i = 0; i <= NPROC; i++) {
 		EXPECT_EQ(NFUNC, count_funcs(&self->m[i], false))
 			TH_LOG("process %d", i);
+	}
 	EXPECT_REGISTERED(0);
 	call_all(_metadata, self->m, NPROC + 1);
 	EXPECT_EQ((NPROC + 1) * NFUNC, upng_bpf_counter(self->map));
@@ -358,9 +362,10 @@ TEST_F_TIMEOUT(multi, one_pid, 300)
 					    self->offs, NFUNC, self->m[1].pid);
 	ASSERT_LE(0, self->link[0]) TH_LOG("BPF_LINK_CREATE: %s",
 					   strerror(-self->link[0]));
-	for (i = 0; i < NPROC; i++)
+	for (i = 0; i < NPROC; i++) {
 		EXPECT_EQ(i == 1 ? NFUNC : 0, count_funcs(&self->m[i], true))
 			TH_LOG("process %d", i);
+	}
 	call_all(_metadata, self->m, NPROC);
 	EXPECT_EQ(NFUNC, upng_bpf_counter(self->map));
 	close(self->link[0]);
@@ -411,9 +416,10 @@ TEST_F_TIMEOUT(multi, bad_last_offset, 300)
 	self->link[0] = upng_bpf_multi_link(self->prog, self->path,
 					    self->offs, NFUNC + 1, 0);
 	EXPECT_EQ(-EOPNOTSUPP, self->link[0]);
-	for (i = 0; i < NPROC; i++)
+	for (i = 0; i < NPROC; i++) {
 		EXPECT_EQ(NFUNC, count_funcs(&self->m[i], false))
 			TH_LOG("process %d", i);
+	}
 	EXPECT_REGISTERED(0);
 	call_all(_metadata, self->m, NPROC);
 	EXPECT_EQ(0, upng_bpf_counter(self->map));

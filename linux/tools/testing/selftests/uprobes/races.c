@@ -726,9 +726,10 @@ TEST_F_TIMEOUT(races, poke_vs_toggle, 300)
 	ASSERT_EQ(0, upng_mem_read(pid, st->page.value, mem, RACE_PAGE_SIZE));
 	ASSERT_EQ(0, memcmp(mem, pattern, RACE_PAD_LEN))
 		TH_LOG("the poked pad is not all there");
-	for (i = RACE_PAD_LEN; i < RACE_PAGE_SIZE; i++)
+	for (i = RACE_PAD_LEN; i < RACE_PAGE_SIZE; i++) {
 		ASSERT_EQ(st->file_page[i], mem[i])
 			TH_LOG("byte %#x of the page", i);
+	}
 	run_calls(_metadata, st, 0, 'a', 10);
 	quit(_metadata, st, 0);
 }
@@ -812,8 +813,10 @@ TEST_F_TIMEOUT(races, two_probes_one_page, 300)
 	/* Both gone: the whole page is the file's. */
 	ASSERT_EQ(0, upng_probe_enable(st->ev[1], false));
 	ASSERT_EQ(0, upng_mem_read(pid, st->page.value, mem, RACE_PAGE_SIZE));
-	for (i = 0; i < RACE_PAGE_SIZE; i++)
-		ASSERT_EQ(st->file_page[i], mem[i]) TH_LOG("byte %#x", i);
+	for (i = 0; i < RACE_PAGE_SIZE; i++) {
+		ASSERT_EQ(st->file_page[i], mem[i])
+			TH_LOG("byte %#x", i);
+	}
 	quit(_metadata, st, 0);
 }
 

@@ -40,8 +40,10 @@ static void check_page(struct __test_metadata *_metadata, pid_t pid,
 
 	ASSERT_EQ(0, upng_mem_read(pid, page, mem, PAGE));
 	ASSERT_EQ(0, upng_file_read(path, foff, file, PAGE));
-	for (i = 0; i < PAGE; i++)
-		ASSERT_EQ(file[i], mem[i]) TH_LOG("pid %d byte %#lx", pid, page + i);
+	for (i = 0; i < PAGE; i++) {
+		ASSERT_EQ(file[i], mem[i])
+			TH_LOG("pid %d byte %#lx", pid, page + i);
+	}
 }
 
 /* The breakpoint is in PID's memory at ADDR, the rest of the insn intact. */

@@ -153,9 +153,10 @@ TEST(registers_flags_red_zone)
 		/* CF PF AF ZF SF TF DF OF */
 		EXPECT_EQ(SITE_REGS_FLAGS & 0xdd5, r.flags & 0xdd5)
 			TH_LOG("call %d: flags %#lx", call, r.flags);
-		for (i = 0; i < 16; i++)
+		for (i = 0; i < 16; i++) {
 			EXPECT_EQ(SITE_REGS_RZ + (unsigned long)i, r.red_zone[i])
 				TH_LOG("call %d: red zone quadword %d", call, i);
+		}
 		/* The calls after the first went through the stub. */
 		if (!call)
 			ASSERT_NE(0UL, st_jump_target((unsigned char *)
