@@ -21,27 +21,31 @@
 
 #include "internal.h"
 
+/*
+ * An NMI's user stack trace reads the list (uprobe_fixup_callchain()):
+ * the head moves with WRITE_ONCE(), after the instance is complete.
+ */
 static struct return_instance *uprobe_pop_instance(struct uprobe_task *utask)
 {
 	struct return_instance *ri = utask->return_instances;
 
-	utask->return_instances = ri->next;
+	WRITE_ONCE(utask->return_instances, ri->next);
 	utask->depth--;
 	uprobe_put(ri->uprobe);
 	return ri;
 }
 
 /*
- * A thread keeps the last instance it is done with for its next return
- * probe: a function called in a loop allocates none.
+ * A thread keeps the instances it is done with for its next return
+ * probes: it allocates only when it has more pending than ever before
+ * (at most MAX_URETPROBE_DEPTH), so a recursive function allocates none
+ * after its first deep call. They are freed with the thread's state.
  */
 static void uprobe_recycle_instance(struct uprobe_task *utask,
 				    struct return_instance *ri)
 {
-	if (utask->ri_spare)
-		kfree(ri);
-	else
-		utask->ri_spare = ri;
+	WRITE_ONCE(ri->next, utask->ri_spare);
+	utask->ri_spare = ri;
 }
 
 static struct return_instance *uprobe_new_instance(struct uprobe_task *utask)
@@ -50,7 +54,7 @@ static struct return_instance *uprobe_new_instance(struct uprobe_task *utask)
 
 	if (!ri)
 		return kmalloc(sizeof(*ri), GFP_KERNEL);
-	utask->ri_spare = NULL;
+	utask->ri_spare = ri->next;
 	return ri;
 }
 
@@ -120,7 +124,8 @@ void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs)
 	ri->stack = user_stack_pointer(regs);
 	ri->orig_ret_vaddr = orig;
 	ri->next = utask->return_instances;
-	utask->return_instances = ri;
+	barrier();
+	WRITE_ONCE(utask->return_instances, ri);
 	utask->depth++;
 	return;
 put:
@@ -245,14 +250,19 @@ void uprobe_abandon_returns(void)
  * uprobe_free_return_instances() - forget every pending return probe
  * @utask: the thread's state
  *
- * The spare instance goes too.
+ * The instances kept for reuse go too.
  */
 void uprobe_free_return_instances(struct uprobe_task *utask)
 {
+	struct return_instance *ri;
+
 	while (utask->return_instances)
 		kfree(uprobe_pop_instance(utask));
-	kfree(utask->ri_spare);
-	utask->ri_spare = NULL;
+	while (utask->ri_spare) {
+		ri = utask->ri_spare;
+		utask->ri_spare = ri->next;
+		kfree(ri);
+	}
 }
 
 /**

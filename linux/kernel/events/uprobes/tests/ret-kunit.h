@@ -231,10 +231,61 @@ static void uprobe_ret_test_trampoline(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ut->return_instances);
 	KUNIT_EXPECT_EQ(test, ut->depth, 0U);
 	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 1);
-	/* One instance is kept for the next return probe, freed with the rest. */
-	KUNIT_EXPECT_NOT_NULL(test, ut->ri_spare);
 	uprobe_free_return_instances(ut);
 	KUNIT_EXPECT_NULL(test, ut->ri_spare);
+
+	current->utask = saved;
+}
+
+/* Pushes a new instance; whether it is one of the three of @ri. */
+static bool uprobe_ret_test_take(struct kunit *test, struct uprobe_task *ut,
+				 struct uprobe *u, struct return_instance **ri)
+{
+	struct return_instance *got = uprobe_new_instance(ut);
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	uprobe_ret_test_push(ut, u, got, 0);
+	return got == ri[0] || got == ri[1] || got == ri[2];
+}
+
+/*
+ * Every instance a return or a longjmp() ends is kept for the next
+ * return probes: as many as were pending, reused before any allocation,
+ * and freed with the rest.
+ */
+static void uprobe_ret_test_pool(struct kunit *test)
+{
+	struct uprobe_task *ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
+	struct uprobe_task *saved = current->utask;
+	struct uprobe *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
+	struct return_instance *ri[3];
+	struct pt_regs regs = {};
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ut);
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	refcount_set(&u->ref, 1);
+	INIT_LIST_HEAD(&u->consumers);
+	current->utask = ut;
+
+	/* Recursion three deep (0x300, 0x200, 0x100), then one return. */
+	for (i = 0; i < 3; i++) {
+		uprobe_ret_test_enter(test, ut, u, 0xa0 + i, 0x300 - 0x100 * i,
+				      false);
+		ri[i] = ut->return_instances;
+	}
+	regs.sp = 0x308;
+	uprobe_handle_trampoline(&regs);
+	KUNIT_EXPECT_NULL(test, ut->return_instances);
+
+	/* The next three come from those, the fourth is new. */
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, uprobe_ret_test_take(test, ut, u, ri),
+				i < 3);
+	KUNIT_EXPECT_NULL(test, ut->ri_spare);
+	uprobe_free_return_instances(ut);
+	KUNIT_EXPECT_NULL(test, ut->return_instances);
+	KUNIT_EXPECT_EQ(test, refcount_read(&u->ref), 1);
 
 	current->utask = saved;
 }
@@ -303,6 +354,7 @@ static struct kunit_case uprobe_ret_test_cases[] = {
 	KUNIT_CASE(uprobe_ret_test_dup),
 #ifdef CONFIG_HAVE_UPROBES_ARCH_PART
 	KUNIT_CASE(uprobe_ret_test_trampoline),
+	KUNIT_CASE(uprobe_ret_test_pool),
 	KUNIT_CASE(uprobe_ret_test_trace_in_handler),
 #endif
 	{}
