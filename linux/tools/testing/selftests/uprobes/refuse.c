@@ -11,7 +11,8 @@
  * executable) changes nothing in the process.  The analysis happens at
  * registration, so a refused instruction is refused even while no process
  * maps the file, with "...:0xOFF: cannot probe: REASON" in the kernel log
- * (the 6.12 engine analyses lazily and logs nothing: it fails that case).
+ * (the 6.12 engine analyses lazily and logs nothing: it fails that case),
+ * for perf and BPF as for uprobe_events.
  * A process whose USDT semaphore cannot be written (its page lies beyond
  * the end of the file: SIGBUS) gets no breakpoint the semaphore would
  * hide from the program.
@@ -783,6 +784,44 @@ TEST_F_TIMEOUT(unmapped, refused_at_registration, 120)
 	snprintf(where, sizeof(where), ":0x%lx: cannot probe: ", bad.offset);
 	EXPECT_TRUE(kmsg_has(self->kmsg, "uprobe", where))
 		TH_LOG("no \"%s\" line in the kernel log", where);
+}
+
+/*
+ * perf and BPF, which get only an errno, find the same reason in the
+ * kernel log as uprobe_events: each refusal is logged, whichever client
+ * asked, also when an earlier one was refused there.
+ */
+TEST_F_TIMEOUT(unmapped, refused_for_perf_and_bpf, 120)
+{
+	const char *path = upng_path(INSN_BIN);
+	struct upng_sym bad;
+	char where[64], log[4096];
+	unsigned long off;
+	int fd, map, prog;
+
+	ASSERT_EQ(0, upng_elf_sym(path, INSN_BAD, &bad));
+	snprintf(where, sizeof(where), ":0x%lx: cannot probe: ", bad.offset);
+
+	fd = upng_perf_uprobe_open(path, bad.offset, 0, getpid());
+	if (fd >= 0)
+		close(fd);
+	EXPECT_TRUE(fd == -EOPNOTSUPP || fd == -ENOTSUPP_KERNEL)
+		TH_LOG("perf_event_open() returned %d", fd);
+	EXPECT_TRUE(kmsg_has(self->kmsg, "uprobe", where))
+		TH_LOG("perf: no \"%s\" line in the kernel log", where);
+
+	prog = upng_bpf_counter_prog(&map, log, sizeof(log));
+	ASSERT_LE(0, prog) TH_LOG("%d: %s", prog, log);
+	off = bad.offset;
+	fd = upng_bpf_multi_link(prog, path, &off, 1, 0);
+	if (fd >= 0)
+		close(fd);
+	EXPECT_TRUE(fd == -EOPNOTSUPP || fd == -ENOTSUPP_KERNEL)
+		TH_LOG("BPF_LINK_CREATE returned %d", fd);
+	EXPECT_TRUE(kmsg_has(self->kmsg, "uprobe", where))
+		TH_LOG("BPF: no \"%s\" line in the kernel log", where);
+	close(prog);
+	close(map);
 }
 
 /* 3 * n + 1: the probed function of a code file. */

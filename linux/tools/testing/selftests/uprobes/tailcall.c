@@ -768,35 +768,17 @@ static int cc_open(const char *path, unsigned long off, bool ret, bool sample,
 		   pid_t pid)
 {
 	struct perf_event_attr attr;
-	char buf[64], *colon;
-	int fd;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	if (upng_read_str("/sys/bus/event_source/devices/uprobe/type", buf,
-			  sizeof(buf)))
-		return -ENOENT;
-	attr.type = atoi(buf);
-	attr.config1 = (unsigned long)path;
-	attr.config2 = off;
-	if (ret) {
-		if (upng_read_str("/sys/bus/event_source/devices/uprobe/format/retprobe",
-				  buf, sizeof(buf)))
-			return -ENOENT;
-		colon = strchr(buf, ':');
-		if (!colon)
-			return -EINVAL;
-		attr.config = 1ULL << atoi(colon + 1);
-	}
+	if (ret)
+		attr.config = UPNG_PERF_RETPROBE;
 	if (sample) {
 		attr.sample_period = 1;
 		attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
 		attr.exclude_callchain_kernel = 1;
 		attr.wakeup_events = 1;
 	}
-	fd = syscall(__NR_perf_event_open, &attr, pid, -1, -1,
-		     PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	return upng_perf_uprobe_open_attr(&attr, path, off, pid);
 }
 
 /* Child of callchain_through_tail_call: waits for a line, then the target. */

@@ -296,6 +296,15 @@ int upng_uprobe_pmu_type(void);
  */
 int upng_perf_uprobe_open(const char *path, unsigned long off,
 			  unsigned long sem_off, pid_t pid);
+struct perf_event_attr;
+/* Retprobe bit of the uprobe PMU's config (its format/retprobe). */
+#define UPNG_PERF_RETPROBE	1ULL
+/*
+ * The same with the caller's ATTR (config bits, sampling, ...): its type,
+ * size and probe fields are set here. The fd or -errno.
+ */
+int upng_perf_uprobe_open_attr(struct perf_event_attr *attr, const char *path,
+			       unsigned long off, pid_t pid);
 /* The count of a perf event, or -1. */
 long long upng_perf_count(int fd);
 

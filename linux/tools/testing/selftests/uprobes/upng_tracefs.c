@@ -431,25 +431,32 @@ int upng_uprobe_pmu_type(void)
 	return err ? err : atoi(buf);
 }
 
-int upng_perf_uprobe_open(const char *path, unsigned long off,
-			  unsigned long sem_off, pid_t pid)
+int upng_perf_uprobe_open_attr(struct perf_event_attr *attr, const char *path,
+			       unsigned long off, pid_t pid)
 {
-	struct perf_event_attr attr;
 	int type = upng_uprobe_pmu_type();
 	long fd;
 
 	if (type < 0)
 		return type;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
-	/* format/: retprobe is config:0, ref_ctr_offset config:32-63 */
-	attr.config = (unsigned long long)sem_off << 32;
-	attr.config1 = (unsigned long)path;	/* uprobe_path */
-	attr.config2 = off;			/* probe_offset */
-	fd = syscall(__NR_perf_event_open, &attr, pid, -1, -1,
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config1 = (unsigned long)path;	/* uprobe_path */
+	attr->config2 = off;			/* probe_offset */
+	fd = syscall(__NR_perf_event_open, attr, pid, -1, -1,
 		     PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
+}
+
+int upng_perf_uprobe_open(const char *path, unsigned long off,
+			  unsigned long sem_off, pid_t pid)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	/* format/: retprobe is config:0, ref_ctr_offset config:32-63 */
+	attr.config = (unsigned long long)sem_off << 32;
+	return upng_perf_uprobe_open_attr(&attr, path, off, pid);
 }
 
 long long upng_perf_count(int fd)
