@@ -24,6 +24,7 @@
 #include <linux/elf.h>
 #include <linux/hash.h>
 #include <linux/pagemap.h>
+#include <linux/ratelimit.h>
 #include <linux/rculist.h>
 #include <linux/sched/mm.h>
 #include <linux/shmem_fs.h>
@@ -262,11 +263,36 @@ bool uprobe_wanted_by(struct uprobe *uprobe, struct mm_struct *mm)
 	return wanted;
 }
 
+/*
+ * Says in the kernel log why @uprobe cannot be probed; @again for a
+ * refusal analysed before, rate-limited: every client refused (perf and
+ * BPF get only the errno) finds the reason, and a file mapped again and
+ * again does not flood the log.
+ */
+static void uprobe_log_refusal(struct uprobe *uprobe, int err, bool again)
+{
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+	struct dentry *dentry;
+
+	if (again && !__ratelimit(&rs))
+		return;
+	/* Name the file as well as the inode allows: a path tail. */
+	dentry = d_find_any_alias(uprobe->inode);
+	if (dentry)
+		pr_warn("%pd4:0x%llx: cannot probe: %s (%pe)\n", dentry,
+			uprobe->offset, uprobe->refusal, ERR_PTR(err));
+	else
+		pr_warn("inode %lu:0x%llx: cannot probe: %s (%pe)\n",
+			uprobe->inode->i_ino, uprobe->offset, uprobe->refusal,
+			ERR_PTR(err));
+	dput(dentry);
+}
+
 /* Analyses the instruction read into @uprobe->arch.insn. */
 static int uprobe_analyze(struct uprobe *uprobe, bool is_64bit)
 {
 	const char *reason = "undecodable instruction";
-	struct dentry *dentry;
 	int err;
 
 	err = arch_uprobe_analyze(&uprobe->arch, is_64bit, &reason);
@@ -274,16 +300,8 @@ static int uprobe_analyze(struct uprobe *uprobe, bool is_64bit)
 		uprobe->is_64bit = is_64bit;
 		return 0;
 	}
-	/* Name the file as well as the inode allows: a path tail. */
-	dentry = d_find_any_alias(uprobe->inode);
-	if (dentry)
-		pr_warn("%pd4:0x%llx: cannot probe: %s (%pe)\n", dentry,
-			uprobe->offset, reason, ERR_PTR(err));
-	else
-		pr_warn("inode %lu:0x%llx: cannot probe: %s (%pe)\n",
-			uprobe->inode->i_ino, uprobe->offset, reason,
-			ERR_PTR(err));
-	dput(dentry);
+	uprobe->refusal = reason ?: "undecodable instruction";
+	uprobe_log_refusal(uprobe, err, false);
 	return err;
 }
 
@@ -294,7 +312,8 @@ static int uprobe_analyze(struct uprobe *uprobe, bool is_64bit)
  *	of an overlay) to read the instruction through
  *
  * The first caller to succeed analyses the instruction; later ones get
- * the same verdict. A read error is not one: the next caller tries again.
+ * the same verdict, and a refusal's reason in the kernel log each. A read
+ * error is not one: the next caller tries again.
  * The file is read before prep_mutex is taken, so that no lock of the
  * filesystem nests inside it. May be called with an mmap lock held.
  *
@@ -308,8 +327,12 @@ int uprobe_prepare(struct uprobe *uprobe, struct file *file)
 
 	/* The analysis is complete when seen; pairs with the release below. */
 	err = smp_load_acquire(&uprobe->prep);
-	if (err)
-		return err > 0 ? 0 : err;
+	if (err > 0)
+		return 0;
+	if (err) {
+		uprobe_log_refusal(uprobe, err, true);
+		return err;
+	}
 	err = uprobe_read_insn(uprobe->inode, file, uprobe->offset, insn,
 			       sizeof(insn));
 	if (err) {
@@ -327,6 +350,9 @@ int uprobe_prepare(struct uprobe *uprobe, struct file *file)
 		err = uprobe_analyze(uprobe, is_64bit);
 		/* Publish the analysis; pairs with uprobe_ready(). */
 		smp_store_release(&uprobe->prep, err ? err : 1);
+	} else if (err < 0) {
+		/* Refused by a concurrent caller. */
+		uprobe_log_refusal(uprobe, err, true);
 	}
 	mutex_unlock(&uprobe->prep_mutex);
 	return err > 0 ? 0 : err;

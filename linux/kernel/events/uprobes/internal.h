@@ -46,6 +46,8 @@
  * @consumers: the registered &struct uprobe_consumer (SRCU list)
  * @prep_mutex: serialises the analysis of the instruction
  * @prep: 0 before the analysis, 1 once it succeeded, or its error
+ * @refusal: why the analysis refused the instruction (a static string),
+ *	set before @prep is
  * @is_64bit: the instruction was analysed as 64-bit code
  * @no_boost: the instruction cannot run from a boosted XOL slot
  * @no_stub: the breakpoint is never replaced with a jump to a stub
@@ -74,6 +76,7 @@ struct uprobe {
 	struct list_head	consumers;
 	struct mutex		prep_mutex;	/* see @prep_mutex above */
 	int			prep;
+	const char		*refusal;
 	bool			is_64bit;
 	bool			no_boost;
 	bool			no_stub;
