@@ -237,6 +237,21 @@ static void uprobe_ret_test_trampoline(struct kunit *test)
 	current->utask = saved;
 }
 
+/* How many instances kept for reuse, each one of the three of @ri. */
+static int uprobe_ret_test_kept(struct uprobe_task *ut,
+				struct return_instance **ri)
+{
+	struct return_instance *p;
+	int n = 0;
+
+	for (p = ut->ri_spare; p; p = p->next) {
+		if (p != ri[0] && p != ri[1] && p != ri[2])
+			return -1;
+		n++;
+	}
+	return n;
+}
+
 /* Pushes a new instance; whether it is one of the three of @ri. */
 static bool uprobe_ret_test_take(struct kunit *test, struct uprobe_task *ut,
 				 struct uprobe *u, struct return_instance **ri)
@@ -277,6 +292,8 @@ static void uprobe_ret_test_pool(struct kunit *test)
 	regs.sp = 0x308;
 	uprobe_handle_trampoline(&regs);
 	KUNIT_EXPECT_NULL(test, ut->return_instances);
+	/* All three are kept (an allocator may hand freed ones back). */
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_kept(ut, ri), 3);
 
 	/* The next three come from those, the fourth is new. */
 	for (i = 0; i < 4; i++)
