@@ -281,9 +281,12 @@ TEST_F_TIMEOUT(attach, four_threads, 600)
 	free(trace);
 	ASSERT_EQ(THREADS * PER_THREAD, n);
 	qsort(vals, n, sizeof(*vals), cmp_ull);
-	for (t = 0; t < THREADS; t++)
-		for (i = 0; i < PER_THREAD; i++)
-			ASSERT_EQ(t * 1000000ULL + i, vals[t * PER_THREAD + i]);
+	for (t = 0; t < THREADS; t++) {
+		for (i = 0; i < PER_THREAD; i++) {
+			ASSERT_EQ(t * 1000000ULL + i, vals[t * PER_THREAD + i])
+				TH_LOG("thread %ld, value %ld", t, i);
+		}
+	}
 	free(vals);
 }
 

@@ -269,8 +269,10 @@ FIXTURE_SETUP(multi)
 	self->prog = upng_bpf_counter_prog(&self->map, log, sizeof(log));
 	ASSERT_LE(0, self->prog) TH_LOG("BPF counter map and program: %s\n%s",
 					strerror(-self->prog), log);
-	for (i = 0; i < NPROC; i++)
-		ASSERT_EQ(0, mapper_start(&self->m[i], self->path));
+	for (i = 0; i < NPROC; i++) {
+		ASSERT_EQ(0, mapper_start(&self->m[i], self->path))
+			TH_LOG("process %d", i);
+	}
 }
 
 FIXTURE_TEARDOWN(multi)

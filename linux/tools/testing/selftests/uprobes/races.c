@@ -477,8 +477,10 @@ FIXTURE_SETUP(races)
 	ASSERT_FALSE(upng_is_bkpt(st->file_a));
 	ASSERT_FALSE(upng_is_bkpt(st->file_b));
 	ASSERT_FALSE(upng_is_bkpt(st->file_c));
-	for (i = 0; i < RACE_PAD_LEN; i++)
-		ASSERT_EQ(RACE_PAD_BYTE, st->file_page[i]);
+	for (i = 0; i < RACE_PAD_LEN; i++) {
+		ASSERT_EQ(RACE_PAD_BYTE, st->file_page[i])
+			TH_LOG("byte %#x", i);
+	}
 	for (i = 0; i < 3; i++)
 		upng_evname(st->ev[i], sizeof(st->ev[i]), "races");
 	ASSERT_EQ(0, upng_trace_reset());
@@ -1064,10 +1066,12 @@ TEST_F_TIMEOUT(races, semaphore, 300)
 	check_orig(_metadata, sb);
 	check_sem(_metadata, st, 0, base + 1, "perf event on A");
 	check_sem(_metadata, st, 1, base, "perf event on A");
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, upng_probe_add_sem(st->ev[i], st->bin,
 						st->c.offset,
-						st->sem.offset, NULL));
+						st->sem.offset, NULL))
+			TH_LOG("probe %d", i);
+	}
 	ask(_metadata, st, 1, "spin c 3", line, sizeof(line));
 
 	end = upng_now_ms() + race_ms();
@@ -1224,9 +1228,11 @@ TEST_F_TIMEOUT(races, no_spurious_sigtrap, 300)
 
 	spawn(_metadata, st, 0);
 	sc = site(st->t[0].pid, st->c.value, st->file_c);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, upng_probe_add(st->ev[i], st->bin,
-					    st->c.offset, NULL));
+					    st->c.offset, NULL))
+			TH_LOG("probe %d", i);
+	}
 	ask(_metadata, st, 0, "spin c 8", line, sizeof(line));
 
 	end = upng_now_ms() + race_ms();

@@ -151,8 +151,10 @@ TEST_F_TIMEOUT(retprobe, return_values, 300)
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	ASSERT_EQ(50, upng_probe_hits(self->ev));
 	ASSERT_EQ(50, ret_values(self->ev, self->vals));
-	for (i = 0; i < 50; i++)
-		ASSERT_EQ(func_value(i), (long long)self->vals[i]);
+	for (i = 0; i < 50; i++) {
+		ASSERT_EQ(func_value(i), (long long)self->vals[i])
+			TH_LOG("call %ld", i);
+	}
 }
 
 TEST_F_TIMEOUT(retprobe, threads_and_fork, 300)
@@ -178,8 +180,10 @@ TEST_F_TIMEOUT(retprobe, threads_and_fork, 300)
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	ASSERT_EQ(420, upng_probe_hits(self->ev));
 	ASSERT_EQ(420, ret_values(self->ev, self->vals));
-	for (i = 0; i < n; i++)
-		ASSERT_EQ(want[i], self->vals[i]);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(want[i], self->vals[i])
+			TH_LOG("return %ld", i);
+	}
 }
 
 TEST_F_TIMEOUT(retprobe, entry_then_return, 300)
@@ -230,8 +234,10 @@ TEST_F_TIMEOUT(retprobe, recursion, 300)
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	ASSERT_EQ(11, upng_probe_hits(self->ev));
 	ASSERT_EQ(11, ret_values(self->ev, self->vals));
-	for (i = 0; i <= 10; i++)
-		ASSERT_EQ(rec_value(i), (long long)self->vals[i]);
+	for (i = 0; i <= 10; i++) {
+		ASSERT_EQ(rec_value(i), (long long)self->vals[i])
+			TH_LOG("depth %ld", i);
+	}
 }
 
 TEST_F_TIMEOUT(retprobe, longjmp_over_frames, 300)

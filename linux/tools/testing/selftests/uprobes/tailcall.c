@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -776,6 +777,7 @@ static int cc_open(const char *path, unsigned long off, bool ret, bool sample,
 		attr.sample_period = 1;
 		attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
 		attr.exclude_callchain_kernel = 1;
+		attr.sample_max_stack = CC_MAX - 2;
 		attr.wakeup_events = 1;
 	}
 	return upng_perf_uprobe_open_attr(&attr, path, off, pid);
@@ -787,6 +789,7 @@ static void cc_child(void *arg, int cmd, int reply)
 	const char *bin = upng_path("bin/" TC_BIN);
 	char c;
 
+	upng_die_with_parent();
 	if (read(cmd, &c, 1) != 1)
 		_exit(2);
 	if (dup2(reply, 1) < 0)
@@ -824,9 +827,12 @@ static int cc_samples(struct perf_event_mmap_page *rb, size_t page,
 			((unsigned char *)rec)[i] =
 				data[(at + sizeof(hdr) + i) % size];
 		/* rec: ip, nr, then nr addresses from PERF_CONTEXT_USER */
-		if (n >= max || rec[1] > (len / sizeof(rec[0])) - 2)
+		if (rec[1] > (len / sizeof(rec[0])) - 2)
 			return -1;
-		lens[n] = 0;
+		if (n >= max) {
+			n++;	/* counted, not kept */
+			continue;
+		}
 		for (k = 0, j = -1; k < (int)rec[1]; k++) {
 			if (rec[2 + k] == PERF_CONTEXT_USER) {
 				j = 0;
@@ -894,14 +900,23 @@ TEST(callchain_through_tail_call)
 	ASSERT_EQ(1, write(cmd, "g", 1));
 	n = 0;
 	while (n < (int)sizeof(out) - 1 &&
+	       poll(&(struct pollfd){ .fd = reply, .events = POLLIN }, 1,
+		    RECV_MS) > 0 &&
 	       (got = read(reply, out + n, sizeof(out) - 1 - n)) > 0)
 		n += got;
 	out[n] = '\0';
+	if (!strstr(out, "done"))
+		kill(pid, SIGKILL);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
 		TH_LOG("target status 0x%x", status);
 	/* The returns went where they belong: tc_f0(x) is x + 4. */
 	EXPECT_STREQ("cc v 9\ncc v 10\ndone\n", out);
+	/* The return probes fired: the trampoline was on the stack. */
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(2, upng_perf_count(fds[i]))
+			TH_LOG("return probe of %s", rets[i]);
+	}
 
 	n = cc_samples(rb, page, chains, lens, 4);
 	ASSERT_EQ(2, n) TH_LOG("samples of tc_f4");
