@@ -292,7 +292,7 @@ static void uprobe_log_refusal(struct uprobe *uprobe, int err, bool again)
 /* Analyses the instruction read into @uprobe->arch.insn. */
 static int uprobe_analyze(struct uprobe *uprobe, bool is_64bit)
 {
-	const char *reason = "undecodable instruction";
+	const char *reason = NULL;
 	int err;
 
 	err = arch_uprobe_analyze(&uprobe->arch, is_64bit, &reason);
