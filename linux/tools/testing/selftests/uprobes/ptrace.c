@@ -42,8 +42,17 @@ static char *const step_sites[] = {
 	site_step0, site_step1, site_step2, site_step3, site_step4,
 };
 
-/* Child: stop for the tracer, then run site_steps(ARG). */
-static pid_t start_tracee(struct __test_metadata *_metadata)
+/* The tracee of most cases: 0 when site_steps() computed the right value. */
+static int run_steps(void)
+{
+	return site_steps(ARG) == SITE_STEPS(ARG) ? 0 : 1;
+}
+
+/*
+ * Child: stop for the tracer, then exit with what BODY returns; it dies
+ * with the tracer.
+ */
+static pid_t start_tracee(struct __test_metadata *_metadata, int (*body)(void))
 {
 	int status;
 	pid_t pid;
@@ -53,7 +62,7 @@ static pid_t start_tracee(struct __test_metadata *_metadata)
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
 			_exit(10);
 		raise(SIGSTOP);
-		_exit(site_steps(ARG) == SITE_STEPS(ARG) ? 0 : 1);
+		_exit(body());
 	}
 	EXPECT_LT(0, pid);
 	EXPECT_EQ(pid, waitpid(pid, &status, 0));
@@ -204,7 +213,7 @@ TEST_F_TIMEOUT(ptrace, singlestep_through_probe, 120)
 	unsigned long ret_addr, expect;
 	int i;
 
-	self->pid = start_tracee(_metadata);
+	self->pid = start_tracee(_metadata, run_steps);
 	run_to_entry(_metadata, self->pid);
 	ASSERT_EQ(0, upng_getregs(self->pid, &regs));
 #if defined(__aarch64__)
@@ -234,7 +243,7 @@ TEST_F_TIMEOUT(ptrace, breakpoint_beside_probe, 120)
 	struct user_regs_struct regs;
 	long old;
 
-	self->pid = start_tracee(_metadata);
+	self->pid = start_tracee(_metadata, run_steps);
 	old = set_bp(self->pid, bp);
 	ASSERT_LE(0, old);
 	ASSERT_FALSE(upng_is_dbg_bkpt(old));
@@ -265,7 +274,7 @@ TEST_F_TIMEOUT(ptrace, breakpoint_on_probe, 120)
 	int status;
 	long old;
 
-	self->pid = start_tracee(_metadata);
+	self->pid = start_tracee(_metadata, run_steps);
 	old = set_bp(self->pid, addr);
 	ASSERT_LE(0, old);
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, self->pid, NULL, NULL));
@@ -297,6 +306,12 @@ static int set_dr(pid_t pid, int n, unsigned long val)
 
 	return ptrace(PTRACE_POKEUSER, pid, (void *)off, (void *)val) ?
 	       -errno : 0;
+}
+
+/* The watchpoint case's tracee: 0 when the probed store stored its value. */
+static int run_ripstore(void)
+{
+	return site_ripstore(0x5eed) == 0x5eed ? 0 : 1;
 }
 
 /*
@@ -343,16 +358,9 @@ TEST(watchpoint_on_emulated_store)
 	upng_evname(ev, sizeof(ev), "watch");
 	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), sym.offset, NULL));
 	ASSERT_EQ(0, upng_probe_enable(ev, true));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(10);
-		raise(SIGSTOP);
-		_exit(site_ripstore(0x5eed) == 0x5eed ? 0 : 1);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	pid = start_tracee(_metadata, run_ripstore);
+	/* It checked the fork and the stop: go no further without them. */
+	ASSERT_EQ(KSFT_PASS, _metadata->exit_code);
 	ASSERT_EQ(0, set_dr(pid, 0, (unsigned long)site_ripdata));
 	/* L0, R/W0 = 01 (writes), LEN0 = 10 (8 bytes) */
 	ASSERT_EQ(0, set_dr(pid, 7, 0x1 | 0x1UL << 16 | 0x2UL << 18));

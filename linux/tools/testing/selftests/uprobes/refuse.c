@@ -787,6 +787,21 @@ TEST_F_TIMEOUT(unmapped, refused_at_registration, 120)
 }
 
 /*
+ * What CLIENT got (an fd or -errno) is the refusal's errno, and the
+ * kernel log read from KMSG has a line with WHERE.
+ */
+static void expect_refused(struct __test_metadata *_metadata, int kmsg,
+			   const char *client, int ret, const char *where)
+{
+	if (ret >= 0)
+		close(ret);
+	EXPECT_TRUE(ret == -EOPNOTSUPP || ret == -ENOTSUPP_KERNEL)
+		TH_LOG("%s returned %d", client, ret);
+	EXPECT_TRUE(kmsg_has(kmsg, "uprobe", where))
+		TH_LOG("%s: no \"%s\" line in the kernel log", client, where);
+}
+
+/*
  * perf and BPF, which get only an errno, find the same reason in the
  * kernel log as uprobe_events: each refusal is logged, whichever client
  * asked, also when an earlier one was refused there.
@@ -797,29 +812,20 @@ TEST_F_TIMEOUT(unmapped, refused_for_perf_and_bpf, 120)
 	struct upng_sym bad;
 	char where[64], log[4096];
 	unsigned long off;
-	int fd, map, prog;
+	int map, prog;
 
 	ASSERT_EQ(0, upng_elf_sym(path, INSN_BAD, &bad));
 	snprintf(where, sizeof(where), ":0x%lx: cannot probe: ", bad.offset);
 
-	fd = upng_perf_uprobe_open(path, bad.offset, 0, getpid());
-	if (fd >= 0)
-		close(fd);
-	EXPECT_TRUE(fd == -EOPNOTSUPP || fd == -ENOTSUPP_KERNEL)
-		TH_LOG("perf_event_open() returned %d", fd);
-	EXPECT_TRUE(kmsg_has(self->kmsg, "uprobe", where))
-		TH_LOG("perf: no \"%s\" line in the kernel log", where);
+	expect_refused(_metadata, self->kmsg, "perf_event_open()",
+		       upng_perf_uprobe_open(path, bad.offset, 0, getpid()),
+		       where);
 
 	prog = upng_bpf_counter_prog(&map, log, sizeof(log));
 	ASSERT_LE(0, prog) TH_LOG("%d: %s", prog, log);
 	off = bad.offset;
-	fd = upng_bpf_multi_link(prog, path, &off, 1, 0);
-	if (fd >= 0)
-		close(fd);
-	EXPECT_TRUE(fd == -EOPNOTSUPP || fd == -ENOTSUPP_KERNEL)
-		TH_LOG("BPF_LINK_CREATE returned %d", fd);
-	EXPECT_TRUE(kmsg_has(self->kmsg, "uprobe", where))
-		TH_LOG("BPF: no \"%s\" line in the kernel log", where);
+	expect_refused(_metadata, self->kmsg, "BPF_LINK_CREATE",
+		       upng_bpf_multi_link(prog, path, &off, 1, 0), where);
 	close(prog);
 	close(map);
 }
