@@ -139,7 +139,7 @@ ln -sfn "$hdr/usr" "$tree/tools/testing/selftests/usr"
 ln -sfn "$hdr/usr" "$tree/usr"
 
 log "building test_progs ($(printf '%s\n' "${keep_tests[@]}" | wc -l) tests, \
-$(ls "$bpf"/progs/*.c | wc -l) BPF programs, clang $(clang -dumpversion), one job; log: $blog)"
+$(ls "$bpf"/progs/*.c | wc -l) BPF programs, clang $(clang -dumpversion), $JOBS jobs; log: $blog)"
 start=$(date +%s)
 # The runner's extra files that these tests do not use, and the linked
 # objects' copies for the no_alu32 and cpuv4 runners (the Makefile has
@@ -156,13 +156,13 @@ for s in $(mkvar LINKED_SKELS); do
 done
 # As a make run from a shell: under "make check-kernel-tests" the
 # selftests' lib.mk, seeing MAKELEVEL 1, leaves OUTPUT empty, and the
-# Makefile writes its objects to /. OUTPUT given too. One job, as every
-# run that passed had; test_progs first: it depends on the helpers named
-# after it, which are then up to date (alone, a bare "urandom_read"
-# would be made by make's built-in rule).
-if ! env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make -C "$bpf" -j1 OUTPUT="$bpf" \
+# Makefile writes its objects to /. OUTPUT given too, and the targets by
+# their paths in it (a bare "urandom_read" would be made by make's
+# built-in rule, racing the Makefile's own under -j).
+if ! env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make -C "$bpf" -j"$JOBS" OUTPUT="$bpf" \
 	"${old[@]}" VMLINUX_BTF="$vmlinux" \
-	test_progs urandom_read liburandom_read.so uprobe_multi >"$blog" 2>&1; then
+	"$bpf/test_progs" "$bpf/urandom_read" "$bpf/liburandom_read.so" \
+	"$bpf/uprobe_multi" >"$blog" 2>&1; then
 	grep -E 'error|Error' "$blog" | head -30 >&2
 	tail -20 "$blog" >&2
 	die "test_progs build failed (log: $blog)"

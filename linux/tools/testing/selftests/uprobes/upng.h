@@ -375,6 +375,33 @@ int upng_bpf_counter_prog(int *map, char *log, size_t size);
 int upng_bpf_multi_link(int prog, const char *path,
 			const unsigned long *offsets, unsigned int cnt,
 			pid_t pid);
+/* The same with the link's FLAGS (BPF_F_UPROBE_MULTI_RETURN). */
+int upng_bpf_multi_link_flags(int prog, const char *path,
+			      const unsigned long *offsets, unsigned int cnt,
+			      pid_t pid, unsigned int flags);
+
+/* A store into a program's context: VAL at offset OFF, SIZE bytes. */
+struct upng_bpf_store {
+	int off;
+	int size;
+	unsigned long long val;
+};
+#define UPNG_BPF_STORES 4
+/*
+ * A BPF_PROG_TYPE_KPROBE program for ATTACH_TYPE (0: a perf event) that
+ * makes the N (at most UPNG_BPF_STORES) stores ST into its context, the
+ * probed task's registers, in order, then, with PROG_ARRAY >= 0 (a
+ * program array's fd), tail-calls its program 0. The program's fd or
+ * -errno; on failure LOG (SIZE bytes, may be NULL) gets the verifier's
+ * reasons.
+ */
+int upng_bpf_store_prog(unsigned int attach_type,
+			const struct upng_bpf_store *st, int n, int prog_array,
+			char *log, size_t size);
+/* A program array of one entry: its fd or -errno. */
+int upng_bpf_prog_array(void);
+/* Puts PROG into entry 0 of program array MAP: 0 or -errno. */
+int upng_bpf_prog_array_set(int map, int prog);
 
 /* One mapping of /proc/PID/smaps; sizes in kB. */
 struct upng_vma {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * BPF for the uprobes selftests, through the raw bpf() system call: a
- * one-counter array map, a program that counts its runs in it, and
- * BPF_TRACE_UPROBE_MULTI links of that program.
+ * one-counter array map, a program that counts its runs in it, programs
+ * that store into their context (the registers), program arrays, and
+ * BPF_TRACE_UPROBE_MULTI links of those programs.
  */
 #include <errno.h>
 #include <linux/bpf.h>
@@ -70,6 +71,51 @@ long long upng_bpf_counter(int map)
 #define INSN(c, d, s, o, i) ((struct bpf_insn) {			\
 	.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
 
+/* The BPF size code of a SIZE-byte access. */
+static int bpf_size(int size)
+{
+	switch (size) {
+	case 1:
+		return BPF_B;
+	case 2:
+		return BPF_H;
+	case 4:
+		return BPF_W;
+	default:
+		return BPF_DW;
+	}
+}
+
+/*
+ * Loads the N instructions INSNS as a BPF_PROG_TYPE_KPROBE program for
+ * ATTACH_TYPE (0: a perf event); its fd or -errno. On failure LOG (SIZE
+ * bytes, may be NULL) gets the verifier's reasons.
+ */
+static int kprobe_prog(unsigned int attach_type, const struct bpf_insn *insns,
+		       int n, const char *name, char *log, size_t size)
+{
+	union bpf_attr a;
+	int fd;
+
+	if (log)
+		log[0] = '\0';
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_KPROBE;
+	a.expected_attach_type = attach_type;
+	a.insns = (unsigned long)insns;
+	a.insn_cnt = n;
+	a.license = (unsigned long)"GPL";
+	snprintf(a.prog_name, sizeof(a.prog_name), "%s", name);
+	fd = sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+	if (fd >= 0 || !log)
+		return fd;
+	/* Again with the verifier's log, to say why. */
+	a.log_buf = (unsigned long)log;
+	a.log_size = size;
+	a.log_level = 1;
+	return sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+}
+
 int upng_bpf_counter_prog(int *mapp, char *log, size_t size)
 {
 	int map = counter_map();
@@ -93,34 +139,74 @@ int upng_bpf_counter_prog(int *mapp, char *log, size_t size)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	union bpf_attr a;
-	int fd;
-
 	*mapp = map;
 	if (log)
 		log[0] = '\0';
 	if (map < 0)
 		return map;
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_KPROBE;
-	a.expected_attach_type = TRACE_UPROBE_MULTI;
-	a.insns = (unsigned long)insns;
-	a.insn_cnt = ARRAY_SIZE(insns);
-	a.license = (unsigned long)"GPL";
-	snprintf(a.prog_name, sizeof(a.prog_name), "upng_count");
-	fd = sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
-	if (fd >= 0 || !log)
-		return fd;
-	/* Again with the verifier's log, to say why. */
-	a.log_buf = (unsigned long)log;
-	a.log_size = size;
-	a.log_level = 1;
-	return sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+	return kprobe_prog(TRACE_UPROBE_MULTI, insns, ARRAY_SIZE(insns),
+			   "upng_count", log, size);
 }
 
-int upng_bpf_multi_link(int prog, const char *path,
-			const unsigned long *offsets, unsigned int cnt,
-			pid_t pid)
+int upng_bpf_store_prog(unsigned int attach_type,
+			const struct upng_bpf_store *st, int n, int prog_array,
+			char *log, size_t size)
+{
+	struct bpf_insn insns[3 * UPNG_BPF_STORES + 8];
+	int i, k = 0;
+
+	if (n > UPNG_BPF_STORES)
+		return -E2BIG;
+	for (i = 0; i < n; i++) {
+		/* r2 = val (a two-slot 64-bit immediate); *(r1 + off) = r2 */
+		insns[k++] = INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_2, 0, 0,
+				  (__u32)st[i].val);
+		insns[k++] = INSN(0, 0, 0, 0, (__u32)(st[i].val >> 32));
+		insns[k++] = INSN(BPF_STX | BPF_MEM | bpf_size(st[i].size),
+				  BPF_REG_1, BPF_REG_2, st[i].off, 0);
+	}
+	if (prog_array >= 0) {
+		/* bpf_tail_call(ctx, prog_array, 0) */
+		insns[k++] = INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_2,
+				  BPF_PSEUDO_MAP_FD, 0, prog_array);
+		insns[k++] = INSN(0, 0, 0, 0, 0);
+		insns[k++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0,
+				  0);
+		insns[k++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
+				  BPF_FUNC_tail_call);
+	}
+	insns[k++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	insns[k++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	return kprobe_prog(attach_type, insns, k, "upng_store", log, size);
+}
+
+int upng_bpf_prog_array(void)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_PROG_ARRAY;
+	a.key_size = sizeof(__u32);
+	a.value_size = sizeof(__u32);
+	a.max_entries = 1;
+	return sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+}
+
+int upng_bpf_prog_array_set(int map, int prog)
+{
+	__u32 key = 0, v = prog;
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map;
+	a.key = (unsigned long)&key;
+	a.value = (unsigned long)&v;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &a, sizeof(a));
+}
+
+int upng_bpf_multi_link_flags(int prog, const char *path,
+			      const unsigned long *offsets, unsigned int cnt,
+			      pid_t pid, unsigned int flags)
 {
 	struct uprobe_multi_attr a;
 
@@ -131,5 +217,13 @@ int upng_bpf_multi_link(int prog, const char *path,
 	a.offsets = (unsigned long)offsets;
 	a.cnt = cnt;
 	a.pid = pid;
+	a.multi_flags = flags;
 	return sys_bpf(BPF_LINK_CREATE, &a, sizeof(a));
+}
+
+int upng_bpf_multi_link(int prog, const char *path,
+			const unsigned long *offsets, unsigned int cnt,
+			pid_t pid)
+{
+	return upng_bpf_multi_link_flags(prog, path, offsets, cnt, pid, 0);
 }
