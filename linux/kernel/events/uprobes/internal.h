@@ -405,7 +405,6 @@ static inline bool uprobe_stepping(struct uprobe_task *utask)
 	return utask->state != UTASK_RUNNING;
 }
 
-void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs);
 void uprobe_remove_from_current(struct uprobe *uprobe, unsigned long vaddr,
 				bool force);
 

@@ -80,16 +80,18 @@ unsigned long uprobe_current_func_ip(void)
  *
  * Must be called in a uprobes SRCU read section. Removes the breakpoint
  * from this address space when every handler asked for it and no filter
- * objects; else arms the return probe when a consumer has a ret_handler.
+ * objects; else arms the return probe when a consumer has a ret_handler
+ * and no handler moved the instruction pointer.
  */
-void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs)
+static void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
+	unsigned long func = instruction_pointer(regs);
 	struct uprobe_consumer *uc;
 	bool remove = true, ret = false;
 
 	utask->handling = uprobe;
-	utask->func_ip = instruction_pointer(regs);
+	utask->func_ip = func;
 	list_for_each_entry_srcu(uc, &uprobe->consumers, cons_node,
 				 uprobes_srcu_held()) {
 		int rc = 0;
@@ -110,8 +112,12 @@ void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs)
 		uprobe_remove_from_current(uprobe, utask->vaddr, false);
 		return;
 	}
-	/* The architecture may look at the probed instruction. */
-	if (ret)
+	/*
+	 * The architecture may look at the probed instruction. A handler
+	 * that moved ip took the thread elsewhere: the function is not
+	 * entered, there is no return of it to watch.
+	 */
+	if (ret && instruction_pointer(regs) == func)
 		uprobe_prepare_return(uprobe, regs);
 	utask->handling = NULL;
 }

@@ -13,16 +13,21 @@
  * return probe's program changes what the caller gets back. Through an
  * uprobe_multi link and through a uprobe perf event.
  *
+ * A function whose entry a program skipped is not entered: no return
+ * probe fires for it.
+ *
  * What stays out of reach: the registers a program cannot set from user
  * mode (x86: orig_ax, cs, flags, ss, and half of ip; arm64: pstate and the
- * kernel's fields after it) are refused by the verifier; a program that
- * writes is refused for kprobes (kprobe_multi at load, a kprobe perf event
- * at attach) and in tail calls, which could take it to a kprobe.
+ * kernel's fields after it) are refused by the verifier, and so is any
+ * store without CAP_SYS_ADMIN; a program that writes is refused for
+ * kprobes (kprobe_multi at load, a kprobe perf event at attach) and in
+ * tail calls, which could take it to a kprobe.
  *
  * The 6.12 kernel lets no program write its context: every case but the
  * refusals fails there.
  */
 #include <errno.h>
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -294,8 +299,11 @@ TEST_F_TIMEOUT(site, write_address, 60)
 /*
  * At a function's entry (a nop: emulated on x86, simulated on arm64): the
  * argument written is the one the function computes with, and a moved ip
- * calls another function in its place.
+ * calls another function in its place, from its first byte (arguments
+ * above 32 bits: entered one byte late, x86's lea would drop them).
  */
+#define BIG 0x500000000L
+
 TEST(entry_argument_and_redirect)
 {
 	struct upng_bpf_store arg = { REG_ARG0, 8, 41 };
@@ -309,7 +317,7 @@ TEST(entry_argument_and_redirect)
 	link = link_at(_metadata, prog, "site_nop1", 0);
 	ASSERT_LE(0, link);
 	for (i = 0; i < NCALLS; i++)
-		EXPECT_EQ(3 * 41 + 1, site_nop1(i));
+		EXPECT_EQ(3 * 41 + 1, site_nop1(BIG + i));
 	close(link);
 	close(prog);
 
@@ -317,10 +325,60 @@ TEST(entry_argument_and_redirect)
 	link = link_at(_metadata, prog, "site_nop1", 0);
 	ASSERT_LE(0, link);
 	for (i = 0; i < NCALLS; i++)
-		EXPECT_EQ(i + 1000, site_nop1(i));
+		EXPECT_EQ(BIG + i + 1000, site_nop1(BIG + i));
 	close(link);
 	close(prog);
 	EXPECT_EQ(3 * 5 + 1, site_nop1(5));
+}
+
+/*
+ * A function whose entry a program skipped is not entered: no return
+ * probe fires for it (nor is a return address on the stack replaced), and
+ * a program that runs after the one that moved ip is told the probe's
+ * address all the same.
+ */
+TEST(moved_ip_is_no_entry)
+{
+	struct upng_bpf_store ip = {
+		REG_IP, 8, (unsigned long)other_function,
+	};
+	int ret_map, ret_prog, ret_link, ip_map, ip_prog, ip_link;
+	int prog, link;
+	struct upng_sym s;
+	char log[4096];
+	long i;
+
+	ret_prog = upng_bpf_counter_prog(&ret_map, log, sizeof(log));
+	ASSERT_LE(0, ret_prog) TH_LOG("%d: %s", ret_prog, log);
+	ret_link = link_at(_metadata, ret_prog, "site_nop1",
+			   UPROBE_MULTI_RETURN);
+	ip_prog = upng_bpf_func_ip_prog(&ip_map, log, sizeof(log));
+	ASSERT_LE(0, ip_prog) TH_LOG("%d: %s", ip_prog, log);
+	/* Attached before the writer: run after it. */
+	ip_link = link_at(_metadata, ip_prog, "site_nop1", 0);
+	prog = store_prog(_metadata, TRACE_UPROBE_MULTI, &ip, 1);
+	link = link_at(_metadata, prog, "site_nop1", 0);
+	ASSERT_LE(0, ret_link);
+	ASSERT_LE(0, ip_link);
+	ASSERT_LE(0, link);
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_nop1", &s));
+
+	for (i = 0; i < NCALLS; i++)
+		EXPECT_EQ(BIG + i + 1000, site_nop1(BIG + i));
+	EXPECT_EQ(0, upng_bpf_counter(ret_map));
+	EXPECT_EQ((long long)(unsigned long)site_nop1, upng_bpf_counter(ip_map));
+
+	/* Without the writer, the function returns through its probe. */
+	close(link);
+	close(prog);
+	EXPECT_EQ(3 * 5 + 1, site_nop1(5));
+	EXPECT_EQ(1, upng_bpf_counter(ret_map));
+	close(ip_link);
+	close(ip_prog);
+	close(ip_map);
+	close(ret_link);
+	close(ret_prog);
+	close(ret_map);
 }
 
 /* A return probe's program sets what the caller gets back. */
@@ -394,6 +452,34 @@ TEST(privileged_registers_refused)
 		if (prog >= 0)
 			close(prog);
 	}
+}
+
+/*
+ * Changing another process's registers is writing its memory, as
+ * bpf_probe_write_user() does: CAP_SYS_ADMIN, not only CAP_BPF and
+ * CAP_PERFMON, which still load a program that reads them.
+ */
+TEST(needs_cap_sys_admin)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+	struct upng_bpf_store st = { REG_ARG0, 8, 0 };
+	int prog;
+
+	data[CAP_TO_INDEX(CAP_BPF)].effective |= CAP_TO_MASK(CAP_BPF);
+	data[CAP_TO_INDEX(CAP_PERFMON)].effective |= CAP_TO_MASK(CAP_PERFMON);
+	data[0].permitted = data[0].effective;
+	data[1].permitted = data[1].effective;
+	ASSERT_EQ(0, syscall(__NR_capset, &hdr, data))
+		TH_LOG("capset: %s", strerror(errno));
+	EXPECT_EQ(-EACCES, upng_bpf_store_prog(TRACE_UPROBE_MULTI, &st, 1, -1,
+					       NULL, 0));
+	prog = upng_bpf_store_prog(TRACE_UPROBE_MULTI, NULL, 0, -1, NULL, 0);
+	EXPECT_LE(0, prog);
+	if (prog >= 0)
+		close(prog);
 }
 
 /* A kprobe perf event on vfs_read; fd or -errno. */

@@ -369,6 +369,11 @@ long long upng_bpf_counter(int map);
  */
 int upng_bpf_counter_prog(int *map, char *log, size_t size);
 /*
+ * The same, but the program stores bpf_get_func_ip() (the probe's
+ * address) into the map's u64 at each run.
+ */
+int upng_bpf_func_ip_prog(int *map, char *log, size_t size);
+/*
  * A BPF_TRACE_UPROBE_MULTI link of PROG at the CNT file OFFSETS of PATH,
  * for process PID only, or for every process with PID 0; fd or -errno.
  */

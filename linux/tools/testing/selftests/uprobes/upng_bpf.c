@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * BPF for the uprobes selftests, through the raw bpf() system call: a
- * one-counter array map, a program that counts its runs in it, programs
- * that store into their context (the registers), program arrays, and
- * BPF_TRACE_UPROBE_MULTI links of those programs.
+ * one-counter array map, a program that counts its runs in it, one that
+ * keeps bpf_get_func_ip() there, programs that store into their context
+ * (the registers), program arrays, and BPF_TRACE_UPROBE_MULTI links of
+ * those programs.
  */
 #include <errno.h>
 #include <linux/bpf.h>
@@ -146,6 +147,38 @@ int upng_bpf_counter_prog(int *mapp, char *log, size_t size)
 		return map;
 	return kprobe_prog(TRACE_UPROBE_MULTI, insns, ARRAY_SIZE(insns),
 			   "upng_count", log, size);
+}
+
+int upng_bpf_func_ip_prog(int *mapp, char *log, size_t size)
+{
+	int map = counter_map();
+	struct bpf_insn insns[] = {
+		/* r7 = bpf_get_func_ip(ctx) */
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ip),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_7, BPF_REG_0, 0, 0),
+		/* r0 = bpf_map_lookup_elem(map, &(u32){0}); if (!r0) goto out */
+		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
+		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD,
+		     0, map),
+		INSN(0, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 1, 0),
+		/* *(u64 *)r0 = r7 */
+		INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_7, 0, 0),
+		/* out: return 0 */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+
+	*mapp = map;
+	if (log)
+		log[0] = '\0';
+	if (map < 0)
+		return map;
+	return kprobe_prog(TRACE_UPROBE_MULTI, insns, ARRAY_SIZE(insns),
+			   "upng_func_ip", log, size);
 }
 
 int upng_bpf_store_prog(unsigned int attach_type,
