@@ -22,7 +22,10 @@
  *    ring-buffer record. "kind" is how our engine runs the probe, from
  *    /sys/kernel/debug/uprobes/probes ("-" on the stock kernel). A getpid()
  *    syscall is measured too, for scale.
- * 2. uretprobe: an entry and a return probe on one function, per call.
+ * 2. uretprobe: an entry and a return probe on one function, per call,
+ *    and the slab allocations a call makes for the calling task once the
+ *    probes are warm ("allocs", from perf counters of the kmem:kmalloc
+ *    and kmem:kmem_cache_alloc tracepoints, counted in a run of their own).
  * 3. Lookup cost against the size of the registry: the hit cost of a probe
  *    on a nop while 1, 100, ... other probes are registered through perf
  *    on a file nobody maps, and what registering and removing them costs.
@@ -37,10 +40,12 @@
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
@@ -435,7 +440,12 @@ struct hit {
 	double probed;		/* ns per call, events enabled */
 	long hits[2];		/* per event, from uprobe_profile */
 	char kind[32];		/* how our engine runs the probe */
+	double allocs;		/* with count_allocs: allocations per call */
 };
+
+/* measure() counts allocations per call too, in a run of its own. */
+static bool count_allocs;
+static double allocs_per_call(long (*fn)(long), long n);
 
 static int enable(const struct event *ev, int nev, const char *on)
 {
@@ -499,6 +509,8 @@ static const char *measure(long (*fn)(long), const void *probe, long n,
 		goto out;
 	}
 	h->probed = run(fn, n);
+	/* Warm: after n hits. Apart: perf's counting costs too. */
+	h->allocs = count_allocs ? allocs_per_call(fn, n / 10) : -1;
 	probe_kind(path, off, h->kind, sizeof(h->kind));
 	enable(ev, nev, "0");
 	for (int i = 0; i < nev; i++)
@@ -590,6 +602,68 @@ static int bench_classes(void)
 	return failed;
 }
 
+/*
+ * A perf counter of tracepoint kmem:@name for the calling task, disabled;
+ * the fd or -errno.
+ */
+static int kmem_counter(const char *name)
+{
+	struct perf_event_attr attr;
+	char path[256], id[32] = "";
+	long fd;
+	int f;
+
+	snprintf(path, sizeof(path), TRACEFS "/events/kmem/%s/id", name);
+	f = open(path, O_RDONLY);
+	if (f < 0)
+		return -errno;
+	if (read(f, id, sizeof(id) - 1) <= 0)
+		id[0] = '\0';
+	close(f);
+	if (!id[0])
+		return -EIO;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = strtoull(id, NULL, 10);
+	attr.disabled = 1;
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/*
+ * Slab allocations (kmalloc, kmem_cache_alloc) the kernel makes for the
+ * calling task per call of @fn, over @n calls; -1 when not counted.
+ */
+static double allocs_per_call(long (*fn)(long), long n)
+{
+	static const char *const tp[] = { "kmalloc", "kmem_cache_alloc" };
+	long long total = 0, v;
+	int fd[ARRAY_SIZE(tp)];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tp); i++) {
+		fd[i] = kmem_counter(tp[i]);
+		if (fd[i] < 0) {
+			while (i--)
+				close(fd[i]);
+			return -1;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(tp); i++)
+		ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0);
+	run(fn, n);
+	for (i = 0; i < ARRAY_SIZE(tp); i++) {
+		ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0);
+		if (read(fd[i], &v, sizeof(v)) != sizeof(v))
+			total = -n;
+		else if (total >= 0)
+			total += v;
+		close(fd[i]);
+	}
+	return total < 0 ? -1 : (double)total / n;
+}
+
 /* 2. An entry and a return probe on a function's first instruction. */
 static int bench_uretprobe(void)
 {
@@ -599,14 +673,20 @@ static int bench_uretprobe(void)
 	const char *fail;
 	struct hit h;
 
+	count_allocs = true;
 	fail = measure(RETPROBE_FN, RETPROBE_AT, calls, ev, 2, &h);
+	count_allocs = false;
 	if (fail) {
 		printf("bench uretprobe error=%s\n", fail);
 		return 1;
 	}
-	printf("bench uretprobe base_ns=%.1f probed_ns=%.1f hit_ns=%.1f hits=%ld/%ld ret_hits=%ld/%ld kind=%s\n",
+	printf("bench uretprobe base_ns=%.1f probed_ns=%.1f hit_ns=%.1f hits=%ld/%ld ret_hits=%ld/%ld kind=%s",
 	       h.base, h.probed, h.probed - h.base, h.hits[0], calls,
 	       h.hits[1], calls, h.kind);
+	if (h.allocs < 0)
+		printf(" allocs=-\n");
+	else
+		printf(" allocs=%.3f\n", h.allocs);
 	return 0;
 }
 

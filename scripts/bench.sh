@@ -161,6 +161,9 @@ echo
 echo "(2) return probes: entry and return probe on one function, per call"
 header "" "stock ns/call" "ours ns/call" ours/stock
 row uretprobe "$(val stock uretprobe hit_ns)" "$(val ours uretprobe hit_ns)"
+header "" "stock allocs" "ours allocs" ours/stock
+row "slab allocs per call" "$(val stock uretprobe allocs)" "$(val ours uretprobe allocs)" \
+	"(warm; kmalloc + kmem_cache_alloc of the task)"
 echo
 echo "(3) hit cost of a probe on a nop against the number of other probes"
 echo "    (perf uprobes on a file nobody maps; opening and closing include perf's"
