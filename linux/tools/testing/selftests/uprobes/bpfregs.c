@@ -379,20 +379,25 @@ TEST(moved_ip_is_no_entry)
 	close(ret_map);
 }
 
-/* A return probe's program sets what the caller gets back. */
+/*
+ * A return probe's program sets what the caller gets back. (At
+ * site_nop1: arm64 diverts a return at an unmarked entry only when it
+ * finds where the function starts, and site_work follows a page of
+ * padding.)
+ */
 TEST(return_value)
 {
 	struct upng_bpf_store st = { REG_RET, 8, 123456789 };
 	int prog = store_prog(_metadata, TRACE_UPROBE_MULTI, &st, 1);
-	int link = link_at(_metadata, prog, "site_work", UPROBE_MULTI_RETURN);
+	int link = link_at(_metadata, prog, "site_nop1", UPROBE_MULTI_RETURN);
 	long i;
 
 	ASSERT_LE(0, link);
 	for (i = 0; i < NCALLS; i++)
-		EXPECT_EQ(123456789, site_work(i));
+		EXPECT_EQ(123456789, site_nop1(i));
 	close(link);
 	close(prog);
-	EXPECT_EQ(3 * 5 + 1, site_work(5));
+	EXPECT_EQ(3 * 5 + 1, site_nop1(5));
 }
 
 /* The same through a uprobe perf event and PERF_EVENT_IOC_SET_BPF. */
