@@ -325,8 +325,9 @@ static int uprobe_perf_close(struct trace_event_call *call,
 	write_unlock(&filter->rwlock);
 
 	/*
-	 * Without perf events left, uprobe_event_disable() follows under
-	 * event_mutex: one walk removes the breakpoints, not two.
+	 * Without perf events left the probes are unregistered here, in one
+	 * walk; uprobe_event_disable(), which follows under event_mutex,
+	 * finds nothing left to remove.
 	 *
 	 * A perf-local event is not waited for: nothing can arm it again,
 	 * record_to_perf() looks at perf's buffers only while TP_FLAG_PROFILE

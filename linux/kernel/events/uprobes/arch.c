@@ -138,7 +138,8 @@ int __weak arch_uprobe_boost_insn(struct arch_uprobe *auprobe,
  * @auprobe: the analysed instruction
  * @is_64bit: it was analysed as 64-bit code
  *
- * Return: "emulated", "boosted" or "stepped"; by default "stepped".
+ * Return: "jump", "emulated", "boosted", "stepped" or "legacy"; by
+ * default "stepped".
  */
 const char * __weak arch_uprobe_kind(struct arch_uprobe *auprobe,
 				     bool is_64bit)
@@ -221,8 +222,9 @@ int __weak arch_uprobe_stub_unwind(struct pt_regs *regs, unsigned long vaddr,
  * arch_uprobe_stub_skip() - execute a probed instruction a stub stands for
  * @regs: the user registers, ip at the probed instruction
  *
- * For a hit of a stub whose probe has gone: the instruction was one that
- * only moves the instruction pointer on.
+ * After a stub's hit whose handlers let the instruction run, or whose
+ * probe has gone: the instruction is one that only moves the instruction
+ * pointer on.
  */
 void __weak arch_uprobe_stub_skip(struct pt_regs *regs)
 {

@@ -3,9 +3,11 @@
  * uprobes engine: breakpoints in process memory.
  *
  * The file and its page cache are never written. Every breakpoint write,
- * in or out, goes through one primitive, uprobe_write_locked():
- * a forced write fault first gives the address space its own anonymous
- * copy of the page (copy-on-write), then, under the page-table lock and
+ * in or out, goes through uprobe_write_locked() (uprobe_replace_site()
+ * for another writer's change of a probed instruction): the bytes are
+ * replaced in the address space's anonymous copy of the page, made first
+ * by a forced write fault when there is none (copy-on-write), under the
+ * page-table lock and
  * with the entry cleared and flushed so that no thread can write the page
  * meanwhile, the byte that is there is checked again and replaced. A
  * removal that leaves the copy identical to the file's page gives the
@@ -14,7 +16,9 @@
  *
  * Breakpoint writes of one address space are serialised by its mmap lock
  * held for writing: registration, the mmap hook and handler-requested
- * removal all take it, so each re-checks what the others did.
+ * removal all take it, so each re-checks what the others did. A write
+ * through ptrace or /proc/PID/mem that replaces a probed instruction
+ * (hide.c) takes a breakpoint out under the lock held for reading.
  *
  * The USDT semaphores of the probes (ctr.c) are counted on the same
  * transitions, under the same lock.
@@ -111,7 +115,8 @@ int uprobe_read_insn(struct inode *inode, struct file *file, loff_t offset,
  * The instruction set of a probe is taken from the ELF class of its
  * file; anything that is not a 32-bit ELF is analysed as native code.
  * A hit from a thread running code of the other kind is not handled
- * with that analysis (see uprobe_handle_breakpoint()).
+ * with that analysis (see uprobe_hit_run(): the breakpoint is removed
+ * from that process).
  *
  * Return: false for an ELFCLASS32 file, true otherwise.
  */
@@ -268,7 +273,7 @@ int uprobe_breakpoint_at(struct mm_struct *mm, unsigned long vaddr)
 }
 
 /*
- * May the private copy @folio, mapped at @vaddr and now identical to the
+ * May the private copy @folio, mapped in @vma and now identical to the
  * file again, be dropped in favour of the page cache page? Not when
  * userfaultfd would see a missing page, when the mapping is locked in
  * memory (the page cache page would have to be faulted in again), when

@@ -154,7 +154,7 @@ unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr)
 	struct xol_area *area;
 	unsigned int i, nr;
 
-	/* Pairs with the release in xol_area_install(). */
+	/* Pairs with the release in xol_area_map(). */
 	area = mm ? smp_load_acquire(&mm->uprobes_state.xol_area) : NULL;
 	if (!area || ip - area->vaddr >= PAGE_SIZE)
 		return 0;
@@ -176,7 +176,7 @@ static struct xol_area *xol_stub_area(struct mm_struct *mm)
 {
 	struct xol_area *area;
 
-	/* Pairs with the release in xol_area_install(). */
+	/* Pairs with the release in xol_area_map(). */
 	area = mm ? smp_load_acquire(&mm->uprobes_state.xol_area) : NULL;
 	return area && READ_ONCE(area->nr_stub) ? area : NULL;
 }
@@ -197,7 +197,7 @@ unsigned long uprobe_stub_lookup(unsigned long ip, unsigned long *vaddr)
 	struct xol_boost *b;
 	unsigned int i, nr;
 
-	/* Pairs with the release in xol_area_install(). */
+	/* Pairs with the release in xol_area_map(). */
 	area = mm ? smp_load_acquire(&mm->uprobes_state.xol_area) : NULL;
 	if (!area || ip - area->vaddr >= PAGE_SIZE)
 		return 0;

@@ -13,7 +13,8 @@
  *                            walk of one registration; a batch walks after
  *                            dropping it (see uprobe_walk_mm())
  *   dup_mmap_sem (mmap.c)    keeps fork from copying a half-updated mm list
- *   i_mmap_rwsem             while collecting the mappings of the file
+ *   i_mmap_rwsem             only while collecting the mappings of the
+ *                            file, never held with an mmap_lock
  *   mmap_lock                per address space, while changing its text
  *   uprobes_lock             the two indexes; never held while sleeping
  * Consumers lists are read under uprobes_srcu, so breakpoint handlers and
@@ -1059,7 +1060,8 @@ EXPORT_SYMBOL_GPL(uprobe_unregister_batch);
  * @add: true when the filter now accepts more address spaces, false when
  *	fewer; both are handled by one walk
  *
- * Return: 0, -ENOENT if @uc is not registered on @uprobe, or -ENOMEM.
+ * Return: 0, -ENOENT if @uc is not registered on @uprobe, or the first
+ * error of the walk, as for uprobe_register_file().
  */
 int uprobe_apply(struct uprobe *uprobe, struct uprobe_consumer *uc, bool add)
 {

@@ -14,7 +14,7 @@
  * that jumps back), "stepped" (single-stepped in an XOL slot), "legacy"
  * (emulated or stepped, as the architecture's stock code decides at each
  * hit, see legacy_arch.c), "pending" (not analysed yet: the file was never
- * mapped or open) or "refused".
+ * mapped or open, or could not be read) or "refused".
  * "stranded" marks a probe kept for a breakpoint that could not be
  * removed from some process yet.
  *

@@ -35,7 +35,8 @@
  * struct uprobe - one probed (file, offset)
  * @hnode: link in the hit-path hash table (SRCU)
  * @rb: link in the ordered tree
- * @ref: one reference per registered consumer and per hit in progress
+ * @ref: one reference per registered consumer, pending return instance
+ *	and counted semaphore, and the sweep worker's while @stranded
  * @mem: references to the memory: one for all of @ref, one per thread
  *	remembering the probe for its next hit (which keeps neither the
  *	file nor the probe's place in the registry)

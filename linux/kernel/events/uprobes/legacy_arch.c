@@ -33,9 +33,9 @@
  *   arch_uretprobe_is_alive(); the trampoline's hit sets the instruction
  *   pointer to the return address.
  *
- * What differs is here: the analysis, once per probe at registration
- * (arch_uprobe_analyze() calls the stock arch_uprobe_analyze_insn()), the
- * instruction set of a hit, and what readers and writers of process
+ * What differs is here: the analysis, once per probe, at registration or
+ * at the first mapping of the file (arch_uprobe_analyze() calls the stock
+ * arch_uprobe_analyze_insn()), the instruction set of a hit, and what readers and writers of process
  * memory need that the stock engine did not: the length of a probed
  * instruction (arch_uprobe_insn_len()) and the debuggers' breakpoint
  * instructions (uprobe_legacy_dbg_bp_len()). What the engine does beyond
@@ -129,8 +129,9 @@ int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len)
  *
  * The stock engine called arch_uprobe_analyze_insn() when it first put
  * the breakpoint into an address space, with that address space and the
- * instruction's address there; here it is called once, at registration,
- * when no process may map the file yet. The architectures that get here
+ * instruction's address there; here it is called once per probe, at
+ * registration or at the first mapping of the file, without an address
+ * space. The architectures that get here
  * do not read the address space (NULL), and check the address's
  * alignment only (to the instruction size, or to 64 bytes for powerpc's
  * prefixed instructions): its offset in a page, which is the file
@@ -187,7 +188,8 @@ int arch_uprobe_insn_len(struct arch_uprobe *aup)
  *
  * A compat task runs 32-bit code, the code of 32-bit (ELFCLASS32) files,
  * mips's n32 too; a probe in a file of the other class is not executed
- * by the task (see uprobe_handle_breakpoint()).
+ * by the task (see uprobe_hit_run(): the breakpoint is removed from that
+ * process).
  *
  * Return: true for a task that is not a compat task of a 64-bit kernel.
  */

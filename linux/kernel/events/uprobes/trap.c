@@ -192,7 +192,9 @@ static struct uprobe *uprobe_find_hit(unsigned long bp_vaddr, bool *is_trap)
  * looks up neither the vma nor the registry. An entry holds while the
  * address space's mm_lock_seq is still what it was, even, when the probe
  * was found (every change of a mapping and every breakpoint write or
- * removal is done under the mmap write lock, which moves it) and while
+ * removal of the engine's is done under the mmap write lock, which moves
+ * it; a debugger's write over a probed instruction, under the read lock,
+ * is not) and while
  * the probe is live. The entry keeps its probe's memory (see
  * uprobe_remember()): a probe can outlive its breakpoints (a pending
  * return holds it) and go without this address space being locked at

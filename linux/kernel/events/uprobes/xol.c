@@ -184,7 +184,7 @@ struct xol_area *xol_area_get(void)
 {
 	struct xol_area *area;
 
-	/* Pairs with the release in xol_area_install(). */
+	/* Pairs with the release in xol_area_map(). */
 	area = smp_load_acquire(&current->mm->uprobes_state.xol_area);
 	return area ? area : xol_area_create(0);
 }
@@ -199,7 +199,7 @@ unsigned long xol_area_vaddr(struct mm_struct *mm)
 {
 	struct xol_area *area;
 
-	/* Pairs with the release in xol_area_install(). */
+	/* Pairs with the release in xol_area_map(). */
 	area = smp_load_acquire(&mm->uprobes_state.xol_area);
 	return area ? area->vaddr : 0;
 }

@@ -39,7 +39,8 @@ struct xol_boost {
 /**
  * struct xol_area - the XOL page of an address space
  * @wq: threads waiting for a free slot
- * @slots: bitmap of borrowed slots (slot 0 is the trampoline)
+ * @slots: bitmap of the slots in use: 0 (the trampoline), those borrowed
+ *	for a step and those given for good (boosted copies, stubs)
  * @page: the page, also written by the kernel through its direct mapping
  * @vaddr: where it is mapped
  * @boost_lock: serialises the creation of boosted slots

@@ -162,10 +162,8 @@ static u8 uprobe_arm64_btype(u32 insn)
 {
 	/*
 	 * blr: "call".  br: "jump or call" (0b01), what br x16/x17 and any
-	 * br from an unguarded page set: a br of another register in a
-	 * guarded page would set "jump" (0b11), which rejects "bti c"
-	 * landing pads, but knowing the page is guarded would cost a
-	 * lookup of the mapping at every hit.
+	 * br from an unguarded page set; at the hit, simulate.c makes it
+	 * "jump" (0b11) for another register in a guarded page.
 	 */
 	if (aarch64_insn_is_blr(insn))
 		return PSR_BTYPE_C >> PSR_BTYPE_SHIFT;

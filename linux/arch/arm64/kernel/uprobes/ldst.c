@@ -6,8 +6,8 @@
  * and reads its arguments' fields (ldr) before anything else: simulated,
  * these hits cost one trap and no single-step.  The access is the one the
  * instruction makes, of the same size at the same address, through the
- * user's page tables (get_user(), put_user(), copy_to_user() use the
- * unprivileged accesses, checked as the program's own).
+ * user's page tables (get_user() and put_user() use the unprivileged
+ * accesses, checked as the program's own).
  *
  * Whatever the kernel cannot do the instruction's way is left to the
  * single-step, which then does it or faults with the signal the original

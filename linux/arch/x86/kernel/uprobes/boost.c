@@ -3,8 +3,8 @@
  * x86 uprobes: boosted execution out of line.
  *
  * A stepped probe costs two traps: the breakpoint and the single-step.
- * For instructions that only compute in registers the second one is not
- * needed: the copy in the XOL slot is followed by a jump back after the
+ * For instructions that compute in registers and memory the second one is
+ * not needed: the copy in the XOL slot is followed by a jump back after the
  * original instruction, and the thread simply runs through it.
  *
  * Instructions that compute in registers and memory qualify: arithmetic,
@@ -12,13 +12,13 @@
  * MMX/SSE/AVX instructions. A rip-relative operand is relocated for the
  * slot, which the XOL area's place (just below the first probed address)
  * lets reach what the original reaches; where it does not, the probe is
- * stepped in that address space. No signal is delivered with the thread in the slot: the
- * core moves it out first (uprobe_deny_signal()), which relies on the copy
- * keeping the original's length. A signal that arrives before the copy
- * ran, or the fault of the copy itself, makes the core single-step the
- * copy with the signal held; a copy that faults again is abandoned and
- * the signal delivered at the probed address, exactly as for a stepped
- * probe. Anything that depends on its own address or needs a fix-up
+ * stepped in that address space. No signal is delivered with the thread
+ * in the slot: the core moves it out first (uprobe_deny_signal()), which
+ * relies on the copy keeping the original's length. A signal that arrives
+ * before the copy ran makes the core single-step the copy with the signal
+ * held, exactly as for a stepped probe; a fault of the copy itself is
+ * delivered at once, at the probed address, the instruction not executed
+ * again. Anything that depends on its own address or needs a fix-up
  * afterwards keeps the single-step, and so does every hit of a thread
  * with hardware breakpoints armed: a data breakpoint would report the
  * slot's address in its signal.

@@ -10,8 +10,9 @@
  * single-step and its second trap.  What emulation cannot
  * complete (a push to a stack that is not there, a load from a page that
  * is not readable) is stepped out of line instead, which faults with the
- * signal the original would have raised; so is a call of a task with a
- * shadow stack.
+ * signal the original would have raised; so are a call or a ret of a task
+ * with a shadow stack, and memory accesses while the thread has hardware
+ * watchpoints armed or alignment checking on.
  */
 #include <linux/errno.h>
 #include <linux/ptrace.h>
