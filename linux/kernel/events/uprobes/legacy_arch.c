@@ -35,10 +35,10 @@
  *
  * What differs is here: the analysis, once per probe, at registration or
  * at the first mapping of the file (arch_uprobe_analyze() calls the stock
- * arch_uprobe_analyze_insn()), the instruction set of a hit, and what readers and writers of process
- * memory need that the stock engine did not: the length of a probed
- * instruction (arch_uprobe_insn_len()) and the debuggers' breakpoint
- * instructions (uprobe_legacy_dbg_bp_len()). What the engine does beyond
+ * arch_uprobe_analyze_insn()), the instruction set of a hit, and what
+ * readers and writers of process memory need that the stock engine did
+ * not: the length of a probed instruction (arch_uprobe_insn_len()) and
+ * the debuggers' breakpoint instructions (uprobe_legacy_dbg_bp_len()). What the engine does beyond
  * the stock interface these architectures go without: boosted XOL slots
  * and jumps to stubs (every hit is emulated by the architecture or
  * single-stepped).
