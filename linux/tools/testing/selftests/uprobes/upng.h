@@ -391,6 +391,7 @@ struct upng_bpf_store {
 	int size;
 	unsigned long long val;
 };
+
 #define UPNG_BPF_STORES 4
 /*
  * A BPF_PROG_TYPE_KPROBE program for ATTACH_TYPE (0: a perf event) that
