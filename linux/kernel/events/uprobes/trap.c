@@ -194,8 +194,8 @@ static struct uprobe *uprobe_find_hit(unsigned long bp_vaddr, bool *is_trap)
  * was found (every change of a mapping and every breakpoint write or
  * removal of the engine's is done under the mmap write lock, which moves
  * it; a debugger's write over a probed instruction, under the read lock,
- * is not) and while
- * the probe is live. The entry keeps its probe's memory (see
+ * does not, and needs not: the lookup finds a probe by its file offset
+ * too, not by the breakpoint) and while the probe is live. The entry keeps its probe's memory (see
  * uprobe_remember()): a probe can outlive its breakpoints (a pending
  * return holds it) and go without this address space being locked at
  * all, and the next hit must then find it not live, not freed.
