@@ -85,20 +85,20 @@ static unsigned long set_last(unsigned long v, unsigned long k)
 	return v;
 }
 
-#if defined(__x86_64__)
 static unsigned long at_start(unsigned long a, unsigned long k)
 {
 	return a;
 }
 
-static unsigned long at_plus1(unsigned long a, unsigned long k)
-{
-	return 3 * a + 1;
-}
-
 static unsigned long set_first(unsigned long v, unsigned long k)
 {
 	return 3 * v + 1 + k;
+}
+
+#if defined(__x86_64__)
+static unsigned long at_plus1(unsigned long a, unsigned long k)
+{
+	return 3 * a + 1;
 }
 
 static unsigned long set_add(unsigned long v, unsigned long k)
@@ -106,19 +106,9 @@ static unsigned long set_add(unsigned long v, unsigned long k)
 	return v + k;
 }
 #elif defined(__aarch64__)
-static unsigned long at_start(unsigned long a, unsigned long k)
-{
-	return a;
-}
-
 static unsigned long at_times3(unsigned long a, unsigned long k)
 {
 	return 3 * a;
-}
-
-static unsigned long set_first(unsigned long v, unsigned long k)
-{
-	return 3 * v + 1 + k;
 }
 
 static unsigned long set_add1(unsigned long v, unsigned long k)

@@ -7,6 +7,7 @@
  * those programs.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <linux/bpf.h>
 #include <stdio.h>
 #include <string.h>
@@ -117,68 +118,68 @@ static int kprobe_prog(unsigned int attach_type, const struct bpf_insn *insns,
 	return sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
 }
 
-int upng_bpf_counter_prog(int *mapp, char *log, size_t size)
+/*
+ * An array map of one u64 into *MAPP (its fd, or -errno) and a program
+ * for uprobe_multi links that puts r7, as the NV instructions VALUE set
+ * it, into the map's u64 at each run: atomically added with ADD, stored
+ * otherwise. The program's fd or -errno, LOG as for kprobe_prog().
+ */
+static int key0_prog(int *mapp, const struct bpf_insn *value, int nv,
+		     bool add, const char *name, char *log, size_t size)
 {
-	int map = counter_map();
-	struct bpf_insn insns[] = {
-		/* u32 key = 0 at fp - 4; r2 = &key */
-		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
-		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
-		/* r1 = map (a two-slot 64-bit immediate) */
-		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD,
-		     0, map),
-		INSN(0, 0, 0, 0, 0),
-		/* r0 = bpf_map_lookup_elem(map, &key); if (!r0) goto out */
-		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
-		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2, 0),
-		/* lock *(u64 *)r0 += 1 */
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1),
-		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_0, BPF_REG_1, 0,
-		     BPF_ADD),
-		/* out: return 0 */
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
-		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
-	};
+	int map = counter_map(), k = nv;
+	struct bpf_insn insns[16];
+
 	*mapp = map;
 	if (log)
 		log[0] = '\0';
 	if (map < 0)
 		return map;
-	return kprobe_prog(TRACE_UPROBE_MULTI, insns, ARRAY_SIZE(insns),
-			   "upng_count", log, size);
+	memcpy(insns, value, nv * sizeof(*value));
+	/* u32 key = 0 at fp - 4; r2 = &key */
+	insns[k++] = INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0);
+	insns[k++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0,
+			  0);
+	insns[k++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
+	/* r1 = map (a two-slot 64-bit immediate) */
+	insns[k++] = INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1,
+			  BPF_PSEUDO_MAP_FD, 0, map);
+	insns[k++] = INSN(0, 0, 0, 0, 0);
+	/* r0 = bpf_map_lookup_elem(map, &key); if (!r0) goto out */
+	insns[k++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	insns[k++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 1, 0);
+	/* lock *(u64 *)r0 += r7, or *(u64 *)r0 = r7 */
+	insns[k++] = add ? INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_0,
+				BPF_REG_7, 0, BPF_ADD) :
+			   INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_0,
+				BPF_REG_7, 0, 0);
+	/* out: return 0 */
+	insns[k++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	insns[k++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	return kprobe_prog(TRACE_UPROBE_MULTI, insns, k, name, log, size);
+}
+
+int upng_bpf_counter_prog(int *mapp, char *log, size_t size)
+{
+	/* r7 = 1 */
+	static const struct bpf_insn one[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_7, 0, 0, 1),
+	};
+
+	return key0_prog(mapp, one, ARRAY_SIZE(one), true, "upng_count", log,
+			 size);
 }
 
 int upng_bpf_func_ip_prog(int *mapp, char *log, size_t size)
 {
-	int map = counter_map();
-	struct bpf_insn insns[] = {
-		/* r7 = bpf_get_func_ip(ctx) */
+	/* r7 = bpf_get_func_ip(ctx) */
+	static const struct bpf_insn func_ip[] = {
 		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ip),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_7, BPF_REG_0, 0, 0),
-		/* r0 = bpf_map_lookup_elem(map, &(u32){0}); if (!r0) goto out */
-		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
-		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
-		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD,
-		     0, map),
-		INSN(0, 0, 0, 0, 0),
-		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
-		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 1, 0),
-		/* *(u64 *)r0 = r7 */
-		INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_7, 0, 0),
-		/* out: return 0 */
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
-		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 
-	*mapp = map;
-	if (log)
-		log[0] = '\0';
-	if (map < 0)
-		return map;
-	return kprobe_prog(TRACE_UPROBE_MULTI, insns, ARRAY_SIZE(insns),
-			   "upng_func_ip", log, size);
+	return key0_prog(mapp, func_ip, ARRAY_SIZE(func_ip), false,
+			 "upng_func_ip", log, size);
 }
 
 int upng_bpf_store_prog(unsigned int attach_type,
