@@ -3,11 +3,12 @@
 # (Re)generates series/NN-commit-dir/edit.patch from the build tree: for
 # every file the patch already touched plus the paths given, the diff from
 # the file as the earlier commits of the series leave it (pristine with
-# their edit.patches applied) to the file in $SRC. Edit existing kernel
-# files in $SRC, then run this for the LAST commit that edits them: an
-# earlier commit's changes to a file a later one edits again cannot be
-# told apart in $SRC, so the script refuses (write such a patch by hand,
-# against the previous commits' result, as for a file the series removes).
+# their edit.patches applied) to the file in $SRC with the later commits'
+# edits of it taken back out (their patches reverse-applied, newest
+# first; they stay as they are and must still apply). Edit existing
+# kernel files in $SRC, then run this for the commit the change belongs
+# to. A file a later commit removes has no $SRC copy: write its patch by
+# hand, against the previous commits' result.
 . "$(dirname "$0")/lib.sh"
 c=$ROOT/series/$1
 shift
@@ -25,7 +26,10 @@ for p in $paths; do
 	[ -f "$PRISTINE/$p" ] || die "$p is not a pristine kernel file (new files go in linux/ and files)"
 	mkdir -p "$tmp/base/$(dirname "$p")"
 	cp "$PRISTINE/$p" "$tmp/base/$p"
-	later=0
+	mkdir -p "$tmp/final/$(dirname "$p")"
+	[ -f "$SRC/$p" ] || die "$p is not in $SRC (removed by a later commit?)"
+	cp "$SRC/$p" "$tmp/final/$p"
+	later=()
 	for o in "$ROOT"/series/[0-9]*/; do
 		o=$(basename "$o")
 		[ -f "$ROOT/series/$o/edit.patch" ] || continue
@@ -35,12 +39,15 @@ for p in $paths; do
 			patch -s -p1 -f -d "$tmp/base" < "$tmp/one" ||
 				die "$o/edit.patch does not apply to $p"
 		elif [[ "$o" > "$this" ]]; then
-			later=1
+			later=("$o" "${later[@]}")
 		fi
 	done
-	[ $later = 0 ] || die "$p is edited again by a later commit: regenerate that one"
-	[ -f "$SRC/$p" ] || die "$p is not in $SRC (removed by a later commit?)"
-	diff -u --label "a/$p" --label "b/$p" "$tmp/base/$p" "$SRC/$p" >> "$tmp/patch" || true
+	for o in "${later[@]}"; do
+		section "$ROOT/series/$o/edit.patch" "$p" > "$tmp/one"
+		patch -R -s -p1 -f -F 0 --no-backup-if-mismatch -d "$tmp/final" < "$tmp/one" ||
+			die "$o/edit.patch's edit of $p does not come out of $SRC's: edit that commit first"
+	done
+	diff -u --label "a/$p" --label "b/$p" "$tmp/base/$p" "$tmp/final/$p" >> "$tmp/patch" || true
 done
 if [ -s "$tmp/patch" ]; then cp "$tmp/patch" "$c/edit.patch"; else rm -f "$c/edit.patch"; fi
 log "$this/edit.patch: $(echo "$paths" | wc -w) file(s)"

@@ -156,8 +156,9 @@ static inline bool trace_uprobe_traces_task(const struct trace_uprobe *tu,
 int trace_uprobe_scratch_get(void);
 void trace_uprobe_scratch_put(void);
 bool trace_uprobe_args_in_regs(struct trace_probe *tp);
-int trace_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs);
+int trace_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs,
+		     __u64 *data);
 int trace_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
-			 struct pt_regs *regs);
+			 struct pt_regs *regs, __u64 *data);
 
 #endif /* _TRACE_UPROBE_EVENTS_H */

@@ -593,6 +593,7 @@ static __always_inline bool record_wanted(struct trace_uprobe *tu)
  * trace_uprobe_hit - consumer handler: a probe's breakpoint was hit
  * @uc: the consumer embedded in a &struct trace_uprobe
  * @regs: user registers of the current task at the breakpoint
+ * @data: the call's cookie (unused)
  *
  * Counts the hit and, for entry probes, records the event; hits of tasks
  * the definition's task filter does not match are neither.
@@ -601,7 +602,8 @@ static __always_inline bool record_wanted(struct trace_uprobe *tu)
  * its perf events wants the current process, or when no task of the
  * current process matches the task filter, else 0.
  */
-int trace_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
+int trace_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs,
+		     __u64 *data)
 {
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, consumer);
 
@@ -625,11 +627,12 @@ int trace_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
  * @uc: the consumer embedded in a &struct trace_uprobe
  * @func: address of the probed function
  * @regs: user registers of the current task at the return address
+ * @data: the call's cookie (unused)
  *
  * Return: 0.
  */
 int trace_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
-			 struct pt_regs *regs)
+			 struct pt_regs *regs, __u64 *data)
 {
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, consumer);
 

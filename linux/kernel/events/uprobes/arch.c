@@ -231,6 +231,17 @@ void __weak arch_uprobe_stub_skip(struct pt_regs *regs)
 }
 
 /**
+ * arch_uprobe_redirected() - a handler moved the instruction pointer
+ * @regs: the user registers, ip where the handler put it
+ *
+ * The probed instruction is not executed: the thread resumes at the new
+ * ip as if a direct jump took it there. Nothing to do by default.
+ */
+void __weak arch_uprobe_redirected(struct pt_regs *regs)
+{
+}
+
+/**
  * arch_uprobe_syscall_is_ours() - is this system call a uprobes stub's?
  * @regs: the user registers at a system call entry
  *

@@ -764,6 +764,9 @@ static int uprobe_check_file(struct inode *inode, loff_t offset,
 	return 0;
 }
 
+/* Consumer ids: pending returns name their consumers by them. */
+static atomic64_t uprobe_consumer_ids = ATOMIC64_INIT(0);
+
 /*
  * The probe at (@inode, @offset), analysed, with @uc among its consumers
  * and its reg_mutex held, or an ERR_PTR() (see uprobe_register_file());
@@ -808,6 +811,7 @@ static struct uprobe *uprobe_add_locked(struct inode *inode,
 	 * walk or the mmap hook inserts breakpoints for consumers it sees.
 	 */
 	WRITE_ONCE(uprobe->live, true);
+	uc->id = atomic64_inc_return(&uprobe_consumer_ids);
 	list_add_rcu(&uc->cons_node, &uprobe->consumers);
 	return uprobe;
 put:

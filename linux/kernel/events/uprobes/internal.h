@@ -410,7 +410,11 @@ void uprobe_remove_from_current(struct uprobe *uprobe, unsigned long vaddr,
 				bool force);
 
 /* ret.c: return probes */
-void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs);
+struct return_instance *uprobe_return_add(struct return_instance *ri,
+					  u64 id, u64 cookie);
+void uprobe_return_discard(struct return_instance *ri);
+void uprobe_prepare_return(struct uprobe *uprobe, struct return_instance *ri,
+			   struct pt_regs *regs);
 void uprobe_abandon_returns(void);
 void uprobe_free_return_instances(struct uprobe_task *utask);
 void uprobe_dup_return_instances(struct uprobe_task *child,

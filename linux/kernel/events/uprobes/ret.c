@@ -48,14 +48,74 @@ static void uprobe_recycle_instance(struct uprobe_task *utask,
 	utask->ri_spare = ri;
 }
 
+/* Room for this many consumers comes with every instance. */
+#define UPROBE_RI_CONSUMERS	4
+
 static struct return_instance *uprobe_new_instance(struct uprobe_task *utask)
 {
 	struct return_instance *ri = utask->ri_spare;
 
-	if (!ri)
-		return kmalloc(sizeof(*ri), GFP_KERNEL);
-	utask->ri_spare = ri->next;
+	if (ri) {
+		utask->ri_spare = ri->next;
+		return ri;
+	}
+	ri = kmalloc(struct_size(ri, consumers, UPROBE_RI_CONSUMERS),
+		     GFP_KERNEL);
+	if (ri)
+		ri->max_consumers = UPROBE_RI_CONSUMERS;
 	return ri;
+}
+
+/**
+ * uprobe_return_add() - a consumer waits for the return of current's hit
+ * @ri: the hit's instance so far, or NULL for the first such consumer
+ * @id: the consumer's &uprobe_consumer.id
+ * @cookie: what its entry handler left in its cookie
+ *
+ * An instance grows when it has no room left, and keeps its size when
+ * reused: a thread allocates only for more consumers than ever before.
+ *
+ * Return: the instance, NULL if none could be had; without memory to
+ * grow, @ri as it was (this consumer misses this return).
+ */
+struct return_instance *uprobe_return_add(struct return_instance *ri,
+					  u64 id, u64 cookie)
+{
+	struct return_instance *big;
+	unsigned int n;
+
+	if (!ri) {
+		ri = uprobe_new_instance(current->utask);
+		if (!ri)
+			return NULL;
+		ri->nr_consumers = 0;
+	}
+	n = ri->nr_consumers;
+	if (n == ri->max_consumers) {
+		big = krealloc(ri, struct_size(ri, consumers, 2 * n),
+			       GFP_KERNEL);
+		if (!big) {
+			pr_warn_ratelimited("pid %d: no memory for a return probe's consumer\n",
+					    current->pid);
+			return ri;
+		}
+		ri = big;
+		ri->max_consumers = 2 * n;
+	}
+	ri->consumers[n].id = id;
+	ri->consumers[n].cookie = cookie;
+	ri->nr_consumers = n + 1;
+	return ri;
+}
+
+/**
+ * uprobe_return_discard() - no return to watch for current's hit after all
+ * @ri: what uprobe_return_add() gave, or NULL
+ */
+void uprobe_return_discard(struct return_instance *ri)
+{
+	if (ri)
+		uprobe_recycle_instance(current->utask, ri);
 }
 
 /* Drops instances of frames that were left without returning. */
@@ -70,32 +130,31 @@ static void uprobe_drop_dead_instances(struct uprobe_task *utask,
 /**
  * uprobe_prepare_return() - watch the return of the function just entered
  * @uprobe: the probe at the function's entry, hit by current
+ * @ri: the consumers waiting for the return (uprobe_return_add()); the
+ *	instance is used or recycled
  * @regs: the user registers at the entry
  *
  * Must be called in a uprobes SRCU read section: @uprobe may be on its
  * way out (its last consumer gone while the entry handlers ran), and is
  * then not watched.
  */
-void uprobe_prepare_return(struct uprobe *uprobe, struct pt_regs *regs)
+void uprobe_prepare_return(struct uprobe *uprobe, struct return_instance *ri,
+			   struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
-	struct return_instance *ri;
 	unsigned long tramp, orig;
 	bool chained;
 
 	tramp = xol_area_ensure();
 	if (!tramp)
-		return;
+		goto free;
 	/* Everything that can fail comes before the return address changes. */
 	uprobe_drop_dead_instances(utask, RP_CHECK_CHAIN_CALL, regs);
 	if (utask->depth >= MAX_URETPROBE_DEPTH) {
 		pr_warn_ratelimited("pid %d: return probes nested deeper than %d, ignoring\n",
 				    current->pid, MAX_URETPROBE_DEPTH);
-		return;
+		goto free;
 	}
-	ri = uprobe_new_instance(utask);
-	if (!ri)
-		return;
 	ri->uprobe = uprobe_tryget(uprobe);
 	if (!ri->uprobe)
 		goto free;
@@ -134,19 +193,52 @@ free:
 	uprobe_recycle_instance(utask, ri);
 }
 
+/*
+ * The entry of consumer @id in @ri, looked for from *@next on: entries
+ * are in the order of the probe's consumer list, which consumers leave
+ * and join but never reorder.
+ */
+static struct return_consumer *uprobe_return_consumer(struct return_instance *ri,
+						      unsigned int *next, u64 id)
+{
+	unsigned int n = ri->nr_consumers, i, k;
+
+	for (i = 0; i < n; i++) {
+		k = *next + i;
+		if (k >= n)
+			k -= n;
+		if (ri->consumers[k].id == id) {
+			*next = k + 1;
+			return &ri->consumers[k];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Consumers registered after the entry, and those whose entry handler
+ * declined the return, have no entry in @ri: their ret_handler is not
+ * called.
+ */
 static void uprobe_run_ret_handlers(struct return_instance *ri,
 				    struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
+	struct return_consumer *rc;
 	struct uprobe_consumer *uc;
+	unsigned int next = 0;
 	int idx;
 
 	idx = uprobes_srcu_lock();
 	utask->func_ip = ri->func;
 	list_for_each_entry_srcu(uc, &ri->uprobe->consumers, cons_node,
-				 uprobes_srcu_held())
-		if (uc->ret_handler)
-			uc->ret_handler(uc, ri->func, regs);
+				 uprobes_srcu_held()) {
+		if (!uc->ret_handler)
+			continue;
+		rc = uprobe_return_consumer(ri, &next, uc->id);
+		if (rc)
+			uc->ret_handler(uc, ri->func, regs, &rc->cookie);
+	}
 	utask->func_ip = 0;
 	uprobes_srcu_unlock(idx);
 }
@@ -282,7 +374,8 @@ void uprobe_dup_return_instances(struct uprobe_task *child,
 	for (ri = parent->return_instances; ri; ri = ri->next) {
 		struct return_instance *copy;
 
-		copy = kmemdup(ri, sizeof(*ri), GFP_KERNEL | __GFP_NOFAIL);
+		copy = kmemdup(ri, struct_size(ri, consumers, ri->max_consumers),
+			       GFP_KERNEL | __GFP_NOFAIL);
 		uprobe_get(copy->uprobe);
 		copy->next = NULL;
 		*tail = copy;

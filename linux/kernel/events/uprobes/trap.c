@@ -80,34 +80,39 @@ unsigned long uprobe_current_func_ip(void)
  *
  * Must be called in a uprobes SRCU read section. Removes the breakpoint
  * from this address space when every handler asked for it and no filter
- * objects; else arms the return probe when a consumer has a ret_handler
- * and no handler moved the instruction pointer.
+ * objects; else watches the function's return for the consumers with a
+ * ret_handler whose handler did not decline it, unless a handler moved
+ * the instruction pointer.
  */
 static void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
 	unsigned long func = instruction_pointer(regs);
+	struct return_instance *ri = NULL;
 	struct uprobe_consumer *uc;
-	bool remove = true, ret = false;
+	bool remove = true;
 
 	utask->handling = uprobe;
 	utask->func_ip = func;
 	list_for_each_entry_srcu(uc, &uprobe->consumers, cons_node,
 				 uprobes_srcu_held()) {
+		__u64 cookie = 0;
 		int rc = 0;
 
 		if (uc->handler) {
-			rc = uc->handler(uc, regs);
+			rc = uc->handler(uc, regs, &cookie);
 			WARN_ONCE(rc & ~UPROBE_HANDLER_MASK,
 				  "bad rc=0x%x from %ps()\n", rc, uc->handler);
 		}
-		ret |= !!uc->ret_handler;
 		remove &= !!(rc & UPROBE_HANDLER_REMOVE);
+		if (uc->ret_handler && !(rc & UPROBE_HANDLER_MASK))
+			ri = uprobe_return_add(ri, uc->id, cookie);
 	}
 	utask->func_ip = 0;
 
 	if (remove && !list_empty(&uprobe->consumers)) {
 		utask->handling = NULL;
+		uprobe_return_discard(ri);
 		/* Nobody wants this process: no return to watch either. */
 		uprobe_remove_from_current(uprobe, utask->vaddr, false);
 		return;
@@ -117,8 +122,10 @@ static void uprobe_run_handlers(struct uprobe *uprobe, struct pt_regs *regs)
 	 * that moved ip took the thread elsewhere: the function is not
 	 * entered, there is no return of it to watch.
 	 */
-	if (ret && instruction_pointer(regs) == func)
-		uprobe_prepare_return(uprobe, regs);
+	if (ri && instruction_pointer(regs) == func)
+		uprobe_prepare_return(uprobe, ri, regs);
+	else
+		uprobe_return_discard(ri);
 	utask->handling = NULL;
 }
 
@@ -376,8 +383,10 @@ static bool uprobe_hit_handlers(struct uprobe_task *utask,
 	if (restart)
 		return true;
 	uprobe_run_handlers(uprobe, regs);
-	if (instruction_pointer(regs) != vaddr)
+	if (instruction_pointer(regs) != vaddr) {
+		arch_uprobe_redirected(regs);
 		return false;
+	}
 	if (uprobe_rseq_aborts(vaddr)) {
 		uprobe_set_restart(utask, vaddr, false);
 		return false;

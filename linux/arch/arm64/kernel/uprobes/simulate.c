@@ -183,6 +183,20 @@ static void uprobe_arm64_set_btype(struct pt_regs *regs, u8 btype)
 }
 
 /**
+ * arch_uprobe_redirected - a handler moved pc: the probed instruction is
+ *	not executed
+ * @regs: user registers, pc where the handler put it
+ *
+ * The thread resumes there as after a direct branch: with no BTYPE, the
+ * one of the branch that reached the probe would fault on an instruction
+ * that is not a landing pad in a guarded page.
+ */
+void arch_uprobe_redirected(struct pt_regs *regs)
+{
+	uprobe_arm64_set_btype(regs, PSR_BTYPE_NONE >> PSR_BTYPE_SHIFT);
+}
+
+/**
  * arch_uprobe_skip_sstep - execute the probed instruction in the kernel
  * @auprobe: the probed instruction
  * @regs: user registers, pc at the probed address

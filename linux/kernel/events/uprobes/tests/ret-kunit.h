@@ -147,9 +147,13 @@ static void uprobe_ret_test_record(unsigned long v)
 	uprobe_ret_test_nseen++;
 }
 
+/* The consumer the instances of uprobe_ret_test_enter() wait for. */
+#define UPROBE_RET_TEST_ID	7
+
 /* Return handler that records ri->func. */
 static int uprobe_ret_test_handler(struct uprobe_consumer *uc,
-				   unsigned long func, struct pt_regs *regs)
+				   unsigned long func, struct pt_regs *regs,
+				   __u64 *data)
 {
 	uprobe_ret_test_record(func);
 	return 0;
@@ -162,7 +166,7 @@ static int uprobe_ret_test_handler(struct uprobe_consumer *uc,
  */
 static int uprobe_ret_test_trace_handler(struct uprobe_consumer *uc,
 					 unsigned long func,
-					 struct pt_regs *regs)
+					 struct pt_regs *regs, __u64 *data)
 {
 	u64 ips[] = { UPROBE_NO_TRAMPOLINE_VADDR };
 
@@ -176,9 +180,13 @@ static void uprobe_ret_test_enter(struct kunit *test, struct uprobe_task *ut,
 				  struct uprobe *u, unsigned long func,
 				  unsigned long sp, bool chained)
 {
-	struct return_instance *ri = kzalloc(sizeof(*ri), GFP_KERNEL);
+	struct return_instance *ri;
 
+	ri = kzalloc(struct_size(ri, consumers, 1), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ri);
+	ri->max_consumers = 1;
+	ri->nr_consumers = 1;
+	ri->consumers[0].id = UPROBE_RET_TEST_ID;
 	ri->func = func;
 	ri->stack = sp;
 	ri->chained = chained;
@@ -192,7 +200,10 @@ static void uprobe_ret_test_enter(struct kunit *test, struct uprobe_task *ut,
  */
 static void uprobe_ret_test_trampoline(struct kunit *test)
 {
-	struct uprobe_consumer uc = { .ret_handler = uprobe_ret_test_handler };
+	struct uprobe_consumer uc = {
+		.ret_handler = uprobe_ret_test_handler,
+		.id = UPROBE_RET_TEST_ID,
+	};
 	struct uprobe_task *ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
 	struct uprobe_task *saved = current->utask;
 	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
@@ -316,6 +327,7 @@ static void uprobe_ret_test_trace_in_handler(struct kunit *test)
 {
 	struct uprobe_consumer uc = {
 		.ret_handler = uprobe_ret_test_trace_handler,
+		.id = UPROBE_RET_TEST_ID,
 	};
 	struct uprobe_task *ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
 	struct uprobe_task *saved = current->utask;
@@ -363,6 +375,95 @@ static void uprobe_ret_test_trace_in_handler(struct kunit *test)
 
 	current->utask = saved;
 }
+
+/* Return handler that records its cookie, and changes it. */
+static int uprobe_ret_test_cookie_handler(struct uprobe_consumer *uc,
+					  unsigned long func,
+					  struct pt_regs *regs, __u64 *data)
+{
+	uprobe_ret_test_record(*data);
+	*data = 0;
+	return 0;
+}
+
+/*
+ * A return runs the return handlers of the consumers its entry recorded,
+ * each with its own cookie, and only those: not a consumer registered
+ * since the entry, nor one whose entry declined its return.
+ */
+static void uprobe_ret_test_consumers(struct kunit *test)
+{
+	struct uprobe_consumer uc[3];
+	struct uprobe_task *ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
+	struct uprobe_task *saved = current->utask;
+	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
+	struct return_instance *ri;
+	struct pt_regs regs = {};
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ut);
+	INIT_LIST_HEAD(&u.consumers);
+	for (i = 0; i < ARRAY_SIZE(uc); i++) {
+		uc[i] = (struct uprobe_consumer) {
+			.ret_handler = uprobe_ret_test_cookie_handler,
+			.id = 100 + i,
+		};
+		/* At the head: the list is uc[2], uc[1], uc[0]. */
+		list_add(&uc[i].cons_node, &u.consumers);
+	}
+	current->utask = ut;
+	/* uc[1] declined (or came later): no entry of its own. */
+	ri = uprobe_return_add(NULL, 102, 0x2222);
+	ri = uprobe_return_add(ri, 100, 0x1111);
+	KUNIT_ASSERT_NOT_NULL(test, ri);
+	ri->func = 0xa0;
+	ri->stack = 0x300;
+	uprobe_ret_test_push(ut, &u, ri, 0x7300);
+
+	uprobe_ret_test_nseen = 0;
+	regs.sp = 0x308;
+	uprobe_handle_trampoline(&regs);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_nseen, 2);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[0], 0x2222UL);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[1], 0x1111UL);
+	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 1);
+	uprobe_free_return_instances(ut);
+	current->utask = saved;
+}
+
+/*
+ * An instance grows for more consumers than it has room for, in order,
+ * and keeps its room when reused: no allocation the next time.
+ */
+static void uprobe_ret_test_grow(struct kunit *test)
+{
+	struct uprobe_task *ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
+	struct uprobe_task *saved = current->utask;
+	struct return_instance *ri = NULL, *again;
+	unsigned int i, n = 3 * UPROBE_RI_CONSUMERS + 1;
+
+	KUNIT_ASSERT_NOT_NULL(test, ut);
+	current->utask = ut;
+	for (i = 0; i < n; i++)
+		ri = uprobe_return_add(ri, i, 10 * i);
+	KUNIT_ASSERT_NOT_NULL(test, ri);
+	KUNIT_EXPECT_EQ(test, ri->nr_consumers, n);
+	KUNIT_EXPECT_GE(test, ri->max_consumers, n);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, ri->consumers[i].id, (u64)i);
+		KUNIT_EXPECT_EQ(test, ri->consumers[i].cookie, (u64)10 * i);
+	}
+	uprobe_return_discard(ri);
+	KUNIT_EXPECT_PTR_EQ(test, ut->ri_spare, ri);
+	again = uprobe_return_add(NULL, 1, 2);
+	KUNIT_EXPECT_PTR_EQ(test, again, ri);
+	KUNIT_EXPECT_EQ(test, again->nr_consumers, 1U);
+	KUNIT_EXPECT_GE(test, again->max_consumers, n);
+	uprobe_return_discard(again);
+	uprobe_free_return_instances(ut);
+	KUNIT_EXPECT_NULL(test, ut->ri_spare);
+	current->utask = saved;
+}
 #endif
 
 static struct kunit_case uprobe_ret_test_cases[] = {
@@ -373,6 +474,8 @@ static struct kunit_case uprobe_ret_test_cases[] = {
 	KUNIT_CASE(uprobe_ret_test_trampoline),
 	KUNIT_CASE(uprobe_ret_test_pool),
 	KUNIT_CASE(uprobe_ret_test_trace_in_handler),
+	KUNIT_CASE(uprobe_ret_test_consumers),
+	KUNIT_CASE(uprobe_ret_test_grow),
 #endif
 	{}
 };

@@ -9,6 +9,7 @@
 #ifndef UPNG_H
 #define UPNG_H
 
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -358,6 +359,35 @@ int upng_shown_bkpt(pid_t pid, unsigned long addr);
 int upng_mem_write(pid_t pid, unsigned long addr, const void *buf, size_t len);
 
 /* ---- BPF, through the raw bpf() system call (upng_bpf.c) ---- */
+
+struct bpf_insn;
+
+/* One BPF instruction, for <linux/bpf.h>'s struct bpf_insn. */
+#define UPNG_BPF_INSN(c, d, s, o, i) ((struct bpf_insn) {		\
+	.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+
+/* An array map of one VALUE_SIZE-byte value (key 0): its fd or -errno. */
+int upng_bpf_array(unsigned int value_size);
+/* Reads MAP's value (key 0) into VALUE: 0 or -errno. */
+int upng_bpf_array_read(int map, void *value);
+/*
+ * Loads the N instructions INSNS as a BPF_PROG_TYPE_KPROBE program named
+ * NAME for ATTACH_TYPE (0: a perf event); its fd or -errno. On failure
+ * LOG (SIZE bytes, may be NULL) gets the verifier's reasons.
+ */
+int upng_bpf_load(unsigned int attach_type, const struct bpf_insn *insns,
+		  int n, const char *name, char *log, size_t size);
+/*
+ * A link of PROG of ATTACH_TYPE (uprobe_multi or uprobe session) at the
+ * CNT file OFFSETS of PATH with their COOKIES (may be NULL), for process
+ * PID only or every process with PID 0, with the link's FLAGS; fd or
+ * -errno.
+ */
+int upng_bpf_link(int prog, unsigned int attach_type, const char *path,
+		  const unsigned long *offsets, const __u64 *cookies,
+		  unsigned int cnt, pid_t pid, unsigned int flags);
+/* The BTF id of kernel function NAME (a kfunc), or -errno. */
+int upng_bpf_kfunc(const char *name);
 
 /* The counter of MAP, or -1. */
 long long upng_bpf_counter(int map);

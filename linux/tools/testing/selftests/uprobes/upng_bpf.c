@@ -3,13 +3,15 @@
  * BPF for the uprobes selftests, through the raw bpf() system call: a
  * one-counter array map, a program that counts its runs in it, one that
  * keeps bpf_get_func_ip() there, programs that store into their context
- * (the registers), program arrays, and BPF_TRACE_UPROBE_MULTI links of
- * those programs.
+ * (the registers), program arrays, uprobe_multi and uprobe session links
+ * of those programs, and the BTF ids of kfuncs.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <linux/bpf.h>
+#include <linux/btf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -42,36 +44,46 @@ static long sys_bpf(int cmd, void *attr, unsigned int size)
 	return ret < 0 ? -errno : ret;
 }
 
-/* An array map of one u64 counter (key 0); the fd or -errno. */
-static int counter_map(void)
+int upng_bpf_array(unsigned int value_size)
 {
 	union bpf_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.map_type = BPF_MAP_TYPE_ARRAY;
 	a.key_size = sizeof(__u32);
-	a.value_size = sizeof(__u64);
+	a.value_size = value_size;
 	a.max_entries = 1;
 	return sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
 }
 
-long long upng_bpf_counter(int map)
+/* An array map of one u64 counter (key 0); the fd or -errno. */
+static int counter_map(void)
+{
+	return upng_bpf_array(sizeof(__u64));
+}
+
+int upng_bpf_array_read(int map, void *value)
 {
 	__u32 key = 0;
-	__u64 v = 0;
 	union bpf_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.map_fd = map;
 	a.key = (unsigned long)&key;
-	a.value = (unsigned long)&v;
-	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a, sizeof(a)))
+	a.value = (unsigned long)value;
+	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &a, sizeof(a));
+}
+
+long long upng_bpf_counter(int map)
+{
+	__u64 v = 0;
+
+	if (upng_bpf_array_read(map, &v))
 		return -1;
 	return v;
 }
 
-#define INSN(c, d, s, o, i) ((struct bpf_insn) {			\
-	.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+#define INSN UPNG_BPF_INSN
 
 /* The BPF size code of a SIZE-byte access. */
 static int bpf_size(int size)
@@ -88,13 +100,8 @@ static int bpf_size(int size)
 	}
 }
 
-/*
- * Loads the N instructions INSNS as a BPF_PROG_TYPE_KPROBE program for
- * ATTACH_TYPE (0: a perf event); its fd or -errno. On failure LOG (SIZE
- * bytes, may be NULL) gets the verifier's reasons.
- */
-static int kprobe_prog(unsigned int attach_type, const struct bpf_insn *insns,
-		       int n, const char *name, char *log, size_t size)
+int upng_bpf_load(unsigned int attach_type, const struct bpf_insn *insns,
+		  int n, const char *name, char *log, size_t size)
 {
 	union bpf_attr a;
 	int fd;
@@ -156,7 +163,7 @@ static int key0_prog(int *mapp, const struct bpf_insn *value, int nv,
 	/* out: return 0 */
 	insns[k++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
 	insns[k++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	return kprobe_prog(TRACE_UPROBE_MULTI, insns, k, name, log, size);
+	return upng_bpf_load(TRACE_UPROBE_MULTI, insns, k, name, log, size);
 }
 
 int upng_bpf_counter_prog(int *mapp, char *log, size_t size)
@@ -211,7 +218,7 @@ int upng_bpf_store_prog(unsigned int attach_type,
 	}
 	insns[k++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
 	insns[k++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	return kprobe_prog(attach_type, insns, k, "upng_store", log, size);
+	return upng_bpf_load(attach_type, insns, k, "upng_store", log, size);
 }
 
 int upng_bpf_prog_array(void)
@@ -238,21 +245,30 @@ int upng_bpf_prog_array_set(int map, int prog)
 	return sys_bpf(BPF_MAP_UPDATE_ELEM, &a, sizeof(a));
 }
 
-int upng_bpf_multi_link_flags(int prog, const char *path,
-			      const unsigned long *offsets, unsigned int cnt,
-			      pid_t pid, unsigned int flags)
+int upng_bpf_link(int prog, unsigned int attach_type, const char *path,
+		  const unsigned long *offsets, const __u64 *cookies,
+		  unsigned int cnt, pid_t pid, unsigned int flags)
 {
 	struct uprobe_multi_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.prog_fd = prog;
-	a.attach_type = TRACE_UPROBE_MULTI;
+	a.attach_type = attach_type;
 	a.path = (unsigned long)path;
 	a.offsets = (unsigned long)offsets;
+	a.cookies = (unsigned long)cookies;
 	a.cnt = cnt;
 	a.pid = pid;
 	a.multi_flags = flags;
 	return sys_bpf(BPF_LINK_CREATE, &a, sizeof(a));
+}
+
+int upng_bpf_multi_link_flags(int prog, const char *path,
+			      const unsigned long *offsets, unsigned int cnt,
+			      pid_t pid, unsigned int flags)
+{
+	return upng_bpf_link(prog, TRACE_UPROBE_MULTI, path, offsets, NULL,
+			     cnt, pid, flags);
 }
 
 int upng_bpf_multi_link(int prog, const char *path,
@@ -260,4 +276,99 @@ int upng_bpf_multi_link(int prog, const char *path,
 			pid_t pid)
 {
 	return upng_bpf_multi_link_flags(prog, path, offsets, cnt, pid, 0);
+}
+
+/* How many bytes of kind-specific data follow a BTF type of KIND. */
+static long btf_extra(unsigned int kind, unsigned int vlen)
+{
+	switch (kind) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_ARRAY:
+		return sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return vlen * sizeof(struct btf_enum);
+	case BTF_KIND_FUNC_PROTO:
+		return vlen * sizeof(struct btf_param);
+	case BTF_KIND_DATASEC:
+		return vlen * sizeof(struct btf_var_secinfo);
+	case BTF_KIND_ENUM64:
+		return vlen * sizeof(struct btf_enum64);
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The id of function NAME in the BTF of SIZE bytes at BUF, or -errno. */
+static int btf_func_id(const char *buf, size_t size, const char *name)
+{
+	const struct btf_header *h = (const void *)buf;
+	const char *p, *end, *strs;
+	int id;
+
+	if (size < sizeof(*h) || h->magic != BTF_MAGIC ||
+	    (size_t)h->hdr_len + h->str_off + h->str_len > size ||
+	    (size_t)h->hdr_len + h->type_off + h->type_len > size)
+		return -EINVAL;
+	p = buf + h->hdr_len + h->type_off;
+	end = p + h->type_len;
+	strs = buf + h->hdr_len + h->str_off;
+	for (id = 1; p + sizeof(struct btf_type) <= end; id++) {
+		const struct btf_type *t = (const void *)p;
+		unsigned int kind = BTF_INFO_KIND(t->info);
+		long extra = btf_extra(kind, BTF_INFO_VLEN(t->info));
+
+		if (extra < 0 || t->name_off >= h->str_len)
+			return -EINVAL;
+		if (kind == BTF_KIND_FUNC && !strcmp(strs + t->name_off, name))
+			return id;
+		p += sizeof(*t) + extra;
+	}
+	return -ENOENT;
+}
+
+int upng_bpf_kfunc(const char *name)
+{
+	size_t size = 0, cap = 0, n;
+	char *buf = NULL, *more;
+	FILE *f = fopen("/sys/kernel/btf/vmlinux", "r");
+	int id;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		if (size == cap) {
+			cap = cap ? 2 * cap : 1 << 22;
+			more = realloc(buf, cap);
+			if (!more) {
+				id = -ENOMEM;
+				goto out;
+			}
+			buf = more;
+		}
+		n = fread(buf + size, 1, cap - size, f);
+		if (!n)
+			break;
+		size += n;
+	}
+	id = ferror(f) ? -EIO : btf_func_id(buf, size, name);
+out:
+	free(buf);
+	fclose(f);
+	return id;
 }
