@@ -219,18 +219,6 @@ int __weak arch_uprobe_stub_unwind(struct pt_regs *regs, unsigned long vaddr,
 }
 
 /**
- * arch_uprobe_stub_skip() - execute a probed instruction a stub stands for
- * @regs: the user registers, ip at the probed instruction
- *
- * After a stub's hit whose handlers let the instruction run, or whose
- * probe has gone: the instruction is one that only moves the instruction
- * pointer on.
- */
-void __weak arch_uprobe_stub_skip(struct pt_regs *regs)
-{
-}
-
-/**
  * arch_uprobe_redirected() - a handler moved the instruction pointer
  * @regs: the user registers, ip where the handler put it
  *

@@ -90,6 +90,7 @@ record:
 	memcpy(area->boost[nr].insn, auprobe->insn, sizeof(auprobe->insn));
 	area->boost[nr].slot = slot;
 	area->boost[nr].stub = stub;
+	area->boost[nr].len = arch_uprobe_insn_len(auprobe);
 	if (slot)
 		WRITE_ONCE(area->slot_entry[s], nr + 1);
 	if (stub && slot)
@@ -243,6 +244,35 @@ unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
 			memcpy(insn, b->insn, sizeof(b->insn));
 			return b->slot;
 		}
+	}
+	return 0;
+}
+
+/**
+ * xol_stub_len() - length of the instruction a stub of current's stands for
+ * @vaddr: the probed address
+ *
+ * For a stub whose probe has gone. Should @vaddr have had two (another
+ * file mapped there since the first), the first one's: a thread that ran
+ * the other's has to live with that.
+ *
+ * Return: the length, 0 when current's address space has no stub for
+ * @vaddr.
+ */
+unsigned int xol_stub_len(unsigned long vaddr)
+{
+	struct xol_area *area = xol_stub_area(current->mm);
+	unsigned int i, nr;
+
+	if (!area)
+		return 0;
+	/* Pairs with the release in xol_give_slot(). */
+	nr = smp_load_acquire(&area->nr_boost);
+	for (i = 0; i < nr; i++) {
+		struct xol_boost *b = &area->boost[i];
+
+		if (b->stub && b->slot && b->vaddr == vaddr)
+			return b->len;
 	}
 	return 0;
 }

@@ -377,6 +377,7 @@ unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr);
 unsigned long xol_stub_slot(struct arch_uprobe *auprobe, unsigned long vaddr);
 unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
 			    u8 *insn);
+unsigned int xol_stub_len(unsigned long vaddr);
 bool xol_area_has_stubs(struct mm_struct *mm);
 bool xol_stub_nth(struct mm_struct *mm, unsigned int i, unsigned long *vaddr,
 		  unsigned long *slot, u8 *insn);
@@ -387,6 +388,7 @@ void uprobe_stub_upgrade(struct uprobe *uprobe, unsigned long vaddr,
 int uprobe_stub_jump(struct mm_struct *mm, unsigned long vaddr, u8 *jump,
 		     u8 *orig);
 bool uprobe_stub_leave(struct pt_regs *regs);
+void uprobe_stub_skip(struct pt_regs *regs, struct uprobe *uprobe);
 bool uprobe_drop_fault(int sig);
 
 /* trap.c */

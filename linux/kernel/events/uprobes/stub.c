@@ -2,15 +2,16 @@
 /*
  * uprobes engine: probed instructions replaced with a jump to a stub.
  *
- * A probe on an instruction the architecture can jump over (x86: a
- * five-byte nop, as at USDT sites and patchable function entries) starts
- * as a breakpoint like any other. At its first hit in an address space,
- * the breakpoint is upgraded: the instruction is replaced with a jump to
- * a stub in the XOL area, which enters the kernel with a system call
- * instead of a trap, and the kernel returns straight after the probed
- * instruction. The stub stays until the address space goes, so a thread
- * that jumped to it just before the probe went away still finds it; it
- * then only executes the probed instruction.
+ * A probe on an instruction the architecture can jump over (x86: a nop
+ * of five bytes or more, as at USDT sites, patchable function entries and
+ * in the compiler's padding) starts as a breakpoint like any other. At its
+ * first hit in an address space, the breakpoint is upgraded: the
+ * instruction's first bytes are replaced with a jump to a stub in the XOL
+ * area, which enters the kernel with a system call instead of a trap, and
+ * the kernel returns straight after the whole probed instruction, whose
+ * length the stub's record keeps. The stub stays until the address space
+ * goes, so a thread that jumped to it just before the probe went away
+ * still finds it; it then only executes the probed instruction.
  *
  * The jump is written like a breakpoint (bkpt.c): with the page's entry
  * cleared and flushed, so no thread ever runs half of it, and only over
@@ -151,6 +152,30 @@ bool uprobe_stub_leave(struct pt_regs *regs)
 	if (!where && !__fatal_signal_pending(current))
 		uprobe_stub_hit(regs);
 	return true;
+}
+
+/**
+ * uprobe_stub_skip() - execute the probed instruction a stub stands for
+ * @regs: current's user registers, ip at the instruction
+ * @uprobe: its probe, NULL when it has gone
+ *
+ * After a stub's hit whose handlers let the instruction run, or whose
+ * probe has gone: the instruction (a nop) only moves ip on, past its
+ * whole length, which the probe's analysis gives, or else the stub's
+ * record (the jump may have covered only its first bytes).
+ */
+void uprobe_stub_skip(struct pt_regs *regs, struct uprobe *uprobe)
+{
+	unsigned long vaddr = instruction_pointer(regs);
+	unsigned int len;
+
+	len = uprobe ? arch_uprobe_insn_len(&uprobe->arch) : xol_stub_len(vaddr);
+	/* Only a thread that came through a stub gets here: it has one. */
+	if (WARN_ON_ONCE(!len)) {
+		force_sig(SIGSEGV);
+		return;
+	}
+	instruction_pointer_set(regs, vaddr + len);
 }
 
 /**

@@ -585,7 +585,7 @@ void uprobe_stub_hit(struct pt_regs *regs)
 	if (!uprobe_hit_handlers(utask, uprobe, vaddr, restart, regs))
 		goto out;
 skip:
-	arch_uprobe_stub_skip(regs);
+	uprobe_stub_skip(regs, uprobe);
 out:
 	uprobes_srcu_unlock(idx);
 }

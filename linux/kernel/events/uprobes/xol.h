@@ -28,12 +28,15 @@ static_assert(XOL_MAX_BOOST <= U8_MAX);
  * @slot: address of the slot, 0 when it would be out of reach
  * @stub: the slot is the stub a jump at @vaddr goes to, not a boosted
  *	copy of the instruction
+ * @len: the instruction's length (arch_uprobe_insn_len()), which a stub's
+ *	hit moves ip on by
  */
 struct xol_boost {
 	unsigned long	vaddr;
 	u8		insn[UPROBE_INSN_BYTES];
 	unsigned long	slot;
 	bool		stub;
+	u8		len;
 };
 
 /**
