@@ -5,10 +5,10 @@
  * A probed instruction is replaced by int3.  When the breakpoint is hit the
  * instruction is emulated in the kernel, run from a boosted slot of the
  * execute-out-of-line (XOL) area, or single-stepped in a slot borrowed
- * from it (a five-byte nop later becomes a jump to a stub).  This file decides,
- * once per probe and from the bytes in the file, whether that is possible and
- * how: which instructions are refused (and why), which are emulated, and which
- * fix-ups stepping a copy at another address needs.
+ * from it (a nop of five bytes or more later becomes a jump to a stub).
+ * This file decides, once per probe and from the bytes in the file, whether
+ * that is possible and how: which instructions are refused (and why), which
+ * are emulated, and which fix-ups stepping a copy at another address needs.
  *
  * The policy, in short:
  *  - Refuse what cannot run from another address with the same effect:

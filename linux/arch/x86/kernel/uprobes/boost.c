@@ -276,15 +276,15 @@ bool arch_uprobe_boost_ok(struct pt_regs *regs)
  * @auprobe: the analysed instruction
  * @is_64bit: it was analysed as 64-bit code
  *
- * Return: "jump" (a 64-bit five-byte nop: a jump to a stub after its
- * first hit, see stub.c), "emulated", "boosted" or "stepped".
+ * Return: "jump" (a 64-bit nop of five bytes or more: a jump to a stub
+ * after its first hit, see stub.c), "emulated", "boosted" or "stepped".
  */
 const char *arch_uprobe_kind(struct arch_uprobe *auprobe, bool is_64bit)
 {
 	struct insn insn;
 
 	if (IS_ENABLED(CONFIG_X86_64) && is_64bit &&
-	    auprobe->emul == UPROBE_X86_NOP && auprobe->len == 5)
+	    uprobe_x86_stub_nop(auprobe))
 		return "jump";
 	if (auprobe->emul != UPROBE_X86_STEP)
 		return "emulated";

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
+#include <asm/uprobes.h>
 
 /* Size of a stack slot (and of a return address) in the user's mode. */
 static inline unsigned int uprobe_x86_word(struct pt_regs *regs)
@@ -63,6 +64,21 @@ static inline int uprobe_x86_put_word(struct pt_regs *regs,
 				      unsigned long addr, unsigned long val)
 {
 	return uprobe_x86_put(addr, uprobe_x86_word(regs), val);
+}
+
+/* The jump that replaces a probed nop: e9 rel32 (stub.c). */
+#define UPROBE_X86_STUB_JMP_LEN	5
+
+/*
+ * A nop that may become a jump to a stub in 64-bit code (stub.c): one of
+ * at least the jump's five bytes, whatever its form (nopl, nopw with 66
+ * and 2e padding, ...). The jump replaces its first five bytes, the stub
+ * returns after the whole nop.
+ */
+static inline bool uprobe_x86_stub_nop(struct arch_uprobe *auprobe)
+{
+	return auprobe->emul == UPROBE_X86_NOP &&
+	       auprobe->len >= UPROBE_X86_STUB_JMP_LEN;
 }
 
 /* A computed ip, wrapped the way the CPU wraps it in the user's mode. */

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * x86-64 uprobes: five-byte nops replaced with a jump to a stub.
+ * x86-64 uprobes: multi-byte nops replaced with a jump to a stub.
  *
- * A probed five-byte nop (USDT sites, -fpatchable-function-entry, the
- * compiler's padding) becomes "jmp stub" after its first hit, and each
+ * A probed nop of five bytes or more (USDT sites, -fpatchable-function-entry,
+ * the compiler's padding: nopl, and nopw with its 66 and 2e prefixes, up
+ * to 11 bytes and beyond) becomes "jmp stub" after its first hit, and each
  * hit then costs a system call instead of a trap (see the core's stub.c).
- * The stub, in the XOL area within reach of a rel32 jump, is:
+ * The jump replaces the nop's first five bytes; the rest of the nop stays,
+ * never executed: no thread can be inside an instruction. The stub, in the
+ * XOL area within reach of a rel32 jump, returns after the whole nop:
  *
  *	 0: lea	-128(%rsp), %rsp	step over the red zone, untouched
  *	 5: push	%rax
@@ -17,7 +20,7 @@
  *	18: pop	%rcx			the nop is executed without its probe
  *	19: pop	%rax
  *	20: lea	128(%rsp), %rsp
- *	28: jmp	vaddr + 5
+ *	28: jmp	vaddr + len		len: the nop's, 5 or more
  *
  * The system call is the return trampoline's; sys_uretprobe() tells the
  * two apart by the address it is made from. For a stub, it takes the
@@ -25,21 +28,27 @@
  * nop, lets the core run the handlers and returns after the nop (or where
  * a handler moved ip) with every register restored by iret: flags,
  * registers and the red zone are the program's own throughout.
+ *
+ * The hooks below are given the nop's address and the stub's, not the
+ * nop: where they need its end, the stub's final jmp tells it. The core
+ * executes the nop after a hit with the length it keeps (its stub.c).
  */
 #include <linux/errno.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/unaligned.h>
 #include <linux/uprobes.h>
 
 #include <asm/compat.h>
+#include <asm/insn.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 
 #include "internal.h"
 
-#define STUB_JMP_LEN	5		/* e9 rel32 */
+#define STUB_JMP_LEN	UPROBE_X86_STUB_JMP_LEN	/* e9 rel32 */
 #define STUB_RED_ZONE	128
 #define STUB_SAVED	(3 * 8)		/* rax, rcx, r11 */
 
@@ -89,22 +98,24 @@ static bool uprobe_x86_jmp(u8 *buf, unsigned long from, unsigned long to)
  * @auprobe: the probed instruction
  * @regs: the user registers at a hit
  *
- * Return: true for a five-byte nop hit in 64-bit mode.
+ * Return: true for a nop of five bytes or more hit in 64-bit mode.
  */
 bool arch_uprobe_stub_ok(struct arch_uprobe *auprobe, struct pt_regs *regs)
 {
-	return auprobe->emul == UPROBE_X86_NOP && auprobe->len == STUB_JMP_LEN &&
-	       user_64bit_mode(regs);
+	return uprobe_x86_stub_nop(auprobe) && user_64bit_mode(regs);
 }
 
 /**
- * arch_uprobe_stub_code - the stub of a probed five-byte nop
- * @auprobe: the probed instruction
+ * arch_uprobe_stub_code - the stub of a probed nop
+ * @auprobe: the probed instruction, a nop arch_uprobe_stub_ok() accepted
  * @vaddr: its address
  * @slot: the stub's address
  * @buf: receives the code
  *
- * Return: its size, or -ERANGE when the stub cannot jump back to @vaddr.
+ * The stub's final jmp goes after the whole nop, @auprobe->len bytes.
+ *
+ * Return: its size, or -ERANGE when the stub cannot jump back after the
+ * nop, or the nop's jump cannot reach the stub.
  */
 int arch_uprobe_stub_code(struct arch_uprobe *auprobe, unsigned long vaddr,
 			  unsigned long slot, u8 *buf)
@@ -113,32 +124,44 @@ int arch_uprobe_stub_code(struct arch_uprobe *auprobe, unsigned long vaddr,
 
 	BUILD_BUG_ON(STUB_LEN > UPROBE_XOL_SLOT_BYTES);
 	if (!uprobe_x86_jmp(jump, vaddr, slot) ||
-	    !uprobe_x86_jmp(buf + STUB_JMP, slot + STUB_JMP, vaddr + STUB_JMP_LEN))
+	    !uprobe_x86_jmp(buf + STUB_JMP, slot + STUB_JMP,
+			    vaddr + auprobe->len))
 		return -ERANGE;
 	memcpy(buf, stub_head, sizeof(stub_head));
 	return STUB_LEN;
 }
 
 /**
- * arch_uprobe_stub_jump - the jump that replaces a probed five-byte nop
+ * arch_uprobe_stub_jump - the jump that replaces a probed nop's first bytes
  * @vaddr: the probed address
  * @slot: the stub's address, in reach (arch_uprobe_stub_code())
  * @buf: receives the jump
  *
- * Return: its size.
+ * Return: its size, five bytes whatever the nop's.
  */
 int arch_uprobe_stub_jump(unsigned long vaddr, unsigned long slot, u8 *buf)
 {
 	return uprobe_x86_jmp(buf, vaddr, slot) ? STUB_JMP_LEN : 0;
 }
 
-/**
- * arch_uprobe_stub_skip - execute the nop a stub stands for
- * @regs: the user registers, ip at the nop
+/*
+ * The end of the nop at @vaddr that the stub at @slot stands for, where
+ * its final jmp goes, in @end. The stub is the kernel's, in a mapping the
+ * program cannot write; its jmp is read back from there all the same and
+ * must land after a nop of five to MAX_INSN_SIZE bytes.
  */
-void arch_uprobe_stub_skip(struct pt_regs *regs)
+static int uprobe_x86_stub_end(unsigned long slot, unsigned long vaddr,
+			       unsigned long *end)
 {
-	regs->ip += STUB_JMP_LEN;
+	u8 jmp[STUB_JMP_LEN];
+	unsigned long len;
+
+	if (copy_from_user(jmp, (void __user *)(slot + STUB_JMP), sizeof(jmp)) ||
+	    jmp[0] != 0xe9)
+		return -EFAULT;
+	*end = slot + STUB_LEN + (s32)get_unaligned_le32(jmp + 1);
+	len = *end - vaddr;
+	return len >= STUB_JMP_LEN && len <= MAX_INSN_SIZE ? 0 : -EFAULT;
 }
 
 /**
@@ -149,15 +172,17 @@ void arch_uprobe_stub_skip(struct pt_regs *regs)
  *
  * Before the system call, the stub's work is undone (only rax was
  * changed, and it is saved); after a refused one, the stub's own
- * restoring is completed.
+ * restoring is completed, and the thread goes where the stub's final jmp
+ * would take it: after the whole nop.
  *
  * Return: 0 with @regs as at the nop, 1 with @regs as after it, or
- * -EFAULT when the saved registers cannot be read back.
+ * -EFAULT (@regs unchanged) when the saved registers or the stub's jmp
+ * cannot be read back.
  */
 int arch_uprobe_stub_unwind(struct pt_regs *regs, unsigned long vaddr,
 			    unsigned long slot)
 {
-	unsigned long off = regs->ip - slot, sp = regs->sp;
+	unsigned long off = regs->ip - slot, sp = regs->sp, end;
 	int pushed;
 
 	switch (off) {
@@ -182,17 +207,24 @@ int arch_uprobe_stub_unwind(struct pt_regs *regs, unsigned long vaddr,
 	case STUB_RET:
 	case STUB_POP_CX:
 	case STUB_POP_AX:
+		/* The jmp first: no register taken back without it. */
+		if (uprobe_x86_stub_end(slot, vaddr, &end))
+			return -EFAULT;
 		pushed = 3 - (off == STUB_POP_CX) - 2 * (off == STUB_POP_AX);
 		if (uprobe_x86_pop_saved(regs, sp, pushed))
 			return -EFAULT;
 		sp += pushed * 8;
-		fallthrough;
+		regs->sp = sp + STUB_RED_ZONE;
+		regs->ip = end;
+		return 1;
 	case STUB_LEA_BACK:
 		sp += STUB_RED_ZONE;
 		fallthrough;
 	case STUB_JMP:
+		if (uprobe_x86_stub_end(slot, vaddr, &end))
+			return -EFAULT;
 		regs->sp = sp;
-		regs->ip = vaddr + STUB_JMP_LEN;
+		regs->ip = end;
 		return 1;
 	}
 	return -EINVAL;
@@ -221,7 +253,8 @@ bool arch_uprobe_syscall_is_ours(struct pt_regs *regs)
  * @vaddr: the probed nop it stands for
  *
  * Return: true when it was the stub's system call, its probe handled and
- * @regs as after the nop; false when not made from the stub's.
+ * @regs as after the nop (the core knows its length); false when not made
+ * from the stub's.
  */
 bool uprobe_x86_stub_syscall(struct pt_regs *regs, unsigned long slot,
 			     unsigned long vaddr)

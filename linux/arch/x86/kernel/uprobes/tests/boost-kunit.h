@@ -38,9 +38,21 @@ static const struct uprobe_x86_boost_case uprobe_x86_boost_cases[] = {
 	B64("mov %rax,0x10(%rip)", "emulated", 0x48, 0x89, 0x05, 0x10, 0, 0, 0),
 	B64("cmpb $0,0x10(%rip)", "emulated", 0x80, 0x3d, 0x10, 0, 0, 0, 0x00),
 	B64("pushf", "emulated", 0x9c),
-	/* a five-byte nop: a jump to a stub, in 64-bit code only */
+	/* a nop of five bytes or more: a jump to a stub, in 64-bit code only */
 	B64("nopl 0x0(%rax,%rax,1)", "jump", 0x0f, 0x1f, 0x44, 0x00, 0x00),
+	B64("nopw 0x0(%rax,%rax,1)", "jump",
+	    0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00),
+	B64("nopl 0x0(%rax) (disp32)", "jump",
+	    0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00),
+	B64("nopl 0x0(%rax,%rax,1) (disp32)", "jump",
+	    0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00),
+	B64("nopw %cs:0x0(%rax,%rax,1)", "jump",
+	    0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00),
+	B64("data16 nopw %cs:0x0(%rax,%rax,1)", "jump",
+	    0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00),
 	B32("nopl 0x0(%eax,%eax,1)", "emulated", 0x0f, 0x1f, 0x44, 0x00, 0x00),
+	B32("nopw %cs:0x0(%eax,%eax,1)", "emulated",
+	    0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00),
 	B64("nopl 0x0(%rax)", "emulated", 0x0f, 0x1f, 0x40, 0x00),
 	/* registers only */
 	B64("mov %rdi,%rax", "boosted", 0x48, 0x89, 0xf8),
@@ -177,6 +189,55 @@ static void uprobe_x86_boost_riprel_test(struct kunit *test)
 }
 #endif
 
+#ifdef CONFIG_X86_64
+/*
+ * The stub of a nop of five to eleven bytes: the nop's first five bytes
+ * become a jump to it, its final jmp goes after the whole nop; not in
+ * 32-bit code.
+ */
+static void uprobe_x86_stub_code_test(struct kunit *test)
+{
+	static const u8 nops[][11] = {
+		{ 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+		{ 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+		{ 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00 },
+		{ 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+		{ 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+		{ 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+		{ 0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00,
+		  0x00 },
+	};
+	unsigned long vaddr = 0x555555554ff0UL, slot = 0x555555540040UL;
+	struct pt_regs regs64 = { .cs = __USER_CS };
+	struct pt_regs regs32 = { .cs = __USER32_CS };
+	u8 buf[UPROBE_XOL_SLOT_BYTES], jump[UPROBE_X86_STUB_JMP_LEN];
+	const char *reason;
+	int i, len;
+
+	for (i = 0; i < ARRAY_SIZE(nops); i++) {
+		struct arch_uprobe au = { };
+
+		memcpy(au.insn, nops[i], sizeof(nops[i]));
+		KUNIT_ASSERT_EQ(test, arch_uprobe_analyze(&au, true, &reason), 0);
+		KUNIT_EXPECT_EQ(test, au.len, 5 + i);
+		KUNIT_EXPECT_TRUE(test, arch_uprobe_stub_ok(&au, &regs64));
+		KUNIT_EXPECT_FALSE(test, arch_uprobe_stub_ok(&au, &regs32));
+		len = arch_uprobe_stub_code(&au, vaddr, slot, buf);
+		KUNIT_ASSERT_GT(test, len, UPROBE_X86_STUB_JMP_LEN);
+		/* the stub ends with jmp vaddr + the nop's length */
+		KUNIT_EXPECT_EQ(test, buf[len - 5], 0xe9);
+		KUNIT_EXPECT_EQ(test, slot + len +
+				(long)(s32)get_unaligned_le32(buf + len - 4),
+				vaddr + 5 + i);
+		KUNIT_ASSERT_EQ(test, arch_uprobe_stub_jump(vaddr, slot, jump),
+				UPROBE_X86_STUB_JMP_LEN);
+		KUNIT_EXPECT_EQ(test, jump[0], 0xe9);
+		KUNIT_EXPECT_EQ(test, vaddr + 5 +
+				(long)(s32)get_unaligned_le32(jump + 1), slot);
+	}
+}
+#endif
+
 #undef B64
 #undef B32
 
@@ -185,6 +246,7 @@ static struct kunit_case uprobe_x86_boost_test_cases[] = {
 	KUNIT_CASE(uprobe_x86_boost_x87_test),
 #ifdef CONFIG_X86_64
 	KUNIT_CASE(uprobe_x86_boost_riprel_test),
+	KUNIT_CASE(uprobe_x86_stub_code_test),
 #endif
 	{}
 };
