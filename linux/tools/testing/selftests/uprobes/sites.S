@@ -7,8 +7,18 @@
 
 #include "sites.h"
 
-/* nopl 0x0(%rax,%rax,1), which gas would shorten */
-#define NOP5	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00
+/*
+ * Multi-byte nops as compilers pad with them, spelled out: gas would
+ * shorten or choose its own. NOPn_BYTES is the n-byte one: nopl
+ * 0x0(%rax,%rax,1), nopw 0x0(%rax,%rax,1), nopl 0x0(%rax) and nopl
+ * 0x0(%rax,%rax,1) with a disp32, nopw %cs:0x0(%rax,%rax,1).
+ */
+#define NOP5_BYTES	0x0f, 0x1f, 0x44, 0x00, 0x00
+#define NOP6_BYTES	0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00
+#define NOP7_BYTES	0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00
+#define NOP8_BYTES	0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00
+#define NOP10_BYTES	0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00
+#define NOP5	.byte NOP5_BYTES
 
 	.text
 
@@ -257,8 +267,8 @@ site_step4:
  * of out-of-line execution: site_xv_boost (lea: register-only, run from a
  * boosted slot), site_xv_mem (add from memory: boosted too, its copy
  * reads memory), site_xv_step (pushfw: single-stepped, its flags
- * image fixed up) and site_xv_nop5 (a five-byte nop: a jump to a stub
- * once hit).  The loop ends at site_xv_end.
+ * image fixed up), site_xv_nop5 and site_xv_nop10 (a five- and a ten-byte
+ * nop: a jump to a stub once hit).  The loop ends at site_xv_end.
  */
 	.p2align 4
 	.globl site_xv_loop
@@ -280,6 +290,10 @@ site_xv_step:
 	.globl site_xv_nop5
 site_xv_nop5:
 	NOP5
+	.p2align 4
+	.globl site_xv_nop10
+site_xv_nop10:
+	.byte	NOP10_BYTES
 	dec	%rdi
 	jnz	1b
 	ret
@@ -301,6 +315,29 @@ site_nop5_probe:
 	lea	1(%rdi,%rdi,2), %rax
 	ret
 	.size site_nop5, . - site_nop5
+
+/*
+ * long site_nop<n>(long x) for n = 6, 7, 8, 10: x * 3 + 1, its first
+ * instruction the n-byte nop NOP<n>_BYTES (site_nop<n>_probe), as in the
+ * compiler's padding; 16-byte aligned: the nop never crosses a page.
+ */
+	.macro	SITE_NOP n:req, bytes:vararg
+	.p2align 4
+	.globl site_nop\n
+	.type site_nop\n, @function
+site_nop\n:
+	.globl site_nop\n\()_probe
+site_nop\n\()_probe:
+	.byte	\bytes
+	lea	1(%rdi,%rdi,2), %rax
+	ret
+	.size site_nop\n, . - site_nop\n
+	.endm
+
+	SITE_NOP 6, NOP6_BYTES
+	SITE_NOP 7, NOP7_BYTES
+	SITE_NOP 8, NOP8_BYTES
+	SITE_NOP 10, NOP10_BYTES
 
 /*
  * long site_mov(long x), long site_nop1(long x): x * 3 + 1, their first
@@ -326,16 +363,18 @@ site_nop1:
 	.size site_nop1, . - site_nop1
 
 /*
- * void site_nop5_regs(struct site_regs *out): sets the flags, writes a
- * pattern to the 128 bytes below the stack pointer (the red zone) and
- * into every general register, executes the five-byte nop at
- * site_nop5_regs_probe, then stores into *out what the registers, the
- * stack pointer, the flags and the red zone hold after it (see sites.h).
+ * void site_nop<n>_regs(struct site_regs *out) for n = 5, 6, 7, 8, 10:
+ * sets the flags, writes a pattern to the 128 bytes below the stack
+ * pointer (the red zone) and into every general register, executes the
+ * n-byte nop NOP<n>_BYTES at site_nop<n>_regs_probe, then stores into
+ * *out what the registers, the stack pointer, the flags and the red zone
+ * hold after it (see sites.h).
  */
+	.macro	SITE_NOP_REGS n:req, bytes:vararg
 	.p2align 4
-	.globl site_nop5_regs
-	.type site_nop5_regs, @function
-site_nop5_regs:
+	.globl site_nop\n\()_regs
+	.type site_nop\n\()_regs, @function
+site_nop\n\()_regs:
 	push	%rbx
 	push	%rbp
 	push	%r12
@@ -366,10 +405,10 @@ site_nop5_regs:
 	movabs	$SITE_REGS_GPR * 14, %r13
 	movabs	$SITE_REGS_GPR * 15, %r14
 	movabs	$SITE_REGS_GPR * 16, %r15
-	.p2align 3
-	.globl site_nop5_regs_probe
-site_nop5_regs_probe:
-	NOP5
+	.p2align 4		/* the nop never crosses a page */
+	.globl site_nop\n\()_regs_probe
+site_nop\n\()_regs_probe:
+	.byte	\bytes
 	/* Only moves until the flags are saved. */
 	mov	%rax, site_regs_tmp(%rip)
 	mov	site_regs_out(%rip), %rax
@@ -408,7 +447,14 @@ site_nop5_regs_probe:
 	pop	%rbp
 	pop	%rbx
 	ret
-	.size site_nop5_regs, . - site_nop5_regs
+	.size site_nop\n\()_regs, . - site_nop\n\()_regs
+	.endm
+
+	SITE_NOP_REGS 5, NOP5_BYTES
+	SITE_NOP_REGS 6, NOP6_BYTES
+	SITE_NOP_REGS 7, NOP7_BYTES
+	SITE_NOP_REGS 8, NOP8_BYTES
+	SITE_NOP_REGS 10, NOP10_BYTES
 
 /*
  * unsigned long site_x87_fip(void): the FPU's last instruction pointer

@@ -4,7 +4,7 @@
 #define SITES_H
 
 /*
- * What site_nop5_regs() sets before its probed nop: flags CF PF AF ZF SF
+ * What site_nop<n>_regs() sets before its probed nop: flags CF PF AF ZF SF
  * OF (and the reserved bit 1), general register i (rax, rcx, rdx, rbx,
  * rsp, rbp, rsi, rdi, r8..r15: ModRM order) SITE_REGS_GPR * (i + 1), except
  * rsp, and the red zone's quadword i (at -8 * (i + 1)) SITE_REGS_RZ + i.
@@ -74,10 +74,19 @@ extern char site_ripload_probe[];
 extern char site_ripstore_probe[], site_ripcmp_probe[];
 extern char site_ripor_probe[], site_ripsse_probe[], site_invept_probe[];
 extern long site_ripdata[];
-extern char site_xv_boost[], site_xv_nop5[];
+extern char site_xv_boost[], site_xv_nop5[], site_xv_nop10[];
 extern char site_nop5_regs_probe[];
+/* Sites of the multi-byte nops of 6, 7, 8 and 10 bytes. */
+long site_nop6(long x);
+long site_nop7(long x);
+long site_nop8(long x);
+long site_nop10(long x);
+extern char site_nop6_probe[], site_nop7_probe[], site_nop8_probe[],
+	    site_nop10_probe[];
+extern char site_nop6_regs_probe[], site_nop7_regs_probe[],
+	    site_nop8_regs_probe[], site_nop10_regs_probe[];
 
-/* What site_nop5_regs() finds after the nop. */
+/* What site_nop<n>_regs() finds after the nop. */
 struct site_regs {
 	unsigned long gpr[16];	/* ModRM order, gpr[4] is rsp */
 	unsigned long flags;
@@ -86,6 +95,10 @@ struct site_regs {
 };
 
 void site_nop5_regs(struct site_regs *out);
+void site_nop6_regs(struct site_regs *out);
+void site_nop7_regs(struct site_regs *out);
+void site_nop8_regs(struct site_regs *out);
+void site_nop10_regs(struct site_regs *out);
 
 unsigned long site_x87_fip(void);
 extern char site_x87_fldl[];

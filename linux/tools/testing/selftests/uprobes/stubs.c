@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Probed five-byte nops jump to a stub: after its first hit, a probe on a
- * nopl (USDT sites, patchable function entries) is a "jmp" into [uprobes]
- * instead of an int3, and its hits enter the kernel with a system call.
+ * Probed nops of five bytes or more jump to a stub: after its first hit, a
+ * probe on a nopl (USDT sites, patchable function entries) or on one of
+ * the longer nops compilers pad with is a "jmp" into [uprobes] instead of
+ * an int3, over the nop's first five bytes, and its hits enter the kernel
+ * with a system call.
  * The program must not be able to tell, apart from reading its own code:
  * every register, the flags and the red zone as without the probe, exact
  * hit counts, the nop back when the probe goes, a forked child whose code
  * jumps to the stub running on, no system call seen by a tracer or
  * refused by seccomp or syscall user dispatch, a single-step going from the nop to the next
  * instruction, and threads hammering the site while it goes in and out.
- * Signals and stops inside the stub are the xolvis test's "stub" variant.
+ * Signals and stops inside the stub are the xolvis test's "stub" and
+ * "stub_nop10" variants. The long_nop cases check nops of 6, 7, 8 and 10
+ * bytes: the jump, the hits, the registers and red zone, what readers of
+ * the process's memory see, debugfs's "jump", a single-step over the nop,
+ * a tight stack and moved code; the stub always returns after the whole
+ * nop.
  */
 #include <errno.h>
 #include <linux/filter.h>
@@ -24,7 +31,10 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,6 +51,8 @@
 #define NTHREADS	2
 #define NTOGGLES	20
 #define MAX_STEPS	20000
+#define MAX_NOP		10	/* the longest nop of the sites */
+#define SITE_TAIL	6	/* after a site's nop: lea (5 bytes), ret */
 
 static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
@@ -55,31 +67,51 @@ static unsigned long st_jump_target(const unsigned char *site)
 	return (unsigned long)site + 5 + rel;
 }
 
-/* Adds and enables a probe on the instruction at @sym; its file bytes. */
-static void st_probe(struct __test_metadata *_metadata, char *ev, size_t len,
-		     const char *sym_name, const char *addr)
+/*
+ * Adds and enables a probe on the instruction at @sym, after checking the
+ * file has the @nop_len bytes of @nop there; its file offset.
+ */
+static unsigned long st_probe_nop(struct __test_metadata *_metadata,
+				  char *ev, size_t len, const char *sym_name,
+				  const char *addr, const unsigned char *nop,
+				  size_t nop_len)
 {
-	unsigned char insn[5];
+	unsigned char insn[MAX_NOP];
 	struct upng_sym sym;
 
+	ASSERT_LE(nop_len, sizeof(insn));
 	upng_evname(ev, len, "stub");
 	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), sym_name, &sym));
 	ASSERT_EQ((unsigned long)addr, sym.value);
 	ASSERT_EQ(0, upng_file_read(upng_self_path(), sym.offset, insn,
-				    sizeof(insn)));
-	ASSERT_EQ(0, memcmp(insn, nop5, sizeof(nop5)));
+				    nop_len));
+	ASSERT_EQ(0, memcmp(insn, nop, nop_len));
 	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), sym.offset, NULL));
 	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	return sym.offset;
+}
+
+/* Adds and enables a probe on the five-byte nop at @sym. */
+static void st_probe(struct __test_metadata *_metadata, char *ev, size_t len,
+		     const char *sym_name, const char *addr)
+{
+	st_probe_nop(_metadata, ev, len, sym_name, addr, nop5, sizeof(nop5));
+}
+
+/* Calls @fn (a site computing SITE_WORK) @n times; how many were wrong. */
+static long st_calls_fn(long (*fn)(long x), long n)
+{
+	long i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		bad += fn(i) != SITE_WORK(i);
+	return bad;
 }
 
 /* Calls site_nop5() @n times; how many results were wrong. */
 static long st_calls(long n)
 {
-	long i, bad = 0;
-
-	for (i = 0; i < n; i++)
-		bad += site_nop5(i) != SITE_WORK(i);
-	return bad;
+	return st_calls_fn(site_nop5, n);
 }
 
 /* A probe on site_nop5_probe, hit once: the nop is a jump to its stub. */
@@ -131,18 +163,22 @@ TEST(jump_to_stub_and_back)
 	EXPECT_EQ(0, memcmp(site_nop5_probe, nop5, sizeof(nop5)));
 }
 
-/* Registers, flags, stack pointer and red zone, through int3 and stub. */
-TEST(registers_flags_red_zone)
+/*
+ * Registers, flags, stack pointer and red zone after the nop of @len bytes
+ * (@nop) at @sym (@site) that @fn runs, through int3 and stub.
+ */
+static void st_regs(struct __test_metadata *_metadata, const char *sym,
+		    char *site, const unsigned char *nop, size_t len,
+		    void (*fn)(struct site_regs *out))
 {
 	struct site_regs r;
 	char ev[64];
 	int call, i;
 
-	st_probe(_metadata, ev, sizeof(ev), "site_nop5_regs_probe",
-		 site_nop5_regs_probe);
+	st_probe_nop(_metadata, ev, sizeof(ev), sym, site, nop, len);
 	for (call = 0; call < 3; call++) {
 		memset(&r, 0, sizeof(r));
-		site_nop5_regs(&r);
+		fn(&r);
 		for (i = 0; i < 16; i++) {
 			if (i == 4)
 				continue;
@@ -159,11 +195,17 @@ TEST(registers_flags_red_zone)
 		}
 		/* The calls after the first went through the stub. */
 		if (!call)
-			ASSERT_NE(0UL, st_jump_target((unsigned char *)
-						    site_nop5_regs_probe));
+			ASSERT_NE(0UL, st_jump_target((unsigned char *)site));
 	}
 	EXPECT_EQ(3, upng_probe_hits(ev));
 	EXPECT_EQ(0, upng_probe_del(ev));
+}
+
+/* Registers, flags, stack pointer and red zone, through int3 and stub. */
+TEST(registers_flags_red_zone)
+{
+	st_regs(_metadata, "site_nop5_regs_probe", site_nop5_regs_probe, nop5,
+		sizeof(nop5), site_nop5_regs);
 }
 
 /* A forked child's code jumps to its own copy of the stub. */
@@ -434,23 +476,28 @@ TEST(tight_stack)
 
 /*
  * Code with a jump to its stub moved elsewhere by mremap(): the jump
- * moves, the stub does not; the moved code still runs right, probed.
+ * moves, the stub does not; the moved code still runs right, probed. The
+ * code is the nop of @len bytes @nop, then "lea 0x1(%rdi,%rdi,2),%rax;
+ * ret".
  */
-TEST(moved_code)
+static void st_moved(struct __test_metadata *_metadata,
+		     const unsigned char *nop, size_t len)
 {
-	static const unsigned char code[] = {
-		0x0f, 0x1f, 0x44, 0x00, 0x00,	/* nopl 0x0(%rax,%rax,1) */
-		0x48, 0x8d, 0x44, 0x7f, 0x01,	/* lea 0x1(%rdi,%rdi,2),%rax */
-		0xc3,				/* ret */
+	static const unsigned char tail[SITE_TAIL] = {
+		0x48, 0x8d, 0x44, 0x7f, 0x01, 0xc3,
 	};
+	unsigned char code[MAX_NOP + SITE_TAIL];
 	unsigned char page[4096] = { 0 };
 	char path[64], ev[64];
 	long (*fn)(long x);
 	void *p, *to;
 	int fd;
 
+	ASSERT_LE(len, (size_t)MAX_NOP);
+	memcpy(code, nop, len);
+	memcpy(code + len, tail, sizeof(tail));
 	snprintf(path, sizeof(path), "/tmp/stubs-moved-%d", getpid());
-	memcpy(page, code, sizeof(code));
+	memcpy(page, code, len + sizeof(tail));
 	fd = upng_page_file(path, page);
 	ASSERT_LE(0, fd) TH_LOG("%s: %s", path, strerror(-fd));
 	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
@@ -470,10 +517,255 @@ TEST(moved_code)
 	EXPECT_EQ(SITE_WORK(3), fn(3));
 	EXPECT_EQ(3, upng_probe_hits(ev));
 	ASSERT_EQ(0, upng_probe_del(ev));
-	EXPECT_EQ(0, memcmp(p, code, sizeof(code)));
+	EXPECT_EQ(0, memcmp(p, code, len + sizeof(tail)));
 	munmap(p, 4096);
 	close(fd);
 	unlink(path);
+}
+
+TEST(moved_code)
+{
+	st_moved(_metadata, nop5, sizeof(nop5));
+}
+
+/* How debugfs uprobes/probes says our probe at file offset @off runs. */
+static int st_probe_how(unsigned long off, char *how, size_t len)
+{
+	unsigned long ino, o;
+	unsigned int maj, min;
+	char line[256], kind[32];
+	struct stat st;
+	int err = -ENOENT;
+	FILE *f;
+
+	if (stat(upng_self_path(), &st))
+		return -errno;
+	f = fopen("/sys/kernel/debug/uprobes/probes", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lu 0x%lx %31s %u:%u", &ino, &o, kind, &maj,
+			   &min) != 5 || ino != st.st_ino || o != off ||
+		    maj != major(st.st_dev) || min != minor(st.st_dev))
+			continue;
+		snprintf(how, len, "%s", kind);
+		err = 0;
+	}
+	fclose(f);
+	return err;
+}
+
+/*
+ * The nops of 6, 7, 8 and 10 bytes compilers pad with: each site is a
+ * function whose first instruction is the nop (site_nop<n>), and a
+ * function that runs it with every register, the flags and the red zone
+ * set (site_nop<n>_regs).
+ */
+FIXTURE(long_nop) {
+	char ev[64];
+};
+
+FIXTURE_VARIANT(long_nop) {
+	const char *sym, *regs_sym;
+	char *site, *regs_site;
+	long (*fn)(long x);
+	void (*regs_fn)(struct site_regs *out);
+	unsigned char nop[MAX_NOP];
+	size_t len;
+};
+
+FIXTURE_VARIANT_ADD(long_nop, nop6) {
+	.sym = "site_nop6_probe", .site = site_nop6_probe, .fn = site_nop6,
+	.regs_sym = "site_nop6_regs_probe",
+	.regs_site = site_nop6_regs_probe, .regs_fn = site_nop6_regs,
+	.nop = { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 }, .len = 6,
+};
+
+FIXTURE_VARIANT_ADD(long_nop, nop7) {
+	.sym = "site_nop7_probe", .site = site_nop7_probe, .fn = site_nop7,
+	.regs_sym = "site_nop7_regs_probe",
+	.regs_site = site_nop7_regs_probe, .regs_fn = site_nop7_regs,
+	.nop = { 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00 }, .len = 7,
+};
+
+FIXTURE_VARIANT_ADD(long_nop, nop8) {
+	.sym = "site_nop8_probe", .site = site_nop8_probe, .fn = site_nop8,
+	.regs_sym = "site_nop8_regs_probe",
+	.regs_site = site_nop8_regs_probe, .regs_fn = site_nop8_regs,
+	.nop = { 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 }, .len = 8,
+};
+
+FIXTURE_VARIANT_ADD(long_nop, nop10) {
+	.sym = "site_nop10_probe", .site = site_nop10_probe,
+	.fn = site_nop10, .regs_sym = "site_nop10_regs_probe",
+	.regs_site = site_nop10_regs_probe, .regs_fn = site_nop10_regs,
+	.nop = { 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+	.len = 10,
+};
+
+FIXTURE_SETUP(long_nop)
+{
+	self->ev[0] = 0;
+}
+
+FIXTURE_TEARDOWN(long_nop)
+{
+	upng_hide_breakpoints(false);
+	if (self->ev[0])
+		upng_probe_del(self->ev);
+}
+
+/*
+ * After the first hit the nop's first byte is a jump into [uprobes], the
+ * rest of the nop and the code after it as they were; every call is one
+ * hit with the right result. Readers of the process's memory see the
+ * jump with breakpoints shown, the whole nop (read from its start or its
+ * middle) with them hidden. debugfs says "jump". The nop comes back with
+ * the probe, the same stub with the probe again.
+ */
+TEST_F(long_nop, jump_hits_readers)
+{
+	const size_t n = variant->len + SITE_TAIL;
+	unsigned char orig[MAX_NOP + SITE_TAIL], cur[MAX_NOP + SITE_TAIL];
+	unsigned char whole[MAX_NOP + SITE_TAIL], mid[MAX_NOP + SITE_TAIL];
+	unsigned long lo, hi, target, off, site = (unsigned long)variant->site;
+	struct iovec local = { whole, n }, remote = { variant->site, n };
+	int whole_err, mid_err;
+	ssize_t vm_read;
+	char how[32];
+
+	memcpy(orig, variant->site, n);
+	off = st_probe_nop(_metadata, self->ev, sizeof(self->ev), variant->sym,
+			   variant->site, variant->nop, variant->len);
+	ASSERT_EQ(SITE_WORK(1), variant->fn(1));
+	ASSERT_EQ(0xe9, (unsigned char)variant->site[0]);
+	ASSERT_EQ(0, upng_xol_range(0, &lo, &hi));
+	target = st_jump_target((unsigned char *)variant->site);
+	ASSERT_TRUE(target >= lo && target < hi)
+		TH_LOG("jump to %lx, [uprobes] %lx-%lx", target, lo, hi);
+	EXPECT_EQ(0, memcmp(variant->site + 5, orig + 5, n - 5));
+	EXPECT_EQ(0, st_calls_fn(variant->fn, NCALLS));
+	EXPECT_EQ(NCALLS + 1, upng_probe_hits(self->ev));
+	EXPECT_EQ(target, st_jump_target((unsigned char *)variant->site));
+	ASSERT_EQ(0, st_probe_how(off, how, sizeof(how)));
+	EXPECT_STREQ("jump", how);
+
+	/* Shown: readers see what the program sees. */
+	ASSERT_EQ(0, upng_mem_read(getpid(), site, cur, n));
+	EXPECT_EQ(0, memcmp(cur, variant->site, n));
+	/* Hidden: the nop, whoever reads and from wherever. */
+	ASSERT_EQ(0, upng_hide_breakpoints(true));
+	whole_err = upng_mem_read(getpid(), site, whole, n);
+	mid_err = upng_mem_read(getpid(), site + 3, mid, n - 3);
+	EXPECT_EQ(0, whole_err);
+	EXPECT_EQ(0, mid_err);
+	EXPECT_EQ(0, memcmp(whole, orig, n)) TH_LOG("/proc/PID/mem");
+	EXPECT_EQ(0, memcmp(mid, orig + 3, n - 3)) TH_LOG("from byte 3");
+	vm_read = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	ASSERT_EQ(0, upng_hide_breakpoints(false));
+	EXPECT_EQ((ssize_t)n, vm_read);
+	EXPECT_EQ(0, memcmp(whole, orig, n)) TH_LOG("process_vm_readv");
+	EXPECT_EQ(0xe9, (unsigned char)variant->site[0]);
+
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	EXPECT_EQ(0, memcmp(variant->site, orig, n));
+	EXPECT_EQ(0, st_calls_fn(variant->fn, NCALLS));
+	EXPECT_EQ(NCALLS + 1, upng_probe_hits(self->ev));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	EXPECT_EQ(0, st_calls_fn(variant->fn, 2));
+	EXPECT_EQ(target, st_jump_target((unsigned char *)variant->site));
+	EXPECT_EQ(NCALLS + 3, upng_probe_hits(self->ev));
+	EXPECT_EQ(0, upng_probe_del(self->ev));
+	self->ev[0] = 0;
+	EXPECT_EQ(0, memcmp(variant->site, orig, n));
+}
+
+/* Registers, flags, stack pointer and the red zone after the nop. */
+TEST_F(long_nop, registers_flags_red_zone)
+{
+	st_regs(_metadata, variant->regs_sym, variant->regs_site, variant->nop,
+		variant->len, variant->regs_fn);
+}
+
+/*
+ * A debugger single-stepping the program goes from the nop to the
+ * instruction after the whole nop, never into [uprobes]; every execution
+ * is a hit.
+ */
+TEST_F(long_nop, single_step)
+{
+	unsigned long lo, hi, prev = 0, site = (unsigned long)variant->site;
+	long steps = 0, at_site = 0, over = 0, in_xol = 0;
+	struct user_regs_struct regs;
+	int status;
+	pid_t pid;
+
+	st_probe_nop(_metadata, self->ev, sizeof(self->ev), variant->sym,
+		     variant->site, variant->nop, variant->len);
+	ASSERT_EQ(0, st_calls_fn(variant->fn, 1));
+	ASSERT_NE(0UL, st_jump_target((unsigned char *)variant->site));
+	ASSERT_EQ(0, upng_xol_range(0, &lo, &hi));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(2);
+		raise(SIGSTOP);
+		_exit(st_calls_fn(variant->fn, 3) ? 1 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	for (;;) {
+		ASSERT_EQ(0, ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		if (WIFEXITED(status))
+			break;
+		ASSERT_TRUE(WIFSTOPPED(status)) TH_LOG("status %#x", status);
+		ASSERT_EQ(0, ptrace(PTRACE_GETREGS, pid, NULL, &regs));
+		ASSERT_LT(++steps, MAX_STEPS);
+		in_xol += regs.rip >= lo && regs.rip < hi;
+		at_site += regs.rip == site;
+		over += prev == site && regs.rip == site + variant->len;
+		prev = regs.rip;
+	}
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("child status %#x", status);
+	TH_LOG("%ld steps, %ld at the nop, %ld over it", steps, at_site, over);
+	EXPECT_EQ(0, in_xol);
+	EXPECT_EQ(3, at_site);
+	EXPECT_EQ(3, over);
+	EXPECT_EQ(4, upng_probe_hits(self->ev));
+}
+
+/*
+ * With no room for the stub's pushes below the red zone, the thread
+ * takes the hit from the kernel and goes on after the whole nop.
+ */
+TEST_F(long_nop, tight_stack)
+{
+	char *stack;
+
+	st_probe_nop(_metadata, self->ev, sizeof(self->ev), variant->sym,
+		     variant->site, variant->nop, variant->len);
+	ASSERT_EQ(0, st_calls_fn(variant->fn, 1));
+	ASSERT_NE(0UL, st_jump_target((unsigned char *)variant->site));
+	stack = mmap(NULL, 2 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		     -1, 0);
+	ASSERT_NE(MAP_FAILED, stack);
+	ASSERT_EQ(0, mprotect(stack + 4096, 4096, PROT_READ | PROT_WRITE));
+	/* At the nop, 136 bytes of stack below the stack pointer. */
+	EXPECT_EQ(SITE_WORK(7),
+		  site_call_on_stack(7, stack + 4096 + 144, variant->fn));
+	EXPECT_EQ(SITE_WORK(8),
+		  site_call_on_stack(8, stack + 4096 + 144, variant->fn));
+	EXPECT_EQ(3, upng_probe_hits(self->ev));
+	munmap(stack, 2 * 4096);
+}
+
+/* Code with the jump of a long nop moved by mremap(). */
+TEST_F(long_nop, moved_code)
+{
+	st_moved(_metadata, variant->nop, variant->len);
 }
 
 TEST_HARNESS_MAIN

@@ -10,8 +10,8 @@
  *
  * A loop in sites.S runs a probed instruction again and again, a
  * register-only lea or an add from memory (boosted), a pushfw
- * (single-stepped) or a five-byte nop (a jump to a stub in [uprobes],
- * whose system call enters the kernel), while
+ * (single-stepped) or a five- or ten-byte nop (a jump to a stub in
+ * [uprobes], whose system call enters the kernel), while
  * signals, forks, ptrace interrupts or SIGSTOP/SIGCONT hit it at random.
  * Every place the thread is seen stopped is checked against the [uprobes]
  * mapping, the loop's results against a computation without probe, the
@@ -366,6 +366,10 @@ FIXTURE_VARIANT_ADD(xolvis, stepped) {
 
 FIXTURE_VARIANT_ADD(xolvis, stub) {
 	.sym = "site_xv_nop5", .addr = site_xv_nop5, .len = 5,
+};
+
+FIXTURE_VARIANT_ADD(xolvis, stub_nop10) {
+	.sym = "site_xv_nop10", .addr = site_xv_nop10, .len = 10,
 };
 #endif
 
