@@ -87,6 +87,7 @@ class Insn:
         self.modrm = None
         self.base = None	# base register number of a memory operand
         self.rip = False	# rip-relative memory operand
+        self.length = 0		# bytes of the instruction
 
     @property
     def mod(self):
@@ -107,6 +108,7 @@ class Insn:
 def decode(code):
     """The Insn of @code (64-bit mode), or None if it does not decode."""
     d, i = Insn(), 0
+    d.length = len(code)
     try:
         while code[i] in LEGACY_PREFIXES:
             d.prefixes.append(code[i])
@@ -313,6 +315,12 @@ def boostable(d):
     return False
 
 
+def long_nop(d):
+    """Is @d a nop of five bytes or more, which becomes a jump?"""
+    return not d.vex and d.map == 2 and d.op == 0x1f and d.reg == 0 and \
+        d.length >= 5
+
+
 def rule_kind(code):
     """How our engine runs @code by its rules: emulated, boosted, stepped,
     refused (or undecoded)."""
@@ -321,8 +329,8 @@ def rule_kind(code):
         return "undecoded"
     if refusal(d):
         return "refused"
-    if d.map == 2 and d.op == 0x1f and not d.prefixes and d.modrm == 0x44:
-        return "jump"		# a five-byte nop: a jump to a stub (stub.c)
+    if long_nop(d):
+        return "jump"		# a jump to a stub (stub.c)
     if emulated(d):
         return "emulated"
     # popf, pushfw, rep strings and indirect branches get fix-ups: stepped,
@@ -350,11 +358,9 @@ def form_class(d, ops):
     if d.map == 2 and d.op == 0x1e and d.has(0xf3):
         return "endbr64"
     if d.map == 2 and d.op == 0x1f:
-        # the five-byte nop becomes a jump; other lengths are emulated
-        # like a one-byte nop
-        if not d.prefixes and d.modrm == 0x44:
-            return "nop5"
-        return "nop"
+        # a nop of five bytes or more becomes a jump, as the five-byte one;
+        # shorter ones are emulated like a one-byte nop
+        return "nop5" if long_nop(d) else "nop"
     if d.map == 1 and op == 0x90:
         return "nop"
     if d.map == 1 and d.modrm is None:
