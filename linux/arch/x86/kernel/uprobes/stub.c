@@ -29,9 +29,10 @@
  * a handler moved ip) with every register restored by iret: flags,
  * registers and the red zone are the program's own throughout.
  *
- * The hooks below are given the nop's address and the stub's, not the
- * nop: where they need its end, the stub's final jmp tells it. The core
- * executes the nop after a hit with the length it keeps (its stub.c).
+ * arch_uprobe_stub_unwind() is given the nop's address and the stub's,
+ * not the nop: the stub's final jmp tells it where the nop ends. After a
+ * hit, the core moves ip past the nop by the length it keeps (its
+ * stub.c).
  */
 #include <linux/errno.h>
 #include <linux/ptrace.h>
