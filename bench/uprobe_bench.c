@@ -32,6 +32,13 @@
  * 4. Attach at scale: registering and removing 2,000 probes on a file that
  *    20 processes map, one perf event each or one BPF uprobe_multi link.
  * 5. Memory per registered probe (perf event included).
+ * 6. BPF: an empty program on a uprobe_multi link at the return figure's
+ *    function, at its entry, at entry and return (two links), and as one
+ *    session link (BPF_TRACE_UPROBE_SESSION: entry and return, its slab
+ *    allocations per call too); a program that moves ip past the nop of
+ *    t_nop beside an empty one there. What the kernel does not support
+ *    (sessions and register writes before 6.13 and 6.18) says
+ *    "unsupported=".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +47,7 @@
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,6 +61,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,6 +79,8 @@
 
 /* Newer than some build hosts' <linux/bpf.h> (6.6): enum bpf_attach_type. */
 #define TRACE_UPROBE_MULTI 48
+#define TRACE_UPROBE_SESSION 57
+#define UPROBE_MULTI_RETURN 1
 
 /* union bpf_attr as BPF_LINK_CREATE reads it for an uprobe_multi link */
 struct uprobe_multi_attr {
@@ -916,40 +927,61 @@ static int sys_bpf(int cmd, void *attr, unsigned int size)
 	return syscall(__NR_bpf, cmd, attr, size);
 }
 
-/* A BPF_PROG_TYPE_KPROBE program for uprobe_multi links: return 0. */
-static int bpf_prog(void)
+/* The @n instructions @insns as a BPF_PROG_TYPE_KPROBE program: fd or -errno. */
+static int bpf_load(unsigned int attach_type, const struct bpf_insn *insns,
+		    int n)
 {
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	union bpf_attr a;
 	int fd;
 
 	memset(&a, 0, sizeof(a));
 	a.prog_type = BPF_PROG_TYPE_KPROBE;
-	a.expected_attach_type = TRACE_UPROBE_MULTI;
+	a.expected_attach_type = attach_type;
 	a.insns = (unsigned long)insns;
-	a.insn_cnt = ARRAY_SIZE(insns);
+	a.insn_cnt = n;
 	a.license = (unsigned long)"GPL";
 	fd = sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
 	return fd < 0 ? -errno : fd;
 }
 
-static int uprobe_multi_link(int prog, const char *path,
-			     const unsigned long *offsets, long n)
+/* A program that returns 0, for links of @attach_type: fd or -errno. */
+static int bpf_empty_prog(unsigned int attach_type)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return bpf_load(attach_type, insns, ARRAY_SIZE(insns));
+}
+
+static int bpf_prog(void)
+{
+	return bpf_empty_prog(TRACE_UPROBE_MULTI);
+}
+
+/* A link of @prog, of @attach_type with @flags, at @n @offsets of @path. */
+static int bpf_link(int prog, unsigned int attach_type, unsigned int flags,
+		    const char *path, const unsigned long *offsets, long n)
 {
 	struct uprobe_multi_attr a;
 	int fd;
 
 	memset(&a, 0, sizeof(a));
 	a.prog_fd = prog;
-	a.attach_type = TRACE_UPROBE_MULTI;
+	a.attach_type = attach_type;
 	a.path = (unsigned long)path;
 	a.offsets = (unsigned long)offsets;
 	a.cnt = n;
+	a.multi_flags = flags;
 	fd = sys_bpf(BPF_LINK_CREATE, &a, sizeof(a));
 	return fd < 0 ? -errno : fd;
+}
+
+static int uprobe_multi_link(int prog, const char *path,
+			     const unsigned long *offsets, long n)
+{
+	return bpf_link(prog, TRACE_UPROBE_MULTI, 0, path, offsets, n);
 }
 
 struct mapper {
@@ -1190,6 +1222,139 @@ static void raise_nofile(long n)
 	setrlimit(RLIMIT_NOFILE, &r);
 }
 
+/* Where a program's context (struct pt_regs) keeps the instruction pointer. */
+#if defined(__x86_64__)
+#define REGS_IP offsetof(struct user_regs_struct, rip)
+#elif defined(__aarch64__)
+#define REGS_IP offsetof(struct user_regs_struct, pc)
+#endif
+
+/* A program that sets ip to @ip, for uprobe_multi links: fd or -errno. */
+static int bpf_move_ip_prog(unsigned long ip)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_2,
+		  .imm = (__u32)ip },
+		{ .imm = (__u32)((__u64)ip >> 32) },
+		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_REG_2, .off = REGS_IP },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return bpf_load(TRACE_UPROBE_MULTI, insns, ARRAY_SIZE(insns));
+}
+
+/* A link of program @prog: its attach type, flags, and the result. */
+struct bpf_use {
+	int prog;
+	unsigned int type, flags;
+	int link;
+};
+
+/*
+ * Prints figure @name: the cost per call of @fn with the @n programs of
+ * @use linked at @probe, from @calls calls without and with them, and
+ * with @allocs the slab allocations per call. Closes the programs.
+ * Returns 1 when it failed; a program or link the kernel refuses is
+ * "unsupported".
+ */
+static int bpf_figure(const char *name, long (*fn)(long), const void *probe,
+		      struct bpf_use *use, int n, bool allocs)
+{
+	const char *fail = NULL, *unsup = NULL;
+	double base, probed = 0, a = -1;
+	char path[256];
+	unsigned long off;
+	int i;
+
+	off = file_offset(probe, path, sizeof(path));
+	for (i = 0; i < n; i++)
+		use[i].link = -1;
+	if (off == (unsigned long)-1)
+		fail = why("maps", -ENOENT);
+	for (i = 0; i < n && !fail && !unsup; i++) {
+		if (use[i].prog < 0) {
+			unsup = why("BPF_PROG_LOAD", use[i].prog);
+			break;
+		}
+		use[i].link = bpf_link(use[i].prog, use[i].type, use[i].flags,
+				       path, &off, 1);
+		if (use[i].link < 0)
+			unsup = why("BPF_LINK_CREATE", use[i].link);
+	}
+	if (!fail && !unsup) {
+		/* The links' probes are warm after these. */
+		run(fn, calls / 10);
+		probed = run(fn, calls);
+		if (allocs)
+			a = allocs_per_call(fn, calls / 10);
+	}
+	for (i = 0; i < n; i++) {
+		if (use[i].link >= 0)
+			close(use[i].link);
+		if (use[i].prog >= 0)
+			close(use[i].prog);
+	}
+	if (fail) {
+		printf("bench %s error=%s\n", name, fail);
+		return 1;
+	}
+	if (unsup) {
+		printf("bench %s unsupported=%s\n", name, unsup);
+		return 0;
+	}
+	run(fn, calls / 10);
+	base = run(fn, calls);
+	printf("bench %s base_ns=%.1f probed_ns=%.1f hit_ns=%.1f", name, base,
+	       probed, probed - base);
+	if (allocs && a < 0)
+		printf(" allocs=-");
+	else if (allocs)
+		printf(" allocs=%.3f", a);
+	printf("\n");
+	return 0;
+}
+
+/* 6. BPF programs: entry, entry and return, a session, a moved ip. */
+static int bench_bpf(void)
+{
+	struct bpf_use entry[] = {
+		{ .prog = bpf_empty_prog(TRACE_UPROBE_MULTI),
+		  .type = TRACE_UPROBE_MULTI },
+	};
+	struct bpf_use pair[] = {
+		{ .prog = bpf_empty_prog(TRACE_UPROBE_MULTI),
+		  .type = TRACE_UPROBE_MULTI },
+		{ .prog = bpf_empty_prog(TRACE_UPROBE_MULTI),
+		  .type = TRACE_UPROBE_MULTI, .flags = UPROBE_MULTI_RETURN },
+	};
+	struct bpf_use session[] = {
+		{ .prog = bpf_empty_prog(TRACE_UPROBE_SESSION),
+		  .type = TRACE_UPROBE_SESSION },
+	};
+	struct bpf_use nop[] = {
+		{ .prog = bpf_empty_prog(TRACE_UPROBE_MULTI),
+		  .type = TRACE_UPROBE_MULTI },
+	};
+	struct bpf_use move[] = {
+		{ .prog = bpf_move_ip_prog((unsigned long)p_nop +
+					   sizeof(nop_insn)),
+		  .type = TRACE_UPROBE_MULTI },
+	};
+	int failed = 0;
+
+	failed |= bpf_figure("bpf_entry", RETPROBE_FN, RETPROBE_AT, entry, 1,
+			     false);
+	failed |= bpf_figure("bpf_entry_return", RETPROBE_FN, RETPROBE_AT,
+			     pair, 2, true);
+	failed |= bpf_figure("bpf_session", RETPROBE_FN, RETPROBE_AT, session,
+			     1, true);
+	failed |= bpf_figure("bpf_nop", t_nop, p_nop, nop, 1, false);
+	failed |= bpf_figure("bpf_move_ip", t_nop, p_nop, move, 1, false);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	long nop_size = 100000;
@@ -1239,6 +1404,7 @@ int main(int argc, char **argv)
 
 	failed |= bench_classes();
 	failed |= bench_uretprobe();
+	failed |= bench_bpf();
 
 	/* The figures below register perf uprobes, on files of their own. */
 	type = uprobe_pmu_type();

@@ -8,7 +8,8 @@
 # class, (2) return probes, (3) hit cost against the number of registered
 # probes, (4) registering and removing probes at scale, (5) memory, (6) the
 # hit cost weighted by the first instructions of real functions
-# (scripts/bench-basket.py).
+# (scripts/bench-basket.py), (7) BPF programs: entry, entry and return,
+# sessions, a program that moves ip.
 # Fails only when a benchmark fails (an error, a hit not counted, a class
 # our engine refuses), never on timing; more hits than calls (a probed
 # instruction that traps again), a probed program killed by the engine
@@ -91,6 +92,15 @@ extra_hits() {
 	done
 }
 
+# unsupported NAME: which kernel does not support figure NAME, and why
+unsupported() {
+	local k h
+	for k in stock ours; do
+		h=$(val $k "$1" unsupported)
+		[ "$h" = - ] || printf '(%s: unsupported, %s) ' $k "$h"
+	done
+}
+
 # names PATTERN: the names of the bench lines matching PATTERN, ours first
 names() {
 	cat "$OUT/bench-ours.txt" "$OUT/bench-stock.txt" 2> /dev/null |
@@ -151,7 +161,7 @@ echo "(1) hit cost per probed instruction, tracing_on=0 (handler runs, no record
 header class "stock ns/hit" "ours ns/hit" ours/stock "our kind"
 for n in $(names .); do
 	case $n in
-	getpid | uretprobe | registry | memory | lookup_* | attach_*) continue ;;
+	getpid | uretprobe | registry | memory | lookup_* | attach_* | bpf_*) continue ;;
 	esac
 	row "$n" "$(val stock "$n" hit_ns)" "$(val ours "$n" hit_ns)" \
 		"$(val ours "$n" kind)$(extra_hits "$n")"
@@ -214,5 +224,27 @@ else
 		"$CACHE/busybox-arm64/bin/busybox" "/usr/${CROSS%-}/lib/libc.so.6" \
 		"/usr/${CROSS%-}/lib/libstdc++.so.6"
 fi
+echo
+echo "(7) BPF: empty programs at the return figure's function, per call"
+header "" "stock ns/call" "ours ns/call" ours/stock
+row "entry (1 link)" "$(val stock bpf_entry hit_ns)" "$(val ours bpf_entry hit_ns)"
+row "entry+return (2 links)" "$(val stock bpf_entry_return hit_ns)" \
+	"$(val ours bpf_entry_return hit_ns)"
+row "session (1 link)" "$(val stock bpf_session hit_ns)" "$(val ours bpf_session hit_ns)" \
+	"$(unsupported bpf_session)"
+row "session vs entry+return" "$(val stock bpf_entry_return hit_ns)" \
+	"$(val ours bpf_session hit_ns)" "(ours: one session link; stock: two links)"
+header "" "stock allocs" "ours allocs" ours/stock
+row "entry+return, allocs" "$(val stock bpf_entry_return allocs)" \
+	"$(val ours bpf_entry_return allocs)" "(warm, per call)"
+row "session, allocs" "$(val stock bpf_session allocs)" "$(val ours bpf_session allocs)"
+echo "    a program that moves ip past t_nop's nop (the nop is not executed),"
+echo "    beside an empty program there"
+header "" "stock ns/hit" "ours ns/hit" ours/stock
+row "empty program" "$(val stock bpf_nop hit_ns)" "$(val ours bpf_nop hit_ns)"
+row "ip moved" "$(val stock bpf_move_ip hit_ns)" "$(val ours bpf_move_ip hit_ns)" \
+	"$(unsupported bpf_move_ip)"
+row "ours: moved vs empty" "$(val ours bpf_nop hit_ns)" "$(val ours bpf_move_ip hit_ns)" \
+	"(both ours: empty, then moved)"
 echo
 echo "all figures: $OUT/bench-stock.txt, $OUT/bench-ours.txt"

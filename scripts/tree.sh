@@ -39,7 +39,7 @@ for c in "$ROOT"/series/[0-9]*/; do
 				cp "$PRISTINE/$f" "$stage/$f"
 			fi
 		done
-		patch -s -p1 -f -d "$stage" < "$c/edit.patch" ||
+		patch -s -p1 -f -F 0 --no-backup-if-mismatch -d "$stage" < "$c/edit.patch" ||
 			die "$(basename "$c")/edit.patch does not apply"
 	fi
 	if [ -f "$c/remove" ]; then

@@ -600,7 +600,9 @@ static __always_inline bool record_wanted(struct trace_uprobe *tu)
  *
  * Return: UPROBE_HANDLER_REMOVE when only perf uses the event and none of
  * its perf events wants the current process, or when no task of the
- * current process matches the task filter, else 0.
+ * current process matches the task filter; UPROBE_HANDLER_IGNORE for
+ * another task of a process the filter matches (no return to watch for
+ * it); else 0.
  */
 int trace_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs,
 		     __u64 *data)
@@ -610,7 +612,7 @@ int trace_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs,
 	if (!trace_uprobe_traces_task(tu, current))
 		return uprobe_task_filter_match_mm(&tu->task_filter,
 						   current->mm) ?
-		       0 : UPROBE_HANDLER_REMOVE;
+		       UPROBE_HANDLER_IGNORE : UPROBE_HANDLER_REMOVE;
 	this_cpu_inc(*tu->nhits);
 
 	if (trace_probe_load_flag(&tu->tp) == TP_FLAG_PROFILE &&

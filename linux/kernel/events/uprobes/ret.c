@@ -216,9 +216,10 @@ static struct return_consumer *uprobe_return_consumer(struct return_instance *ri
 }
 
 /*
- * Consumers registered after the entry, and those whose entry handler
- * declined the return, have no entry in @ri: their ret_handler is not
- * called.
+ * A consumer with an entry handler (a session) gets the return only if
+ * it has an entry in @ri: not when it was registered after the entry or
+ * declined the return there. One with only a ret_handler gets every
+ * return, with a zero cookie if it came after the entry.
  */
 static void uprobe_run_ret_handlers(struct return_instance *ri,
 				    struct pt_regs *regs)
@@ -227,6 +228,7 @@ static void uprobe_run_ret_handlers(struct return_instance *ri,
 	struct return_consumer *rc;
 	struct uprobe_consumer *uc;
 	unsigned int next = 0;
+	__u64 cookie;
 	int idx;
 
 	idx = uprobes_srcu_lock();
@@ -236,8 +238,12 @@ static void uprobe_run_ret_handlers(struct return_instance *ri,
 		if (!uc->ret_handler)
 			continue;
 		rc = uprobe_return_consumer(ri, &next, uc->id);
-		if (rc)
+		if (rc) {
 			uc->ret_handler(uc, ri->func, regs, &rc->cookie);
+		} else if (!uc->handler) {
+			cookie = 0;
+			uc->ret_handler(uc, ri->func, regs, &cookie);
+		}
 	}
 	utask->func_ip = 0;
 	uprobes_srcu_unlock(idx);
@@ -373,9 +379,13 @@ void uprobe_dup_return_instances(struct uprobe_task *child,
 
 	for (ri = parent->return_instances; ri; ri = ri->next) {
 		struct return_instance *copy;
+		size_t size;
 
-		copy = kmemdup(ri, struct_size(ri, consumers, ri->max_consumers),
-			       GFP_KERNEL | __GFP_NOFAIL);
+		/* As full as the original, not as large: no room to spare. */
+		size = struct_size(ri, consumers, ri->nr_consumers);
+		copy = kmalloc(size, GFP_KERNEL | __GFP_NOFAIL);
+		memcpy(copy, ri, size);
+		copy->max_consumers = ri->nr_consumers;
 		uprobe_get(copy->uprobe);
 		copy->next = NULL;
 		*tail = copy;

@@ -94,14 +94,22 @@ static void uprobe_ret_test_dup(struct kunit *test)
 	struct uprobe_task *ct = kunit_kzalloc(test, sizeof(*ct), GFP_KERNEL);
 	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
 	struct return_instance *ri, *c;
-	int i;
+	int i, j;
 
 	KUNIT_ASSERT_NOT_NULL(test, pt);
 	KUNIT_ASSERT_NOT_NULL(test, ct);
 
 	for (i = 0; i < 3; i++) {
-		ri = kunit_kzalloc(test, sizeof(*ri), GFP_KERNEL);
+		/* Room for 4 consumers, i of them waiting. */
+		ri = kunit_kzalloc(test, struct_size(ri, consumers, 4),
+				   GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, ri);
+		ri->max_consumers = 4;
+		ri->nr_consumers = i;
+		for (j = 0; j < i; j++) {
+			ri->consumers[j].id = 10 * i + j;
+			ri->consumers[j].cookie = 0x100 * i + j;
+		}
 		ri->stack = 0x7000 + i * 0x100;
 		ri->func = 0x400000 + i;
 		ri->chained = i == 1;
@@ -120,6 +128,15 @@ static void uprobe_ret_test_dup(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, c->orig_ret_vaddr, ri->orig_ret_vaddr);
 		KUNIT_EXPECT_EQ(test, c->chained, ri->chained);
 		KUNIT_EXPECT_PTR_EQ(test, c->uprobe, &u);
+		/* The waiting consumers, and room for no more. */
+		KUNIT_EXPECT_EQ(test, c->nr_consumers, ri->nr_consumers);
+		KUNIT_EXPECT_EQ(test, c->max_consumers, ri->nr_consumers);
+		for (j = 0; j < ri->nr_consumers; j++) {
+			KUNIT_EXPECT_EQ(test, c->consumers[j].id,
+					ri->consumers[j].id);
+			KUNIT_EXPECT_EQ(test, c->consumers[j].cookie,
+					ri->consumers[j].cookie);
+		}
 	}
 	KUNIT_EXPECT_NULL(test, c);
 
@@ -386,14 +403,23 @@ static int uprobe_ret_test_cookie_handler(struct uprobe_consumer *uc,
 	return 0;
 }
 
+/* Entry handler of the sessions of uprobe_ret_test_consumers(). */
+static int uprobe_ret_test_entry(struct uprobe_consumer *uc,
+				 struct pt_regs *regs, __u64 *data)
+{
+	return 0;
+}
+
 /*
- * A return runs the return handlers of the consumers its entry recorded,
- * each with its own cookie, and only those: not a consumer registered
- * since the entry, nor one whose entry declined its return.
+ * A return runs the return handlers of the sessions its entry recorded,
+ * each with its own cookie, and of those only: not a session registered
+ * since the entry, nor one whose entry declined its return. A consumer
+ * with only a return handler gets every return, with a zero cookie when
+ * its entry was not recorded.
  */
 static void uprobe_ret_test_consumers(struct kunit *test)
 {
-	struct uprobe_consumer uc[3];
+	struct uprobe_consumer uc[4];
 	struct uprobe_task *ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
 	struct uprobe_task *saved = current->utask;
 	struct uprobe u = { .ref = REFCOUNT_INIT(1) };
@@ -405,12 +431,15 @@ static void uprobe_ret_test_consumers(struct kunit *test)
 	INIT_LIST_HEAD(&u.consumers);
 	for (i = 0; i < ARRAY_SIZE(uc); i++) {
 		uc[i] = (struct uprobe_consumer) {
+			.handler = uprobe_ret_test_entry,
 			.ret_handler = uprobe_ret_test_cookie_handler,
 			.id = 100 + i,
 		};
-		/* At the head: the list is uc[2], uc[1], uc[0]. */
+		/* At the head: the list is uc[3], uc[2], uc[1], uc[0]. */
 		list_add(&uc[i].cons_node, &u.consumers);
 	}
+	/* uc[3] has only a return handler, and came after the entry. */
+	uc[3].handler = NULL;
 	current->utask = ut;
 	/* uc[1] declined (or came later): no entry of its own. */
 	ri = uprobe_return_add(NULL, 102, 0x2222);
@@ -423,9 +452,10 @@ static void uprobe_ret_test_consumers(struct kunit *test)
 	uprobe_ret_test_nseen = 0;
 	regs.sp = 0x308;
 	uprobe_handle_trampoline(&regs);
-	KUNIT_EXPECT_EQ(test, uprobe_ret_test_nseen, 2);
-	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[0], 0x2222UL);
-	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[1], 0x1111UL);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_nseen, 3);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[0], 0UL);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[1], 0x2222UL);
+	KUNIT_EXPECT_EQ(test, uprobe_ret_test_seen[2], 0x1111UL);
 	KUNIT_EXPECT_EQ(test, refcount_read(&u.ref), 1);
 	uprobe_free_return_instances(ut);
 	current->utask = saved;

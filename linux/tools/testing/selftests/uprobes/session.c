@@ -18,11 +18,13 @@
  */
 #include <errno.h>
 #include <linux/bpf.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -250,8 +252,9 @@ TEST(entry_and_return)
 }
 
 /*
- * Recursion 64 deep (MAX_URETPROBE_DEPTH): each level's return gets its
- * own level's cookie; odd levels declined theirs, between even ones.
+ * Recursion 64 levels deep, 32 returns pending at once: each level's
+ * return gets its own level's cookie; odd levels declined theirs,
+ * between even ones.
  */
 TEST(recursion)
 {
@@ -264,6 +267,23 @@ TEST(recursion)
 	session_expect(_metadata, &s, 64, 32, 992);
 	EXPECT_EQ(T(4), sess_rec(4));
 	session_expect(_metadata, &s, 69, 35, 998);
+	session_close(&s);
+}
+
+/*
+ * Deeper than MAX_URETPROBE_DEPTH (64) pending returns: levels 130 down
+ * to 4 (the even ones) are watched, 2 and 0 are entered without, and
+ * every watched one still gets its own cookie.
+ */
+TEST(deeper_than_the_limit)
+{
+	struct session s;
+
+	session_open(_metadata, &s);
+	session_link(_metadata, &s, "sess_rec", 0, getpid());
+	EXPECT_EQ(T(130), sess_rec(130));
+	/* 4 + 6 + ... + 130 = 2 * (2 + 3 + ... + 65) */
+	session_expect(_metadata, &s, 131, 64, 2 * (T(65) - 1));
 	session_close(&s);
 }
 
@@ -415,14 +435,17 @@ TEST(decline_is_per_link)
 /*
  * Refused: an entry returning other than 0 or 1; the session kfuncs in a
  * uprobe_multi program; a session program in a uprobe_multi link and the
- * other way round.
+ * other way round; a session link for returns only; a session program on
+ * a perf event, whose run context has no session (its kfuncs would read
+ * what is not there).
  */
 TEST(refused)
 {
+	struct perf_event_attr attr;
 	struct upng_sym sy;
 	struct session s;
 	char log[4096];
-	int prog, link, map;
+	int prog, link, map, fd;
 
 	session_open(_metadata, &s);
 	prog = session_prog_ret(TRACE_UPROBE_SESSION, s.map, true, NULL, 0);
@@ -439,6 +462,16 @@ TEST(refused)
 	link = upng_bpf_link(s.prog, TRACE_UPROBE_MULTI, upng_self_path(),
 			     &sy.offset, NULL, 1, getpid(), 0);
 	EXPECT_EQ(-EINVAL, link);
+	link = upng_bpf_link(s.prog, TRACE_UPROBE_SESSION, upng_self_path(),
+			     &sy.offset, NULL, 1, getpid(), UPROBE_MULTI_RETURN);
+	EXPECT_EQ(-EINVAL, link);
+	memset(&attr, 0, sizeof(attr));
+	attr.disabled = 1;
+	fd = upng_perf_uprobe_open_attr(&attr, upng_self_path(), sy.offset, 0);
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %d", fd);
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_BPF, s.prog));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
 	prog = upng_bpf_counter_prog(&map, NULL, 0);
 	ASSERT_LE(0, prog);
 	link = upng_bpf_link(prog, TRACE_UPROBE_SESSION, upng_self_path(),
