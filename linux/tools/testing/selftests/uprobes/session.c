@@ -126,10 +126,14 @@ static int session_prog_ret(unsigned int attach_type, int map, bool bad_ret,
 		MOV_X(BPF_REG_6, BPF_REG_1),
 		CALL(BPF_FUNC_get_attach_cookie),
 		MOV_X(BPF_REG_8, BPF_REG_0),
-		/* 3: r9 = bpf_session_is_return() */
+		/*
+		 * 3: r9 = bpf_session_is_return(), a bool: only the low byte
+		 * of r0 is set (x86's al)
+		 */
 		KFUNC(is_return),
 		MOV_X(BPF_REG_9, BPF_REG_0),
-		/* 5: r7 = the map's value (key 0 at fp - 4), or goto 36 */
+		I(BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_9, 0, 0, 0xff),
+		/* 6: r7 = the map's value (key 0 at fp - 4), or goto 37 */
 		I(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
 		MOV_X(BPF_REG_2, BPF_REG_10),
 		I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
@@ -137,29 +141,29 @@ static int session_prog_ret(unsigned int attach_type, int map, bool bad_ret,
 		  map),
 		I(0, 0, 0, 0, 0),
 		CALL(BPF_FUNC_map_lookup_elem),
-		I(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 36 - 12, 0),
+		I(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 37 - 13, 0),
 		MOV_X(BPF_REG_7, BPF_REG_0),
-		/* 13: r0 = bpf_session_cookie(); at a return goto 24 */
+		/* 14: r0 = bpf_session_cookie(); at a return goto 25 */
 		KFUNC(cookie),
-		I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_9, 0, 24 - 15, 0),
-		/* 15: entry: *cookie = n + attach cookie; count it */
+		I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_9, 0, 25 - 16, 0),
+		/* 16: entry: *cookie = n + attach cookie; count it */
 		I(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_6, REG_ARG0, 0),
 		MOV_X(BPF_REG_2, BPF_REG_1),
 		I(BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, BPF_REG_8, 0, 0),
 		I(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_2, 0, 0),
 		MOV_K(BPF_REG_3, 1),
 		ADD_MAP(BPF_REG_3, ENTRIES),
-		/* 21: return n & 1: decline the return of odd n */
+		/* 22: return n & 1: decline the return of odd n */
 		I(BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_1, 0, 0, 1),
 		MOV_X(BPF_REG_0, BPF_REG_1),
 		EXIT,
-		/* 24: return: n = *cookie - attach cookie; sum += n; count */
+		/* 25: return: n = *cookie - attach cookie; sum += n; count */
 		I(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_0, 0, 0),
 		I(BPF_ALU64 | BPF_SUB | BPF_X, BPF_REG_1, BPF_REG_8, 0, 0),
 		ADD_MAP(BPF_REG_1, SUM),
 		MOV_K(BPF_REG_3, 1),
 		ADD_MAP(BPF_REG_3, RETURNS),
-		/* 29: bad unless 2 * the return value == n * (n + 1) */
+		/* 30: bad unless 2 * the return value == n * (n + 1) */
 		MOV_X(BPF_REG_2, BPF_REG_1),
 		I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, 1),
 		I(BPF_ALU64 | BPF_MUL | BPF_X, BPF_REG_2, BPF_REG_1, 0, 0),
@@ -167,7 +171,7 @@ static int session_prog_ret(unsigned int attach_type, int map, bool bad_ret,
 		I(BPF_ALU64 | BPF_LSH | BPF_K, BPF_REG_4, 0, 0, 1),
 		I(BPF_JMP | BPF_JEQ | BPF_X, BPF_REG_4, BPF_REG_2, 1, 0),
 		ADD_MAP(BPF_REG_3, BAD),
-		/* 36: return 0 */
+		/* 37: return 0 */
 		MOV_K(BPF_REG_0, 0),
 		EXIT,
 	};
@@ -177,7 +181,7 @@ static int session_prog_ret(unsigned int attach_type, int map, bool bad_ret,
 	if (cookie < 0)
 		return cookie;
 	if (bad_ret)
-		insns[21] = I(BPF_ALU64 | BPF_OR | BPF_K, BPF_REG_1, 0, 0, 2);
+		insns[22] = I(BPF_ALU64 | BPF_OR | BPF_K, BPF_REG_1, 0, 0, 2);
 	return upng_bpf_load(attach_type, insns, ARRAY_SIZE(insns),
 			     "upng_session", log, size);
 }
