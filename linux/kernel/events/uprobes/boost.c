@@ -35,6 +35,21 @@ static struct xol_boost *xol_boost_find(struct xol_area *area,
 	return NULL;
 }
 
+/* Has another instruction a stub at @vaddr (a file mapped there before)? */
+static bool xol_stub_taken(struct xol_area *area, unsigned int nr,
+			   unsigned long vaddr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		struct xol_boost *b = &area->boost[i];
+
+		if (b->vaddr == vaddr && b->stub && b->slot)
+			return true;
+	}
+	return false;
+}
+
 /*
  * The slot given for good to the instruction at @vaddr, as a boosted copy
  * or as its stub: made on the first request, with the code the
@@ -67,7 +82,16 @@ static long xol_give_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
 		slot = b->slot;
 		goto out;
 	}
-	if (nr == XOL_MAX_BOOST || !xol_try_take(area, &s))
+	if (nr == XOL_MAX_BOOST)
+		goto out;
+	/*
+	 * One stub an address: the jump in memory is then always the one
+	 * found by the address (hiding, removal, a hit whose probe went).
+	 * Another instruction there keeps its breakpoint.
+	 */
+	if (stub && xol_stub_taken(area, nr, vaddr))
+		goto record;
+	if (!xol_try_take(area, &s))
 		goto out;
 	slot = area->vaddr + s * UPROBE_XOL_SLOT_BYTES;
 	if (stub)
@@ -249,20 +273,22 @@ unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
 }
 
 /**
- * xol_stub_len() - length of the instruction a stub of current's stands for
+ * xol_stub_len() - length of the instruction a jump of current's stands for
  * @vaddr: the probed address
+ * @mem: the bytes at @vaddr now
+ * @n: how many of them
  *
- * For a stub whose probe has gone. Should @vaddr have had two (another
- * file mapped there since the first), the first one's: a thread that ran
- * the other's has to live with that.
+ * For a stub whose probe has gone: the stub whose jump @mem holds, none
+ * when the jump was taken out since the thread went through it.
  *
- * Return: the length, 0 when current's address space has no stub for
- * @vaddr.
+ * Return: the length, 0 when @mem is no jump to a stub of current's.
  */
-unsigned int xol_stub_len(unsigned long vaddr)
+unsigned int xol_stub_len(unsigned long vaddr, const u8 *mem, unsigned int n)
 {
 	struct xol_area *area = xol_stub_area(current->mm);
+	u8 jump[UPROBE_INSN_BYTES];
 	unsigned int i, nr;
+	int len;
 
 	if (!area)
 		return 0;
@@ -271,7 +297,10 @@ unsigned int xol_stub_len(unsigned long vaddr)
 	for (i = 0; i < nr; i++) {
 		struct xol_boost *b = &area->boost[i];
 
-		if (b->stub && b->slot && b->vaddr == vaddr)
+		if (!b->stub || !b->slot || b->vaddr != vaddr)
+			continue;
+		len = arch_uprobe_stub_jump(vaddr, b->slot, jump);
+		if (len > 0 && len <= n && !memcmp(jump, mem, len))
 			return b->len;
 	}
 	return 0;

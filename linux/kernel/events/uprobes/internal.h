@@ -377,7 +377,7 @@ unsigned long xol_boost_lookup(unsigned long ip, unsigned long *vaddr);
 unsigned long xol_stub_slot(struct arch_uprobe *auprobe, unsigned long vaddr);
 unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
 			    u8 *insn);
-unsigned int xol_stub_len(unsigned long vaddr);
+unsigned int xol_stub_len(unsigned long vaddr, const u8 *mem, unsigned int n);
 bool xol_area_has_stubs(struct mm_struct *mm);
 bool xol_stub_nth(struct mm_struct *mm, unsigned int i, unsigned long *vaddr,
 		  unsigned long *slot, u8 *insn);

@@ -32,6 +32,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
+#include <linux/uaccess.h>
 
 #include "internal.h"
 
@@ -161,20 +162,23 @@ bool uprobe_stub_leave(struct pt_regs *regs)
  *
  * After a stub's hit whose handlers let the instruction run, or whose
  * probe has gone: the instruction (a nop) only moves ip on, past its
- * whole length, which the probe's analysis gives, or else the stub's
- * record (the jump may have covered only its first bytes).
+ * whole length (the jump may have covered only its first bytes), which
+ * the probe's analysis gives, or else the record of the stub whose jump
+ * is at ip. With no such jump there any more, the thread goes back to ip
+ * and runs what is there now.
  */
 void uprobe_stub_skip(struct pt_regs *regs, struct uprobe *uprobe)
 {
 	unsigned long vaddr = instruction_pointer(regs);
-	unsigned int len;
+	u8 mem[UPROBE_INSN_BYTES];
+	unsigned int len = 0, n;
 
-	len = uprobe ? arch_uprobe_insn_len(&uprobe->arch) : xol_stub_len(vaddr);
-	/* Only a thread that came through a stub gets here: it has one. */
-	if (WARN_ON_ONCE(!len)) {
-		force_sig(SIGSEGV);
-		return;
-	}
+	/* A jump is never written across a page. */
+	n = min_t(unsigned long, sizeof(mem), PAGE_SIZE - offset_in_page(vaddr));
+	if (uprobe)
+		len = arch_uprobe_insn_len(&uprobe->arch);
+	else if (!copy_from_user(mem, (void __user *)vaddr, n))
+		len = xol_stub_len(vaddr, mem, n);
 	instruction_pointer_set(regs, vaddr + len);
 }
 

@@ -475,30 +475,42 @@ TEST(tight_stack)
 }
 
 /*
- * Code with a jump to its stub moved elsewhere by mremap(): the jump
- * moves, the stub does not; the moved code still runs right, probed. The
- * code is the nop of @len bytes @nop, then "lea 0x1(%rdi,%rdi,2),%rax;
- * ret".
+ * A file of one page at @path (its name made from @tag) whose code is the
+ * nop of @len bytes @nop, then "lea 0x1(%rdi,%rdi,2),%rax; ret", into
+ * @code; its fd or -errno.
  */
-static void st_moved(struct __test_metadata *_metadata,
-		     const unsigned char *nop, size_t len)
+static int st_code_file(const char *tag, const unsigned char *nop,
+			size_t len, unsigned char *code, char *path,
+			size_t path_len)
 {
 	static const unsigned char tail[SITE_TAIL] = {
 		0x48, 0x8d, 0x44, 0x7f, 0x01, 0xc3,
 	};
-	unsigned char code[MAX_NOP + SITE_TAIL];
 	unsigned char page[4096] = { 0 };
+
+	if (len > MAX_NOP)
+		return -E2BIG;
+	memcpy(code, nop, len);
+	memcpy(code + len, tail, sizeof(tail));
+	snprintf(path, path_len, "/tmp/stubs-%s-%d", tag, getpid());
+	memcpy(page, code, len + sizeof(tail));
+	return upng_page_file(path, page);
+}
+
+/*
+ * Code with a jump to its stub moved elsewhere by mremap(): the jump
+ * moves, the stub does not; the moved code still runs right, probed.
+ */
+static void st_moved(struct __test_metadata *_metadata,
+		     const unsigned char *nop, size_t len)
+{
+	unsigned char code[MAX_NOP + SITE_TAIL];
 	char path[64], ev[64];
 	long (*fn)(long x);
 	void *p, *to;
 	int fd;
 
-	ASSERT_LE(len, (size_t)MAX_NOP);
-	memcpy(code, nop, len);
-	memcpy(code + len, tail, sizeof(tail));
-	snprintf(path, sizeof(path), "/tmp/stubs-moved-%d", getpid());
-	memcpy(page, code, len + sizeof(tail));
-	fd = upng_page_file(path, page);
+	fd = st_code_file("moved", nop, len, code, path, sizeof(path));
 	ASSERT_LE(0, fd) TH_LOG("%s: %s", path, strerror(-fd));
 	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
 	ASSERT_NE(MAP_FAILED, p);
@@ -517,7 +529,7 @@ static void st_moved(struct __test_metadata *_metadata,
 	EXPECT_EQ(SITE_WORK(3), fn(3));
 	EXPECT_EQ(3, upng_probe_hits(ev));
 	ASSERT_EQ(0, upng_probe_del(ev));
-	EXPECT_EQ(0, memcmp(p, code, len + sizeof(tail)));
+	EXPECT_EQ(0, memcmp(p, code, len + SITE_TAIL));
 	munmap(p, 4096);
 	close(fd);
 	unlink(path);
@@ -526,6 +538,77 @@ static void st_moved(struct __test_metadata *_metadata,
 TEST(moved_code)
 {
 	st_moved(_metadata, nop5, sizeof(nop5));
+}
+
+/* Maps @path's page at @at (fixed, unless NULL), probes it, runs it. */
+static void *st_map_probe_run(struct __test_metadata *_metadata,
+			      const char *path, void *at, char *ev,
+			      size_t ev_len, long x)
+{
+	int flags = MAP_PRIVATE | (at ? MAP_FIXED : 0);
+	long (*fn)(long x);
+	void *p;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return MAP_FAILED;
+	p = mmap(at, 4096, PROT_READ | PROT_EXEC, flags, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return p;
+	upng_evname(ev, ev_len, "again");
+	EXPECT_EQ(0, upng_probe_add(ev, path, 0, NULL));
+	EXPECT_EQ(0, upng_probe_enable(ev, true));
+	fn = (long (*)(long x))p;
+	EXPECT_EQ(SITE_WORK(x), fn(x));
+	EXPECT_EQ(SITE_WORK(x + 1), fn(x + 1));
+	EXPECT_EQ(2, upng_probe_hits(ev));
+	return p;
+}
+
+/*
+ * A five-byte nop of one file probed at an address (it got a stub there),
+ * its probe and mapping gone, then a ten-byte nop of another file probed
+ * at the same address: the second runs whole and gets its own bytes back
+ * when its probe goes, while the first's stub stays in the XOL area.
+ */
+TEST(another_file_at_the_same_address)
+{
+	static const unsigned char nop10[10] = {
+		0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00,
+	};
+	unsigned char code_a[MAX_NOP + SITE_TAIL], code_b[MAX_NOP + SITE_TAIL];
+	char path_a[64], path_b[64], ev[64];
+	long (*fn)(long x);
+	int fd_a, fd_b;
+	void *p, *q;
+
+	fd_a = st_code_file("a", nop5, sizeof(nop5), code_a, path_a,
+			    sizeof(path_a));
+	ASSERT_LE(0, fd_a);
+	fd_b = st_code_file("b", nop10, sizeof(nop10), code_b, path_b,
+			    sizeof(path_b));
+	ASSERT_LE(0, fd_b);
+	close(fd_a);
+	close(fd_b);
+
+	p = st_map_probe_run(_metadata, path_a, NULL, ev, sizeof(ev), 1);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(0UL, st_jump_target(p));
+	ASSERT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ(0, memcmp(p, code_a, sizeof(nop5) + SITE_TAIL));
+	ASSERT_EQ(0, munmap(p, 4096));
+
+	q = st_map_probe_run(_metadata, path_b, p, ev, sizeof(ev), 3);
+	ASSERT_EQ(p, q);
+	ASSERT_EQ(0, upng_probe_del(ev));
+	EXPECT_EQ(0, memcmp(q, code_b, sizeof(nop10) + SITE_TAIL));
+	fn = (long (*)(long x))q;
+	EXPECT_EQ(SITE_WORK(5), fn(5));
+	munmap(q, 4096);
+	unlink(path_a);
+	unlink(path_b);
 }
 
 /* How debugfs uprobes/probes says our probe at file offset @off runs. */
