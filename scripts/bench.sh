@@ -108,8 +108,8 @@ names() {
 }
 
 # struct_sizes BUILD: sizeof of the engine's structures in the kernel built
-# in BUILD, "-" for those it does not have. The kernels have no debug info:
-# the object that defines struct xol_area (which includes the others) is
+# in BUILD, "-" for those it does not have. The object whose source
+# defines struct xol_area, or includes xol.h (which does), is
 # compiled again, to a temporary file, with the same command plus -g, and
 # the sizes read from its DWARF with readelf (any architecture's object:
 # the host's gdb reads only its own).
@@ -119,7 +119,9 @@ struct_sizes() {
 		 "$build"/kernel/events/uprobes/.*.o.cmd; do
 		[ -f "$f" ] || continue
 		cmd=$(sed -n 's/^savedcmd_[^ ]* := \(.*[^ ]\) *$/\1/p' "$f")
-		grep -q '^struct xol_area {' "${cmd##* }" && break
+		# Defined in the source, or in xol.h, which it includes.
+		grep -qs -e '^struct xol_area {' -e '^#include "xol.h"' \
+			"${cmd##* }" && break
 		cmd=
 	done
 	if [ -z "$cmd" ]; then
