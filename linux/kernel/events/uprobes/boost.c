@@ -35,9 +35,12 @@ static struct xol_boost *xol_boost_find(struct xol_area *area,
 	return NULL;
 }
 
-/* Has another instruction a stub at @vaddr (a file mapped there before)? */
-static bool xol_stub_taken(struct xol_area *area, unsigned int nr,
-			   unsigned long vaddr)
+/*
+ * The stub at @vaddr among the @nr entries of @area, or NULL: an address
+ * has one at most (see xol_give_slot()).
+ */
+static struct xol_boost *xol_stub_at(struct xol_area *area, unsigned int nr,
+				     unsigned long vaddr)
 {
 	unsigned int i;
 
@@ -45,9 +48,9 @@ static bool xol_stub_taken(struct xol_area *area, unsigned int nr,
 		struct xol_boost *b = &area->boost[i];
 
 		if (b->vaddr == vaddr && b->stub && b->slot)
-			return true;
+			return b;
 	}
-	return false;
+	return NULL;
 }
 
 /*
@@ -89,7 +92,7 @@ static long xol_give_slot(struct arch_uprobe *auprobe, unsigned long vaddr,
 	 * found by the address (hiding, removal, a hit whose probe went).
 	 * Another instruction there keeps its breakpoint.
 	 */
-	if (stub && xol_stub_taken(area, nr, vaddr))
+	if (stub && xol_stub_at(area, nr, vaddr))
 		goto record;
 	if (!xol_try_take(area, &s))
 		goto out;
@@ -206,6 +209,16 @@ static struct xol_area *xol_stub_area(struct mm_struct *mm)
 	return area && READ_ONCE(area->nr_stub) ? area : NULL;
 }
 
+/* The stub at @vaddr in @mm (mmap lock held, or current's), or NULL. */
+static struct xol_boost *xol_stub_of(struct mm_struct *mm, unsigned long vaddr)
+{
+	struct xol_area *area = xol_stub_area(mm);
+
+	/* Pairs with the release in xol_give_slot(). */
+	return area ? xol_stub_at(area, smp_load_acquire(&area->nr_boost),
+				  vaddr) : NULL;
+}
+
 /**
  * uprobe_stub_lookup() - the stub or trampoline an address of current's is in
  * @ip: a user address
@@ -254,22 +267,12 @@ unsigned long uprobe_stub_lookup(unsigned long ip, unsigned long *vaddr)
 unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
 			    u8 *insn)
 {
-	struct xol_area *area = xol_stub_area(mm);
-	unsigned int i, nr;
+	struct xol_boost *b = xol_stub_of(mm, vaddr);
 
-	if (!area)
+	if (!b)
 		return 0;
-	/* Pairs with the release in xol_give_slot(). */
-	nr = smp_load_acquire(&area->nr_boost);
-	for (i = 0; i < nr; i++) {
-		struct xol_boost *b = &area->boost[i];
-
-		if (b->stub && b->slot && b->vaddr == vaddr) {
-			memcpy(insn, b->insn, sizeof(b->insn));
-			return b->slot;
-		}
-	}
-	return 0;
+	memcpy(insn, b->insn, sizeof(b->insn));
+	return b->slot;
 }
 
 /**
@@ -285,25 +288,14 @@ unsigned long xol_stub_find(struct mm_struct *mm, unsigned long vaddr,
  */
 unsigned int xol_stub_len(unsigned long vaddr, const u8 *mem, unsigned int n)
 {
-	struct xol_area *area = xol_stub_area(current->mm);
+	struct xol_boost *b = xol_stub_of(current->mm, vaddr);
 	u8 jump[UPROBE_INSN_BYTES];
-	unsigned int i, nr;
 	int len;
 
-	if (!area)
+	if (!b)
 		return 0;
-	/* Pairs with the release in xol_give_slot(). */
-	nr = smp_load_acquire(&area->nr_boost);
-	for (i = 0; i < nr; i++) {
-		struct xol_boost *b = &area->boost[i];
-
-		if (!b->stub || !b->slot || b->vaddr != vaddr)
-			continue;
-		len = arch_uprobe_stub_jump(vaddr, b->slot, jump);
-		if (len > 0 && len <= n && !memcmp(jump, mem, len))
-			return b->len;
-	}
-	return 0;
+	len = arch_uprobe_stub_jump(vaddr, b->slot, jump);
+	return len > 0 && len <= n && !memcmp(jump, mem, len) ? b->len : 0;
 }
 
 /**

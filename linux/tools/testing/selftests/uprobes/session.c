@@ -111,6 +111,16 @@ __attribute__((noipa)) long sess_fork(long n, pid_t *pid)
 #define CALL(f)		I(BPF_JMP | BPF_CALL, 0, 0, 0, f)
 #define EXIT		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 
+/* The kfuncs' BTF ids (or -errno), once: a lookup reads all of its BTF. */
+static int kf_is_return, kf_cookie;
+
+static int kfunc_id(const char *name, int *id)
+{
+	if (!*id)
+		*id = upng_bpf_kfunc(name);
+	return *id;
+}
+
 /*
  * The session program counting into MAP (NVALUES u64s), loaded for
  * ATTACH_TYPE; with BAD_RET its entries return 2 or 3 instead of 0 or 1.
@@ -119,8 +129,6 @@ __attribute__((noipa)) long sess_fork(long n, pid_t *pid)
 static int session_prog_ret(unsigned int attach_type, int map, bool bad_ret,
 			    char *log, size_t size)
 {
-	int is_return = upng_bpf_kfunc("bpf_session_is_return");
-	int cookie = upng_bpf_kfunc("bpf_session_cookie");
 	struct bpf_insn insns[] = {
 		/* 0: r6 = ctx; r8 = bpf_get_attach_cookie(ctx) */
 		MOV_X(BPF_REG_6, BPF_REG_1),
@@ -130,7 +138,7 @@ static int session_prog_ret(unsigned int attach_type, int map, bool bad_ret,
 		 * 3: r9 = bpf_session_is_return(), a bool: only the low byte
 		 * of r0 is set (x86's al)
 		 */
-		KFUNC(is_return),
+		KFUNC(kfunc_id("bpf_session_is_return", &kf_is_return)),
 		MOV_X(BPF_REG_9, BPF_REG_0),
 		I(BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_9, 0, 0, 0xff),
 		/* 6: r7 = the map's value (key 0 at fp - 4), or goto 37 */
@@ -144,7 +152,7 @@ static int session_prog_ret(unsigned int attach_type, int map, bool bad_ret,
 		I(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 37 - 13, 0),
 		MOV_X(BPF_REG_7, BPF_REG_0),
 		/* 14: r0 = bpf_session_cookie(); at a return goto 25 */
-		KFUNC(cookie),
+		KFUNC(kfunc_id("bpf_session_cookie", &kf_cookie)),
 		I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_9, 0, 25 - 16, 0),
 		/* 16: entry: *cookie = n + attach cookie; count it */
 		I(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_6, REG_ARG0, 0),
@@ -176,10 +184,10 @@ static int session_prog_ret(unsigned int attach_type, int map, bool bad_ret,
 		EXIT,
 	};
 
-	if (is_return < 0)
-		return is_return;
-	if (cookie < 0)
-		return cookie;
+	if (kf_is_return < 0)
+		return kf_is_return;
+	if (kf_cookie < 0)
+		return kf_cookie;
 	if (bad_ret)
 		insns[22] = I(BPF_ALU64 | BPF_OR | BPF_K, BPF_REG_1, 0, 0, 2);
 	return upng_bpf_load(attach_type, insns, ARRAY_SIZE(insns),
