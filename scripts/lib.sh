@@ -30,8 +30,9 @@ log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 # Target architecture, from the kernel's own variable (ARCH=arm64 make demo):
-# x86 (the default, built natively) or arm64 (cross-compiled, booted with
-# qemu-system-aarch64 on QEMU's "virt" board). A non-x86 architecture has
+# x86 (the default, built natively), arm64 or riscv (riscv64; each
+# cross-compiled, booted with qemu-system-aarch64 or qemu-system-riscv64
+# on QEMU's "virt" board). A non-x86 architecture has
 # build and output directories of its own: it never touches the x86 ones.
 #   KMAKE  the kernel make's arguments for the architecture
 #   KCC    the kernel's compiler; UCC the guest programs' (linked static)
@@ -39,7 +40,8 @@ die() { log "error: $*"; exit 1; }
 case ${ARCH:-x86} in
 x86|x86_64)	KARCH=x86 ;;
 arm64|aarch64)	KARCH=arm64 ;;
-*)		die "ARCH=$ARCH: only x86 (the default) and arm64 are supported" ;;
+riscv|riscv64)	KARCH=riscv ;;
+*)		die "ARCH=$ARCH: only x86 (the default), arm64 and riscv are supported" ;;
 esac
 CROSS=
 KMAKE=()
@@ -57,6 +59,17 @@ if [ "$KARCH" = arm64 ]; then
 	BUILD=${UPROBES_BUILD:-$CACHE/build-arm64-$FLAVOR}
 	STOCK_BUILD=$CACHE/build-arm64-stock
 	OUT=${UPROBES_OUT:-$CACHE/out-arm64-$FLAVOR}
+fi
+if [ "$KARCH" = riscv ]; then
+	CROSS=riscv64-linux-gnu-
+	KMAKE=(ARCH=riscv CROSS_COMPILE=$CROSS)
+	KCC="ccache ${CROSS}gcc"
+	UCC=${CROSS}gcc
+	KIMAGE=Image
+	QEMU_SYSTEM=qemu-system-riscv64
+	BUILD=${UPROBES_BUILD:-$CACHE/build-riscv-$FLAVOR}
+	STOCK_BUILD=$CACHE/build-riscv-stock
+	OUT=${UPROBES_OUT:-$CACHE/out-riscv-$FLAVOR}
 fi
 # x86_only COMMAND WHY: stop a command that has no other architecture yet.
 x86_only() {
