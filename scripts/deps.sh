@@ -4,7 +4,8 @@
 # host/cross:ARCH tests: arm64, riscv64, ppc64le, s390x, armhf, mips64el,
 # sparc64), then print the kernel source package version in use.
 # ARCH=arm64: also the arm64 C library, qemu-system-aarch64 and an arm64
-# busybox for the guest. KTESTS=1: also clang-19 and LLVM. Works as root or
+# busybox for the guest; ARCH=riscv the same for riscv64 (a busybox
+# cross-built from Debian's source package). KTESTS=1: also clang-19 and LLVM. Works as root or
 # through sudo.
 . "$(dirname "$0")/lib.sh"
 
@@ -38,6 +39,12 @@ if [ "$KARCH" = arm64 ]; then
 	pkgs+=(
 		libc6-dev-arm64-cross	# static arm64 programs (the demo)
 		qemu-system-arm		# qemu-system-aarch64
+	)
+fi
+if [ "$KARCH" = riscv ]; then
+	pkgs+=(
+		libc6-dev-riscv64-cross	# static riscv64 programs (the demo, busybox)
+		qemu-system-misc	# qemu-system-riscv64 (OpenSBI: qemu-system-data)
 	)
 fi
 sudo=
@@ -91,6 +98,48 @@ if [ "$KARCH" = arm64 ]; then
 		grep -q 'Machine:.*AArch64' <<< "$elf" || die "$bb.tmp/bin/busybox is not an arm64 program"
 		! grep -q INTERP <<< "$elf" || die "$bb.tmp/bin/busybox is not static"
 		echo "$want" > "$bb.tmp/.version"
+		rm -rf "$bb"
+		mv "$bb.tmp" "$bb"
+	fi
+fi
+
+# The riscv guest's busybox: Debian 12 has no riscv64 architecture, so
+# Debian's busybox-static is built here from its source package, the
+# version of the host's (same applets, same configuration:
+# debian/config/pkg/static), with the riscv64 cross compiler. The .dsc is
+# pinned by its SHA-256 and dpkg-source checks the tarballs against it.
+# About 2 minutes of CPU, once.
+if [ "$KARCH" = riscv ]; then
+	bb=$CACHE/busybox-riscv
+	bbver=1:1.35.0-4+deb12u1
+	bbdsc=busybox_1.35.0-4+deb12u1.dsc
+	bbsum=9c01fe128b0eeded371c70e37d474fdb5055f71b5d0a778db44c6b0c62d3a7fa
+	bburl=https://deb.debian.org/debian/pool/main/b/busybox
+	if [ "$(cat "$bb/.version" 2>/dev/null)" != "$bbver" ] || [ ! -x "$bb/bin/busybox" ]; then
+		log "building busybox $bbver for riscv64 into $bb"
+		dl=$(mktemp -d)
+		(cd "$dl" && curl -fsS --retry 3 -O "$bburl/$bbdsc") ||
+			{ rm -rf "$dl"; die "cannot fetch $bburl/$bbdsc"; }
+		[ "$(sha256sum < "$dl/$bbdsc" | cut -d' ' -f1)" = "$bbsum" ] ||
+			{ rm -rf "$dl"; die "$bbdsc: SHA-256 differs from the pinned one"; }
+		for f in $(sed -n '/^Checksums-Sha256:/,/^[^ ]/s/^ [0-9a-f]\{64\} [0-9]* //p' "$dl/$bbdsc"); do
+			(cd "$dl" && curl -fsS --retry 3 -O "$bburl/$f") ||
+				{ rm -rf "$dl"; die "cannot fetch $bburl/$f"; }
+		done
+		(cd "$dl" && dpkg-source -q -x "$bbdsc" src && mkdir b &&
+		 cat src/debian/config/os/linux src/debian/config/pkg/static > b/.config &&
+		 { { yes "" || :; } | make -s -C b -f "$dl/src/Makefile" KBUILD_SRC="$dl/src" \
+			CROSS_COMPILE=riscv64-linux-gnu- silentoldconfig; } &&
+		 make -s -C b CROSS_COMPILE=riscv64-linux-gnu- -j"$JOBS" all) > "$dl/log" 2>&1 ||
+			{ tail -20 "$dl/log" >&2; rm -rf "$dl"; die "building busybox for riscv64 failed"; }
+		elf=$(readelf -hlW "$dl/b/busybox")
+		grep -q 'Machine:.*RISC-V' <<< "$elf" || die "$dl/b/busybox is not a riscv program"
+		! grep -q INTERP <<< "$elf" || die "$dl/b/busybox is not static"
+		rm -rf "$bb.tmp"
+		mkdir -p "$bb.tmp/bin"
+		cp "$dl/b/busybox" "$bb.tmp/bin/busybox"
+		rm -rf "$dl"
+		echo "$bbver" > "$bb.tmp/.version"
 		rm -rf "$bb"
 		mv "$bb.tmp" "$bb"
 	fi

@@ -30,9 +30,9 @@ mkdir -p "$lib/demo"
 
 # busybox: every applet as a symlink, /bin/sh as a real file so that
 # /proc/PID/maps of a shell names ".../bin/sh" (ftrace's uprobe test needs it).
-# On arm64, Debian's busybox-static for arm64 (scripts/deps.sh), with the
-# applets of the host's: the same Debian package (the arm64 one cannot
-# run here to list its own).
+# On arm64, Debian's busybox-static for arm64, on riscv the same package
+# built from its source (scripts/deps.sh), with the applets of the host's:
+# the same Debian package (the other one cannot run here to list its own).
 bb=/bin/busybox
 if [ "$KARCH" != x86 ]; then
 	bbdir=$CACHE/busybox-$KARCH

@@ -7,7 +7,8 @@
 # Environment:
 #   KERNEL=bzImage  INITRD=initramfs.cpio   (default: this flavour's)
 #   ARCH=arm64      boot an arm64 Image with qemu-system-aarch64 -M virt
-#                   (always TCG: the host is x86)
+#                   (always TCG: the host is x86); ARCH=riscv a riscv64
+#                   Image with qemu-system-riscv64 -M virt
 #   LOG=file        serial console log (default $OUT/console-MODE.log)
 #   TIMEOUT=s       whole-run limit (default 1800)
 #   PROG_TIMEOUT=s  limit per test program, checked on the host from the
@@ -47,12 +48,18 @@ if [ "$KARCH" = x86 ]; then
 	# they take on hardware (the stock kernel ignores the parameter).
 	append+=" uprobes.x87_in_kernel=1"
 	qargs=()
-else
+elif [ "$KARCH" = arm64 ]; then
 	# QEMU's generic Arm board: its PL011 UART is the console; the device
 	# tree QEMU generates describes the rest.
 	append="console=ttyAMA0 panic=-1 uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
 	# mte=on: the board gives the CPU tag memory (MTE needs it).
 	qargs=(-M virt,mte=on)
+else
+	# QEMU's generic riscv board: its NS16550A UART is the console, the
+	# device tree describes the rest; OpenSBI, the firmware QEMU ships
+	# (qemu-system-data), starts the kernel in S-mode.
+	append="console=ttyS0 panic=-1 uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
+	qargs=(-M virt -bios default)
 fi
 qargs+=(-m "${MEM:-1G}" -smp "${SMP:-2}" -no-reboot -nographic -nodefaults
 	-kernel "$kernel" -initrd "$initrd")
@@ -98,8 +105,10 @@ else
 	# Multi-threaded TCG races the kernel's live text patching.
 	# arm64: "max" (every feature QEMU emulates), with QEMU's own cheap
 	# pointer authentication algorithm rather than QARMA, slow under TCG.
+	# riscv: rv64, QEMU's RV64GC with the extensions it enables by default.
 	cpu=qemu64
-	[ "$KARCH" = x86 ] || cpu=max,pauth-impdef=on
+	[ "$KARCH" != arm64 ] || cpu=max,pauth-impdef=on
+	[ "$KARCH" != riscv ] || cpu=rv64
 	qargs+=(-accel "$QEMU_ACCEL" -cpu "${QEMU_CPU:-$cpu}")
 	accel=$QEMU_ACCEL
 	[ "${ICOUNT:-0}" = 1 ] && qargs+=(-icount shift=0,sleep=off) && accel+=",icount"
