@@ -249,6 +249,43 @@ FIXTURE_VARIANT_ADD(bad, retval_reg_x32) {
 	.err = EINVAL,
 	.msg = "Invalid register name",
 };
+#elif defined(__riscv)
+/* riscv knows its ABI names and epc, status, badaddr, cause, orig_a0. */
+FIXTURE_VARIANT_ADD(bad, reg_x86_name) {
+	.def = "p {T}:{O} a=%a0 b=^%ax",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_x5) {
+	.def = "p {T}:{O} ^%x5",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_zero) {
+	.def = "p {T}:{O} ^%zero",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_upper_case) {
+	.def = "p {T}:{O} ^%A0",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_pc) {
+	.def = "p {T}:{O} ^%pc",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, deref_a8) {
+	.def = "p {T}:{O} +8(^%a8):u32",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
 #endif
 
 FIXTURE_VARIANT_ADD(bad, bad_mem) {
@@ -748,6 +785,47 @@ TEST_F(misc, misaligned_offset)
 	int err, i;
 
 	for (i = 1; i < 4; i++) {
+		ASSERT_EQ(0, uev_spawn(&p, self->path));
+		err = define_and_enable(self->path, self->regs.offset + i, &p, &created);
+		ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
+		ASSERT_EQ(0, uev_finish(&p));
+		ASSERT_EQ(-EINVAL, err) {
+			TH_LOG("offset 0x%lx: %d (%s)", self->regs.offset + i, err,
+			       strerror(-err));
+		}
+		upng_tracefs_write("uprobe_events", "-:np");
+	}
+}
+#elif defined(__riscv)
+/* ebreak and c.ebreak: the engine's breakpoint is a c.ebreak. */
+TEST_F(misc, unprobeable_ebreak)
+{
+	unprobeable(_metadata, self->path, "uev_bad_ebreak");
+}
+
+TEST_F(misc, unprobeable_c_ebreak)
+{
+	unprobeable(_metadata, self->path, "uev_bad_c_ebreak");
+}
+
+/* fence: riscv's analysis refuses memory ordering instructions. */
+TEST_F(misc, unprobeable_fence)
+{
+	unprobeable(_metadata, self->path, "uev_bad_fence");
+}
+
+/*
+ * An odd offset, inside any instruction (they are 2 or 4 bytes, at even
+ * addresses): refused when defined or enabled (EINVAL), the target
+ * unaffected.
+ */
+TEST_F(misc, misaligned_offset)
+{
+	struct uev_proc p;
+	bool created;
+	int err, i;
+
+	for (i = 1; i < 4; i += 2) {
 		ASSERT_EQ(0, uev_spawn(&p, self->path));
 		err = define_and_enable(self->path, self->regs.offset + i, &p, &created);
 		ASSERT_EQ(0, uev_cmd(&p, 'a', 1));

@@ -214,6 +214,71 @@ FIXTURE_VARIANT_ADD(fetch, sp_deref) {
 	.args = "a=+0(%sp) b=+8(%sp):u32 c=+4(%sp):x32 s=$stack1",
 	.expect = "(0x{PROBE}) a=0x6666 b=21845 c=0x0 s=0x5555",
 };
+#elif defined(__riscv)
+/*
+ * Registers, by name (ptrace.c's regoffset_table): epc, ra, sp, gp, tp,
+ * t0..t6, s0..s11, a0..a7 (the ABI names), status, badaddr, cause,
+ * orig_a0; the default type is x64. The temporaries and saved registers
+ * hold N * 0x0101010101010101 for xN.
+ */
+FIXTURE_VARIANT_ADD(fetch, regs_a0_a7) {
+	.kind = "p",
+	.args = "a0=%a0 a1=%a1 a2=%a2 a3=%a3 a4=%a4 a5=%a5 a6=%a6 a7=%a7",
+	.expect =
+		"(0x{PROBE}) a0=0x2a a1=0x{STRING} a2=0xffffffffffffff85 a3=0x8000000000000001 a4=0xfedcba9876543210 a5=0x{DATA} a6=0x{DATA16} a7=0x10",
+};
+
+FIXTURE_VARIANT_ADD(fetch, regs_t0_t6) {
+	.kind = "p",
+	.args = "t0=%t0 t1=%t1 t2=%t2 t3=%t3 t4=%t4 t5=%t5 t6=%t6",
+	.expect =
+		"(0x{PROBE}) t0=0x505050505050505 t1=0x606060606060606 t2=0x707070707070707 t3=0x1c1c1c1c1c1c1c1c t4=0x1d1d1d1d1d1d1d1d t5=0x1e1e1e1e1e1e1e1e t6=0x1f1f1f1f1f1f1f1f",
+};
+
+FIXTURE_VARIANT_ADD(fetch, regs_s0_s5) {
+	.kind = "p",
+	.args = "s0=%s0 s1=%s1 s2=%s2 s3=%s3 s4=%s4 s5=%s5",
+	.expect =
+		"(0x{PROBE}) s0=0x808080808080808 s1=0x909090909090909 s2=0x1212121212121212 s3=0x1313131313131313 s4=0x1414141414141414 s5=0x1515151515151515",
+};
+
+FIXTURE_VARIANT_ADD(fetch, regs_s6_s11) {
+	.kind = "p",
+	.args = "s6=%s6 s7=%s7 s8=%s8 s9=%s9 s10=%s10 s11=%s11",
+	.expect =
+		"(0x{PROBE}) s6=0x1616161616161616 s7=0x1717171717171717 s8=0x1818181818181818 s9=0x1919191919191919 s10=0x1a1a1a1a1a1a1a1a s11=0x1b1b1b1b1b1b1b1b",
+};
+
+FIXTURE_VARIANT_ADD(fetch, reg_epc) {
+	.kind = "p",
+	.args = "pc=%epc",
+	.expect = "(0x{PROBE}) pc=0x{PROBE}",
+};
+
+/* At a function's entry ra holds its return address. */
+FIXTURE_VARIANT_ADD(fetch, entry_ra) {
+	.kind = "e",
+	.args = "ra=%ra pc=%epc",
+	.expect = "(0x{RETFUNC}) ra=0x{RETSITE} pc=0x{RETFUNC}",
+};
+
+/*
+ * At its return, epc is the return address, a0 the return value, and ra
+ * the address the function returned with (the return address, not the
+ * trampoline's it was diverted to).
+ */
+FIXTURE_VARIANT_ADD(fetch, return_regs) {
+	.kind = "r",
+	.args = "a0=%a0:s32 pc=%epc ra=%ra",
+	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) a0=-2 pc=0x{RETSITE} ra=0x{RETSITE}",
+};
+
+/* Dereferences of the stack pointer: what the probed function pushed. */
+FIXTURE_VARIANT_ADD(fetch, sp_deref) {
+	.kind = "p",
+	.args = "a=+0(%sp) b=+8(%sp):u32 c=+4(%sp):x32 s=$stack1",
+	.expect = "(0x{PROBE}) a=0x6666 b=21845 c=0x0 s=0x5555",
+};
 #endif
 
 /* Every integer type, on a negative value (-123 in %cx, %x2). */

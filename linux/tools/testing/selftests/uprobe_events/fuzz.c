@@ -40,6 +40,8 @@ static const char * const tokens[] = {
 	"99999999999999999999999",
 #if defined(__aarch64__)
 	"%x0", "%sp", "%pc", "%x30", "%pstate",
+#elif defined(__riscv)
+	"%a0", "%sp", "%epc", "%ra", "%status",
 #else
 	"%ax", "%sp", "%ip", "%r15", "%flags",
 #endif
@@ -65,6 +67,8 @@ static const char * const seeds[] = {
 	"p:fuzz/e7 {T}:{O} h=+15(%{DATA}):b4@4/8 i=+32(%{DATA}):u16[4] j=%{ARG1}:char",
 #if defined(__aarch64__)
 	"p {T}:{O} %x8 %x9:s8 +u4(%x10):x64",
+#elif defined(__riscv)
+	"p {T}:{O} %s0 %s1:s8 +u4(%a0):x64",
 #else
 	"p {T}:{O} %r8 %r9:s8 +u4(%r10):x64",
 #endif
@@ -200,6 +204,9 @@ static const char * const fetch_bases[] = {
 #if defined(__aarch64__)
 	"%x4", "%x5", "%x2", "%x3", "%x1", "%x0", "%x6", "%sp", "%pc", "%x8",
 	"%x7", "%lr", "%pstate",
+#elif defined(__riscv)
+	"%a4", "%a5", "%a2", "%a3", "%a1", "%a0", "%a6", "%sp", "%epc", "%s0",
+	"%a7", "%ra", "%status",
 #else
 	"%ax", "%bx", "%cx", "%dx", "%si", "%di", "%bp", "%sp", "%ip", "%r8",
 	"%r9", "%r12", "%r15",

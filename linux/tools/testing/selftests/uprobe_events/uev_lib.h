@@ -31,6 +31,16 @@
 #define UEV_R_UNMAPPED	"%x7"	/* 0x10, an address never mapped */
 #define UEV_R_RET	"%x0"	/* -2 */
 #define UEV_R_PC	"%pc"	/* the instruction pointer */
+#elif defined(__riscv)
+#define UEV_R_ARG1	"%a0"	/* 42; n, depth */
+#define UEV_R_STR	"%a1"	/* uev_string */
+#define UEV_R_NEG	"%a2"	/* -123 */
+#define UEV_R_WIDE	"%a4"	/* 0xfedcba9876543210 */
+#define UEV_R_DATA	"%a5"	/* uev_data */
+#define UEV_R_DATA16	"%a6"	/* uev_data + 16 */
+#define UEV_R_UNMAPPED	"%a7"	/* 0x10, an address never mapped */
+#define UEV_R_RET	"%a0"	/* -2 */
+#define UEV_R_PC	"%epc"	/* the instruction pointer */
 #else
 #define UEV_R_ARG1	"%di"
 #define UEV_R_STR	"%si"

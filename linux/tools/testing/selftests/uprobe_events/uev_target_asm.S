@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Probe points with known register, stack and memory contents for the
- * uprobe_events tests, in x86-64 or A64 code: the same symbols, data and
+ * uprobe_events tests, in x86-64, A64 or riscv64 code: the same symbols, data and
  * behaviour (uev_target32_asm.S has them for ia32). The tests look every
  * global symbol below up in the symbol table of the binary; the values
  * are spelled out in the expected trace lines of fetchargs.c, the
@@ -268,6 +268,147 @@ uev_bad_ldxr:
 	.globl uev_bad_retaa
 uev_bad_retaa:
 	.inst	0xd65f0bff			/* retaa (FEAT_PAuth) */
+
+#elif defined(__riscv)
+/*
+ * Loads known values into the argument registers a0..a7 and into every
+ * temporary and saved register (t0..t6, s0..s11: xN holds
+ * N * 0x0101010101010101; ra, gp and tp are left as they are), pushes two
+ * known doublewords (0x6666 at sp, 0x5555 at sp + 8), then runs the
+ * probed instruction at uev_regs_probe, a compressed register move
+ * (c.mv, stepped out of line).
+ */
+	.globl uev_regs_func
+	.type uev_regs_func, %function
+uev_regs_func:
+	addi	sp, sp, -112
+	sd	ra, 104(sp)
+	sd	s0, 0(sp)
+	sd	s1, 8(sp)
+	sd	s2, 16(sp)
+	sd	s3, 24(sp)
+	sd	s4, 32(sp)
+	sd	s5, 40(sp)
+	sd	s6, 48(sp)
+	sd	s7, 56(sp)
+	sd	s8, 64(sp)
+	sd	s9, 72(sp)
+	sd	s10, 80(sp)
+	sd	s11, 88(sp)
+	addi	sp, sp, -16
+	li	t0, 0x6666
+	sd	t0, 0(sp)
+	li	t0, 0x5555
+	sd	t0, 8(sp)
+	li	a0, 42
+	lla	a1, uev_string
+	li	a2, -123
+	li	a3, 0x8000000000000001
+	li	a4, 0xfedcba9876543210
+	lla	a5, uev_data
+	addi	a6, a5, 16
+	li	a7, 0x10			/* an address that is never mapped */
+	li	t0, 0x0505050505050505
+	li	t1, 0x0606060606060606
+	li	t2, 0x0707070707070707
+	li	s0, 0x0808080808080808
+	li	s1, 0x0909090909090909
+	li	s2, 0x1212121212121212
+	li	s3, 0x1313131313131313
+	li	s4, 0x1414141414141414
+	li	s5, 0x1515151515151515
+	li	s6, 0x1616161616161616
+	li	s7, 0x1717171717171717
+	li	s8, 0x1818181818181818
+	li	s9, 0x1919191919191919
+	li	s10, 0x1a1a1a1a1a1a1a1a
+	li	s11, 0x1b1b1b1b1b1b1b1b
+	li	t3, 0x1c1c1c1c1c1c1c1c
+	li	t4, 0x1d1d1d1d1d1d1d1d
+	li	t5, 0x1e1e1e1e1e1e1e1e
+	li	t6, 0x1f1f1f1f1f1f1f1f
+	.globl uev_regs_probe
+uev_regs_probe:
+	c.mv	t0, a4
+	addi	sp, sp, 16
+	ld	s0, 0(sp)
+	ld	s1, 8(sp)
+	ld	s2, 16(sp)
+	ld	s3, 24(sp)
+	ld	s4, 32(sp)
+	ld	s5, 40(sp)
+	ld	s6, 48(sp)
+	ld	s7, 56(sp)
+	ld	s8, 64(sp)
+	ld	s9, 72(sp)
+	ld	s10, 80(sp)
+	ld	s11, 88(sp)
+	ld	ra, 104(sp)
+	addi	sp, sp, 112
+	ret
+	.size	uev_regs_func, . - uev_regs_func
+
+/* Returns -2; called from uev_ret_caller, which it returns to at uev_ret_site. */
+	.globl uev_ret_func
+	.type uev_ret_func, %function
+uev_ret_func:
+	li	a0, -2
+	ret
+	.size	uev_ret_func, . - uev_ret_func
+
+	.globl uev_ret_caller
+	.type uev_ret_caller, %function
+uev_ret_caller:
+	addi	sp, sp, -16
+	sd	ra, 8(sp)
+	jal	ra, uev_ret_func
+	.globl uev_ret_site
+uev_ret_site:
+	ld	ra, 8(sp)
+	addi	sp, sp, 16
+	ret
+	.size	uev_ret_caller, . - uev_ret_caller
+
+/* long uev_count_func(long n): returns n. */
+	.globl uev_count_func
+	.type uev_count_func, %function
+uev_count_func:
+	mv	t1, a0
+	mv	a0, t1
+	ret
+	.size	uev_count_func, . - uev_count_func
+
+/* long uev_rec(long depth): calls itself down to depth 0; returns depth. */
+	.globl uev_rec
+	.type uev_rec, %function
+uev_rec:
+	beqz	a0, 1f
+	addi	sp, sp, -16
+	sd	a0, 0(sp)
+	sd	ra, 8(sp)
+	addi	a0, a0, -1
+	jal	ra, uev_rec
+	ld	a0, 0(sp)
+	ld	ra, 8(sp)
+	addi	sp, sp, 16
+1:
+	ret
+	.size	uev_rec, . - uev_rec
+
+/* Instructions that cannot be probed; never executed. */
+	.globl uev_bad_ebreak
+uev_bad_ebreak:
+	.option push
+	.option norvc
+	ebreak
+	.option pop
+	.globl uev_bad_c_ebreak
+uev_bad_c_ebreak:
+	c.ebreak
+	.globl uev_bad_fence
+uev_bad_fence:
+	fence	rw, rw
+	.p2align 2
 
 #else
 #error "uev_target_asm.S: no probe points for this architecture"

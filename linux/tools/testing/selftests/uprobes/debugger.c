@@ -113,6 +113,15 @@ FIXTURE_VARIANT_ADD(int3, mov) {
 FIXTURE_VARIANT_ADD(int3, nop) {
 	.fn = site_nop1, .sym = "site_nop1", .len = 4,
 };
+#elif defined(__riscv)
+/* addi t1, a0, 0 (4 bytes) and c.nop (2), both stepped. */
+FIXTURE_VARIANT_ADD(int3, mov) {
+	.fn = site_mov, .sym = "site_mov", .len = 4,
+};
+
+FIXTURE_VARIANT_ADD(int3, nop) {
+	.fn = site_nop1, .sym = "site_nop1", .len = 2,
+};
 #else
 FIXTURE_VARIANT_ADD(int3, mov) {
 	.fn = site_mov, .sym = "site_mov", .len = 3,
@@ -424,6 +433,9 @@ static int execute(pid_t pid, unsigned long addr, int len, bool mov)
 #if defined(__aarch64__)
 	if (mov)		/* asr x9, x0, #0 */
 		regs.regs[9] = regs.regs[0];
+#elif defined(__riscv)
+	if (mov)		/* addi t1, a0, 0 */
+		regs.t1 = regs.a0;
 #else
 	if (mov)		/* mov %rdi, %rax */
 		regs.rax = regs.rdi;

@@ -57,6 +57,14 @@ static int write_code(const char *path, int n)
 
 	memset(page, 0, sizeof(page));		/* udf #0 */
 	memcpy(page, insn, sizeof(insn));
+#elif defined(__riscv)
+	uint32_t insn[2] = {
+		0x00000513 | (uint32_t)n << 20,	/* li a0, n (addi a0, zero, n) */
+		0x00008067,			/* ret */
+	};
+
+	memset(page, 0, sizeof(page));		/* illegal instruction */
+	memcpy(page, insn, sizeof(insn));
 #else
 	memset(page, 0xcc, sizeof(page));
 	page[0] = 0xb8;			/* mov $n, %eax */
@@ -267,6 +275,8 @@ TEST_F_TIMEOUT(hitcache, remap_while_running, 300)
 /* The program's own breakpoint instruction. */
 #if defined(__aarch64__)
 static const uint32_t own_bkpt = 0xd4200000;	/* brk #0 */
+#elif defined(__riscv)
+static const uint32_t own_bkpt = 0x00100073;	/* ebreak */
 #else
 static const unsigned char own_bkpt = 0xcc;	/* int3 */
 #endif

@@ -15,6 +15,10 @@
  * atomics), FP/SIMD, system registers of EL0 and emulated ID registers,
  * with the registers, flags, FP/SIMD state and the stack below sp checked
  * around hits.
+ *
+ * On riscv the table is bin/insnrv64 (insn_riscv.S): the simulated jumps,
+ * branches and auipc, 4-byte and compressed, and stepped arithmetic,
+ * loads and stores (sp-relative too), atomics and floating point.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -58,6 +62,11 @@ FIXTURE_VARIANT_ADD(insn, i386) {
 FIXTURE_VARIANT_ADD(insn, a64) {
 	.bin = "bin/insna64",
 	.tag = "a64",
+};
+#elif defined(__riscv)
+FIXTURE_VARIANT_ADD(insn, rv64) {
+	.bin = "bin/insnrv64",
+	.tag = "rv64",
 };
 #endif
 

@@ -55,14 +55,22 @@ struct mapper {
 
 /*
  * Function i's code at F, FUNC_SIZE bytes: "mov $i,%eax; ret" and nops on
- * x86, "mov w0, #i; ret" and nops on arm64; and whether F starts with it.
+ * x86, "mov w0, #i; ret" and nops on arm64 ("li a0, i" on riscv); and
+ * whether F starts with it.
  * BAD is an instruction the engine refuses to probe.
  */
+#if defined(__aarch64__) || defined(__riscv)
 #if defined(__aarch64__)
 #define MOV_W0(i)	(0x52800000u | (uint32_t)(i) << 5)
 #define RET		0xd65f03c0u
 #define NOP		0xd503201fu
 #define BAD		0xd4200000u	/* brk #0 */
+#else
+#define MOV_W0(i)	(0x00000513u | (uint32_t)(i) << 20)	/* li a0, i */
+#define RET		0x00008067u
+#define NOP		0x00000013u
+#define BAD		0x00100073u	/* ebreak */
+#endif
 
 static void put_func(unsigned char *f, int i)
 {

@@ -33,6 +33,9 @@
 #if defined(__aarch64__)
 #define ACC(r)		((r)->regs[0])
 #define ACC_ARG		"ax=%x0:x64"
+#elif defined(__riscv)
+#define ACC(r)		((r)->a0)
+#define ACC_ARG		"ax=%a0:x64"
 #else
 #define ACC(r)		((r)->rax)
 #define ACC_ARG		"ax=%ax:x64"
@@ -218,6 +221,8 @@ TEST_F_TIMEOUT(ptrace, singlestep_through_probe, 120)
 	ASSERT_EQ(0, upng_getregs(self->pid, &regs));
 #if defined(__aarch64__)
 	ret_addr = regs.regs[30];
+#elif defined(__riscv)
+	ret_addr = regs.ra;
 #else
 	errno = 0;
 	ret_addr = ptrace(PTRACE_PEEKDATA, self->pid, (void *)regs.rsp, NULL);

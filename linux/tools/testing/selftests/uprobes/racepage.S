@@ -55,6 +55,30 @@ FUNC race_c
 	add	x0, x0, #3
 	ret
 ENDF race_c
+#elif defined(__riscv)
+/* long race_a(long x): 5x + 1 */
+FUNC race_a
+	slli	a1, a0, 2
+	add	a0, a0, a1
+	addi	a0, a0, 1
+	ret
+ENDF race_a
+
+/* long race_b(long x): 3x + 2 */
+FUNC race_b
+	slli	a1, a0, 1
+	add	a0, a0, a1
+	addi	a0, a0, 2
+	ret
+ENDF race_b
+
+/* long race_c(long x): 9x + 3 */
+FUNC race_c
+	slli	a1, a0, 3
+	add	a0, a0, a1
+	addi	a0, a0, 3
+	ret
+ENDF race_c
 #else
 /* long race_a(long x): 5x + 1 */
 FUNC race_a

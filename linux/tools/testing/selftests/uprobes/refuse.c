@@ -24,6 +24,11 @@
  * SIMD&FP literal loads and one into the zero register, system
  * instructions and registers beyond EL0's, FEAT_MOPS, unallocated
  * encodings; each must also be logged with its reason.
+ *
+ * On riscv (bin/insnrv64, insn_riscv.S) they are those riscv's stock
+ * analysis rejects: the system instructions (ecall, ebreak, CSR accesses),
+ * fence and fence.i, and c.ebreak, the engine's breakpoint; logged as
+ * refused by the architecture's analysis.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,6 +59,10 @@
 #define INSN_BIN	"bin/insna64"
 #define INSN_GOOD	"insn_p_nop"
 #define INSN_BAD	"insn_r_brk"
+#elif defined(__riscv)
+#define INSN_BIN	"bin/insnrv64"
+#define INSN_GOOD	"insn_p_nop"
+#define INSN_BAD	"insn_r_ebreak"
 #endif
 
 #ifndef HWCAP2_HBC
@@ -558,6 +567,50 @@ FIXTURE_VARIANT_ADD(refuse, a64_bc_eq) {
 	.reason = A64_UNDEF,
 	.unless_hwcap2 = HWCAP2_HBC,
 };
+#elif defined(__riscv)
+#define RV_ARCH		"refused by the architecture's analysis"
+
+FIXTURE_VARIANT_ADD(refuse, rv_ebreak) {
+	.bin = "bin/insnrv64",
+	.sym = "insn_r_ebreak",
+	.reason = RV_ARCH,
+};
+
+FIXTURE_VARIANT_ADD(refuse, rv_c_ebreak) {
+	.bin = "bin/insnrv64",
+	.sym = "insn_r_c_ebreak",
+	.reason = RV_ARCH,
+};
+
+FIXTURE_VARIANT_ADD(refuse, rv_ecall) {
+	.bin = "bin/insnrv64",
+	.sym = "insn_r_ecall",
+	.reason = RV_ARCH,
+};
+
+FIXTURE_VARIANT_ADD(refuse, rv_fence) {
+	.bin = "bin/insnrv64",
+	.sym = "insn_r_fence",
+	.reason = RV_ARCH,
+};
+
+FIXTURE_VARIANT_ADD(refuse, rv_fence_i) {
+	.bin = "bin/insnrv64",
+	.sym = "insn_r_fence_i",
+	.reason = RV_ARCH,
+};
+
+FIXTURE_VARIANT_ADD(refuse, rv_csrr_cycle) {
+	.bin = "bin/insnrv64",
+	.sym = "insn_r_csrr_cycle",
+	.reason = RV_ARCH,
+};
+
+FIXTURE_VARIANT_ADD(refuse, rv_csrr_fflags) {
+	.bin = "bin/insnrv64",
+	.sym = "insn_r_csrr_fflags",
+	.reason = RV_ARCH,
+};
 #endif
 
 FIXTURE_SETUP(refuse)
@@ -839,6 +892,12 @@ static const unsigned char sem_code[] = { 0x8d, 0x44, 0x7f, 0x01, 0xc3 };
 static const unsigned char sem_code[] = {
 	0x00, 0x04, 0x00, 0x0b, 0x00, 0x04, 0x00, 0x11, 0xc0, 0x03, 0x5f, 0xd6,
 };
+#elif defined(__riscv)
+/* slli a1, a0, 1; add a0, a0, a1; addi a0, a0, 1; ret */
+static const unsigned char sem_code[] = {
+	0x93, 0x15, 0x15, 0x00, 0x33, 0x05, 0xb5, 0x00, 0x13, 0x05, 0x15, 0x00,
+	0x67, 0x80, 0x00, 0x00,
+};
 #endif
 
 /* What a child of the semaphore case maps (see sem_child()). */
@@ -988,6 +1047,9 @@ TEST(refused_sites_listed)
 #elif defined(__aarch64__)
 	static const char * const bins[] = { "bin/insna64" };
 	static const int nr[] = { 49 };
+#elif defined(__riscv)
+	static const char * const bins[] = { "bin/insnrv64" };
+	static const int nr[] = { 7 };
 #endif
 	static struct upng_sym sym[64];
 	unsigned int b;

@@ -307,6 +307,8 @@ TEST(page_beyond_eof)
 {
 #if defined(__aarch64__)
 	static const uint32_t code[] = { 0xd65f03c0 };	/* ret */
+#elif defined(__riscv)
+	static const uint32_t code[] = { 0x00008067 };	/* ret */
 #else
 	static const unsigned char code[] = { 0xc3 };	/* ret */
 #endif

@@ -67,6 +67,11 @@ FIXTURE_VARIANT_ADD(retprobe, aarch64) {
 	.bin = "bin/target",
 	.retval = "ret=$retval:s64",
 };
+#elif defined(__riscv)
+FIXTURE_VARIANT_ADD(retprobe, riscv64) {
+	.bin = "bin/target",
+	.retval = "ret=$retval:s64",
+};
 #endif
 
 FIXTURE_SETUP(retprobe)

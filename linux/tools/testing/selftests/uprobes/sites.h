@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Probe sites in sites.S (x86-64) and sites_a64.S (arm64). */
+/* Probe sites in sites.S (x86-64), sites_a64.S (arm64), sites_riscv.S. */
 #ifndef SITES_H
 #define SITES_H
 
@@ -19,7 +19,7 @@
 #define SITE_REGS_RZ	SITE_UL(0x5a5a5a5a5a5a5a00)
 
 #ifndef __ASSEMBLER__
-/* Both architectures (sites.S, sites_a64.S). */
+/* Every architecture (sites.S, sites_a64.S, sites_riscv.S). */
 long site_work(long x);
 long site_load(long *p);
 long site_steps(long x);
@@ -39,6 +39,11 @@ extern char site_nop5_probe[];
 long site_mov(long x);
 long site_nop1(long x);
 
+#if defined(__riscv)
+/* riscv only (sites_riscv.S). */
+extern char site_xv_sim[];
+#endif
+
 #if defined(__aarch64__)
 /* arm64 only (sites_a64.S). */
 long site_litload(void);
@@ -55,7 +60,7 @@ extern char site_sve_probe[], site_sme_probe[], site_idreg_probe[];
 extern char site_fpac_probe[];
 extern long site_litdata[];
 extern char site_xv_sim[];
-#else
+#elif defined(__x86_64__)
 /* x86-64 only (sites.S). */
 void site_badret(unsigned long to);
 extern char site_badret_probe[];

@@ -475,7 +475,7 @@ static int tr_check_ip(struct tracee *t, unsigned long ip, const char *what)
  */
 static bool tr_step_trap(const siginfo_t *si)
 {
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__riscv)
 	if (si->si_code == SI_USER)
 		return !si->si_pid;
 	return si->si_code > 0 && si->si_code != TRAP_BRKPT;

@@ -35,6 +35,12 @@
 #define UPNG_ARG1		"%di"
 #define UPNG_ARG2		"%si"
 #define UPNG_RETVAL		"%ax"
+#elif defined(__riscv)
+#define UPNG_BKPT		0x9002u		/* c.ebreak */
+#define UPNG_BKPT_SIZE		2
+#define UPNG_ARG1		"%a0"
+#define UPNG_ARG2		"%a1"
+#define UPNG_RETVAL		"%a0"
 #elif defined(__i386__)
 #define UPNG_BKPT		0xccu
 #define UPNG_BKPT_SIZE		1

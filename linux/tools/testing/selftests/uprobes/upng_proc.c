@@ -580,6 +580,12 @@ int upng_caller_file(const char *path)
 	static const uint32_t code[] = {
 		0xa9bf7bfd, 0x910003fd, 0xd63f0000, 0xa8c17bfd, 0xd65f03c0,
 	};
+#elif defined(__riscv)
+	/* addi sp, sp, -16; sd ra, 8(sp); jalr a0; ld ra, 8(sp); addi sp, sp, 16; ret */
+	static const uint32_t code[] = {
+		0xff010113, 0x00113423, 0x000500e7, 0x00813083, 0x01010113,
+		0x00008067,
+	};
 #else
 	static const unsigned char code[] = {
 		0x48, 0x83, 0xec, 0x08, 0xff, 0xd7, 0x48, 0x83, 0xc4, 0x08,

@@ -12,12 +12,14 @@
  *				PTRACE_GETREGSET/SETREGSET (NT_PRSTATUS)
  *				elsewhere
  *   UPNG_DBG_BKPT, UPNG_DBG_BKPT_SIZE	a debugger's breakpoint (int3;
- *				brk #0), little-endian, as it writes it
+ *				brk #0; gdb's c.ebreak on riscv, the
+ *				engine's own breakpoint there too),
+ *				little-endian, as it writes it
  *   UPNG_DBG_BKPT_PC		where its trap leaves pc, from the
  *				breakpoint's address: after it on x86 (1), on
- *				it on arm64 (0)
+ *				it on arm64 and riscv (0)
  *   UPNG_DBG_SI_CODE		the si_code of its SIGTRAP: SI_KERNEL on
- *				x86, TRAP_BRKPT on arm64
+ *				x86, TRAP_BRKPT on arm64 and riscv
  */
 #ifndef UPNG_REGS_H
 #define UPNG_REGS_H
@@ -55,13 +57,22 @@ static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
 {
 	return ptrace(PTRACE_SETREGS, pid, NULL, r) ? -errno : 0;
 }
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) || defined(__riscv)
+#if defined(__aarch64__)
 #define UPNG_UC_PC(uc)		((unsigned long)(uc)->uc_mcontext.pc)
 #define UPNG_UC_SP(uc)		((unsigned long)(uc)->uc_mcontext.sp)
-#define UPNG_REGS_PC(r)		((r)->pc)
-#define UPNG_REGS_SP(r)		((r)->sp)
 #define UPNG_DBG_BKPT		0xd4200000u	/* brk #0 */
 #define UPNG_DBG_BKPT_SIZE	4
+#else
+/* glibc's <sys/user.h> is empty on riscv: the kernel's UAPI has it. */
+#include <asm/ptrace.h>
+#define UPNG_UC_PC(uc)		((unsigned long)(uc)->uc_mcontext.__gregs[REG_PC])
+#define UPNG_UC_SP(uc)		((unsigned long)(uc)->uc_mcontext.__gregs[REG_SP])
+#define UPNG_DBG_BKPT		0x9002u		/* c.ebreak */
+#define UPNG_DBG_BKPT_SIZE	2
+#endif
+#define UPNG_REGS_PC(r)		((r)->pc)
+#define UPNG_REGS_SP(r)		((r)->sp)
 #define UPNG_DBG_BKPT_PC	0
 #define UPNG_DBG_SI_CODE	TRAP_BRKPT
 
