@@ -12,11 +12,12 @@ __attribute__((noinline, noipa)) long demo_add(long a, long b)
 	return a + b;
 }
 
-#ifdef __aarch64__
+#if defined(__aarch64__) || defined(__riscv)
 /*
  * Is @addr in the uprobes XOL area ("[uprobes]" in /proc/self/maps)?
  * After demo_add() returned through a return probe's trampoline, the
- * link register must hold the return address, not the trampoline's.
+ * link register (x30, ra) must hold the return address, not the
+ * trampoline's.
  */
 static int in_xol_area(unsigned long addr)
 {
@@ -44,13 +45,17 @@ int main(void)
 
 	for (i = 1; i <= 5; i++) {
 		sum = demo_add(sum, i);
-#ifdef __aarch64__
+#if defined(__aarch64__) || defined(__riscv)
 		{
 			unsigned long lr;
 
+#ifdef __aarch64__
 			asm volatile("mov %0, x30" : "=r"(lr));
+#else
+			asm volatile("mv %0, ra" : "=r"(lr));
+#endif
 			if (in_xol_area(lr)) {
-				printf("demo: x30 = %#lx, in the XOL area\n", lr);
+				printf("demo: link register = %#lx, in the XOL area\n", lr);
 				xol = 1;
 			}
 		}
