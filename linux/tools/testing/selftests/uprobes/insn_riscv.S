@@ -10,7 +10,9 @@
  * addresses, the stack, FP state, memory).  Every insn_p_ label runs once
  * per call of its function; one ending _xN runs N times.  insn_r_NAME
  * labels (in refused_insns, never called) mark instructions the engine
- * must refuse to probe.
+ * must refuse to probe: what riscv's analysis rejects (system
+ * instructions, fences, c.ebreak) and what the engine refuses on top
+ * (load-reserved, store-conditional).
  *
  * riscv's stock uprobes code, which the engine serves through
  * legacy_arch.c, simulates the instructions that read or write pc (jal,
@@ -635,6 +637,17 @@ REFUSE csrr_cycle
 	rdcycle	a0
 REFUSE csrr_fflags
 	frflags	a0
+/*
+ * Load-reserved and store-conditional: the trap that ends a stepped
+ * copy clears the reservation (the kernel's return to user mode does),
+ * so a probed lr or sc of a retry loop would make its sc fail for ever.
+ */
+REFUSE lr_w
+	lr.w	a0, (a1)
+REFUSE lr_d
+	lr.d.aqrl a0, (a1)
+REFUSE sc_d
+	sc.d	a0, a2, (a1)
 	N4END
 REFUSE c_ebreak
 	c.ebreak
