@@ -246,9 +246,10 @@ static unsigned long step_from(pid_t pid, unsigned long addr)
 {
 	int status;
 
-	if (set_ip(pid, addr) || ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL) ||
-	    waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status) ||
-	    WSTOPSIG(status) != SIGTRAP)
+	if (set_ip(pid, addr))
+		return 0;
+	status = upng_step(pid);
+	if (status == -1 || !WIFSTOPPED(status) || WSTOPSIG(status) != SIGTRAP)
 		return 0;
 	return get_ip(pid);
 }

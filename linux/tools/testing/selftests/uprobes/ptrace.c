@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ptrace coexistence: a tracer single-steps through a function with a
- * probed instruction, and plants its own breakpoint (int3, brk #0 on
- * arm64) next to or on the probed instruction.  The tracer must see the
+ * probed instruction (riscv, which has no hardware single-step: with its
+ * breakpoints on the instruction that runs next, as gdb does there), and
+ * plants its own breakpoint (int3, brk #0 on arm64, c.ebreak on riscv)
+ * next to or on the probed instruction.  The tracer must see the
  * same stops (addresses, register values) as without the probe, the
  * probe must count its hits, and the traced program must compute the
  * right result.
@@ -116,10 +118,15 @@ static int resume(pid_t pid, int req, struct user_regs_struct *regs)
 {
 	int status;
 
-	if (ptrace(req, pid, NULL, NULL))
+	if (req == PTRACE_SINGLESTEP) {
+		/* riscv: breakpoints on what runs next (upng_regs.h). */
+		status = upng_step(pid);
+		if (status == -1 || !WIFSTOPPED(status))
+			return -1;
+	} else if (ptrace(req, pid, NULL, NULL) ||
+		   waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
 		return -1;
-	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
-		return -1;
+	}
 	if (upng_getregs(pid, regs))
 		return -1;
 	return WSTOPSIG(status);

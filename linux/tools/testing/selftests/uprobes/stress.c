@@ -467,11 +467,26 @@ static int tr_check_ip(struct tracee *t, unsigned long ip, const char *what)
 }
 
 /*
+ * How the tracer steps a thread: PTRACE_SINGLESTEP; riscv has no
+ * hardware single-step (EIO) and stepping with breakpoints would trap
+ * the other threads running the same code: there the thread runs to its
+ * next syscall stop (or signal) instead, which the same checks apply to.
+ */
+#if defined(__riscv)
+#define TR_STEP		PTRACE_SYSCALL
+#define TR_STEP_NAME	"PTRACE_SYSCALL"
+#else
+#define TR_STEP		PTRACE_SINGLESTEP
+#define TR_STEP_NAME	"PTRACE_SINGLESTEP"
+#endif
+
+/*
  * Whether the SIGTRAP of a stop, SI, is a single-step's: a step
  * (TRAP_TRACE), a step over a syscall (TRAP_BRKPT on x86; on arm64 the
  * generic report, SI_USER from no process), a step into a signal
- * handler (si_code SIGTRAP); but not a breakpoint (x86's int3: SI_KERNEL,
- * arm64's brk: TRAP_BRKPT) nor a SIGTRAP sent by someone.
+ * handler (si_code SIGTRAP; riscv's syscall stops too); but not a
+ * breakpoint (x86's int3: SI_KERNEL, arm64's brk and riscv's ebreak:
+ * TRAP_BRKPT) nor a SIGTRAP sent by someone.
  */
 static bool tr_step_trap(const siginfo_t *si)
 {
@@ -697,13 +712,12 @@ static int tr_session(struct st_ctx *c, int w, pid_t tid, uint64_t *rs)
 
 	steps = 1 + rnd(rs) % 8;
 	for (i = 0; i < steps; i++) {
-		if (ptrace(PTRACE_SINGLESTEP, tid, NULL,
-			   (void *)(long)t.inject)) {
+		if (ptrace(TR_STEP, tid, NULL, (void *)(long)t.inject)) {
 			if (errno == ESRCH) {
 				tr_reap(&t);
 				return 0;
 			}
-			helper_fail(c, "tracer: PTRACE_SINGLESTEP %d: %s", tid,
+			helper_fail(c, "tracer: " TR_STEP_NAME " %d: %s", tid,
 				    strerror(errno));
 			goto err;
 		}

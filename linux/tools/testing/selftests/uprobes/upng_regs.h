@@ -20,6 +20,10 @@
  *				it on arm64 and riscv (0)
  *   UPNG_DBG_SI_CODE		the si_code of its SIGTRAP: SI_KERNEL on
  *				x86, TRAP_BRKPT on arm64 and riscv
+ *   upng_step()		a debugger's single-step of a stopped
+ *				tracee: PTRACE_SINGLESTEP, or on riscv (which
+ *				has none) breakpoints on the instructions
+ *				that may run next
  */
 #ifndef UPNG_REGS_H
 #define UPNG_REGS_H
@@ -32,6 +36,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/user.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 
 #ifndef NT_PRSTATUS
@@ -116,5 +121,129 @@ static inline unsigned long upng_dbg_bkpt_pc(unsigned long addr)
 {
 	return addr + UPNG_DBG_BKPT_PC;
 }
+
+#if defined(__riscv)
+/*
+ * riscv has no hardware single-step (PTRACE_SINGLESTEP fails with EIO):
+ * a debugger steps by putting its breakpoint on every instruction that
+ * may run next and continuing, as gdb does there. upng_step() does that
+ * for a stopped single-threaded tracee: the instruction at pc (as
+ * PTRACE_PEEKTEXT shows it, the engine's breakpoints hidden) is decoded
+ * for its successors (pc + its length; a jump's or branch's target,
+ * read from the registers), each gets a c.ebreak, and the breakpoints go
+ * again at the stop. Its result is waitpid()'s status, or -1.
+ */
+static inline long upng_sext(unsigned long v, int bits)
+{
+	return (long)(v << (64 - bits)) >> (64 - bits);
+}
+
+static inline unsigned long upng_xreg(struct user_regs_struct *r, int n)
+{
+	return n ? ((unsigned long *)r)[n] : 0;	/* pc is slot 0, x1.. after */
+}
+
+static inline int upng_rv_next(pid_t pid, struct user_regs_struct *r,
+			       unsigned long next[2])
+{
+	unsigned long pc = r->pc;
+	unsigned int i;
+	long word;
+	int n = 1;
+
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)pc, NULL);
+	if (errno)
+		return -errno;
+	i = (unsigned int)word;
+	if ((i & 3) != 3) {
+		unsigned int c = i & 0xffff, rs1 = (c >> 7) & 31;
+		long off;
+
+		next[0] = pc + 2;
+		switch (c & 0xe003) {
+		case 0xa001:	/* c.j */
+			off = ((c >> 1) & 0x800) | ((c << 2) & 0x400) |
+			      ((c >> 1) & 0x300) | ((c << 1) & 0x80) |
+			      ((c >> 1) & 0x40) | ((c << 3) & 0x20) |
+			      ((c >> 7) & 0x10) | ((c >> 2) & 0xe);
+			next[0] = pc + upng_sext(off, 12);
+			break;
+		case 0xc001:	/* c.beqz */
+		case 0xe001:	/* c.bnez */
+			off = ((c >> 4) & 0x100) | ((c << 1) & 0xc0) |
+			      ((c << 3) & 0x20) | ((c >> 7) & 0x18) |
+			      ((c >> 2) & 0x6);
+			next[n++] = pc + upng_sext(off, 9);
+			break;
+		case 0x8002:	/* c.jr, c.jalr (rs2 == 0, rs1 != 0) */
+			if (!((c >> 2) & 31) && rs1)
+				next[0] = upng_xreg(r, rs1);
+			break;
+		}
+		return n;
+	}
+	next[0] = pc + 4;
+	switch (i & 0x7f) {
+	case 0x6f:	/* jal */
+		next[0] = pc + upng_sext(((i >> 11) & 0x100000) | (i & 0xff000) |
+					 ((i >> 9) & 0x800) | ((i >> 20) & 0x7fe), 21);
+		break;
+	case 0x67:	/* jalr */
+		next[0] = (upng_xreg(r, (i >> 15) & 31) +
+			   upng_sext(i >> 20, 12)) & ~1UL;
+		break;
+	case 0x63:	/* branches */
+		next[n++] = pc + upng_sext(((i >> 19) & 0x1000) | ((i << 4) & 0x800) |
+					   ((i >> 20) & 0x7e0) | ((i >> 7) & 0x1e), 13);
+		break;
+	}
+	return n;
+}
+
+static inline int upng_step(pid_t pid)
+{
+	struct user_regs_struct r;
+	unsigned long next[2] = { 0, 0 };
+	long saved[2] = { 0, 0 };
+	int n, k, status;
+
+	if (upng_getregs(pid, &r))
+		return -1;
+	n = upng_rv_next(pid, &r, next);
+	if (n < 0)
+		return -1;
+	if (n == 2 && next[1] == next[0])
+		n = 1;
+	for (k = 0; k < n; k++) {
+		errno = 0;
+		saved[k] = ptrace(PTRACE_PEEKTEXT, pid, (void *)next[k], NULL);
+		if (errno || ptrace(PTRACE_POKETEXT, pid, (void *)next[k],
+				    (void *)upng_with_dbg_bkpt(saved[k])))
+			goto undo;
+	}
+	if (ptrace(PTRACE_CONT, pid, NULL, NULL) ||
+	    waitpid(pid, &status, __WALL) != pid)
+		status = -1;
+	while (k--)
+		ptrace(PTRACE_POKETEXT, pid, (void *)next[k], (void *)saved[k]);
+	return status;
+undo:
+	while (k--)
+		ptrace(PTRACE_POKETEXT, pid, (void *)next[k], (void *)saved[k]);
+	return -1;
+}
+#else
+/* A hardware single-step; waitpid()'s status, or -1. */
+static inline int upng_step(pid_t pid)
+{
+	int status;
+
+	if (ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL) ||
+	    waitpid(pid, &status, __WALL) != pid)
+		return -1;
+	return status;
+}
+#endif
 
 #endif /* UPNG_REGS_H */
