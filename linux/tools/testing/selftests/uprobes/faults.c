@@ -49,6 +49,11 @@
  * copy_to_user() of a simulated stp (get_user() and put_user(), which
  * the other simulated loads and stores use, do not consult it), which
  * must then be single-stepped instead, with the same result.
+ *
+ * On riscv the probes are on sites_riscv.S and the table of
+ * insn_riscv.S, the data load is site_load()'s stepped ld, the breakpoint
+ * the two bytes of c.ebreak; the arch range is riscv's stock uprobes
+ * code, which does no user copies: no arch_fail_usercopy case there.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -121,6 +126,23 @@ static const char *const arch_prefixes[] = {
 static const char *const arch_prefixes[] = {
 	"arch_uprobe_", "arch_uretprobe_", "uprobe_arm64_", "uprobe_brk_",
 	"uprobe_single_step_", "uprobe_get_swbp_addr", "is_trap_insn", NULL,
+};
+#elif defined(__riscv)
+#define ARCH_DIR	"arch/riscv/kernel/probes"
+
+/*
+ * riscv's stock uprobes code (uprobes.o), which the engine serves through
+ * legacy_arch.c; kallsyms has these rather than the core's __weak ones.
+ */
+static const char *const arch_funcs[] = {
+	"is_swbp_insn", "is_trap_insn", "uprobe_get_swbp_addr",
+	"arch_uprobe_analyze_insn", "arch_uprobe_pre_xol",
+	"arch_uprobe_post_xol", "arch_uprobe_xol_was_trapped",
+	"arch_uprobe_skip_sstep", "arch_uprobe_abort_xol",
+	"arch_uretprobe_is_alive", "arch_uretprobe_hijack_return_addr",
+	"arch_uprobe_exception_notify", "uprobe_breakpoint_handler",
+	"uprobe_single_step_handler", "arch_uprobe_copy_ixol",
+	NULL,
 };
 #endif
 
@@ -476,6 +498,21 @@ static void data_set(struct __test_metadata *_metadata, long v)
 	ASSERT_EQ(0, mprotect(site_litdata, 4096, PROT_READ | PROT_WRITE));
 	site_litdata[0] = v;
 	ASSERT_EQ(0, mprotect(site_litdata, 4096, PROT_READ));
+}
+#elif defined(__riscv)
+/* riscv's code loads nothing for a program: site_load(), stepped. */
+#define DATA_LOAD	"site_load"
+
+static long rv_data;
+
+static long data_load(void)
+{
+	return site_load(&rv_data);
+}
+
+static void data_set(struct __test_metadata *_metadata, long v)
+{
+	rv_data = v;
 }
 #else
 #define DATA_LOAD	"site_ripload"
@@ -1447,10 +1484,17 @@ FIXTURE_VARIANT_ADD(hit_path, fail_usercopy) {
 	.mask = FI_M_COPY,
 };
 
+#if !defined(__riscv)
+/*
+ * Not on riscv: its stock code copies nothing from or to user memory (it
+ * simulates on the registers and writes the XOL slot through a kernel
+ * mapping), there is no fault to inject there.
+ */
 FIXTURE_VARIANT_ADD(hit_path, arch_fail_usercopy) {
 	.mask = FI_M_COPY,
 	.arch = true,
 };
+#endif
 
 FIXTURE_SETUP(hit_path)
 {
