@@ -288,6 +288,67 @@ static const unsigned char func[FUNC_SIZE] = {
 	0xc0, 0x03, 0x5f, 0xd6, 0x00, 0x00, 0x20, 0xd4,
 };
 
+#elif defined(__riscv)
+
+/*
+ * riscv: the instructions its stock code, which the engine serves through
+ * legacy_arch.c, simulates (jal, jalr, the branches, auipc and their
+ * compressed forms) and what it steps out of line (everything else: a
+ * prologue's stack adjustment and stores, loads, moves, arithmetic, FP),
+ * 4-byte (.option norvc) and compressed.
+ */
+#define RV_N4(insn) ".option push\n .option norvc\n " insn "\n .option pop"
+asm(".text\n"
+	TARGET(nop, "", RV_N4("nop"), "ret")
+	TARGET(c_nop, "", "c.nop", "ret")
+	/* a prologue: the stack, the return address to it */
+	TARGET(addi_sp, "", RV_N4("addi sp, sp, -16"), "addi sp, sp, 16\n ret")
+	TARGET(c_addi16sp, "", "c.addi16sp sp, -32", "addi sp, sp, 32\n ret")
+	TARGET(sd_ra, "addi sp, sp, -16\n", RV_N4("sd ra, 8(sp)"),
+	       "addi sp, sp, 16\n ret")
+	TARGET(c_sdsp, "addi sp, sp, -16\n", "c.sdsp ra, 8(sp)",
+	       "addi sp, sp, 16\n ret")
+	TARGET(ld_mem, "lla a1, bench_data\n", RV_N4("ld a0, 0(a1)"), "ret")
+	TARGET(sd_mem, "lla a1, bench_store\n", RV_N4("sd a0, 0(a1)"), "ret")
+	TARGET(add, "", RV_N4("add a0, a0, a0"), "ret")
+	TARGET(c_mv, "", "c.mv a1, a0", "ret")
+	TARGET(c_li, "", "c.li a0, 1", "ret")
+	TARGET(fmv, "", RV_N4("fmv.d.x fa0, a0"), "ret")
+	/* simulated: jumps and branches, over an illegal 0 where they skip */
+	TARGET(jal, "", RV_N4("jal x0, 1f"), ".word 0\n 1: ret")
+	TARGET(c_j, "", "c.j 1f", ".word 0\n 1: ret")
+	TARGET(call, "mv t1, ra\n", RV_N4("jal ra, 1f"),
+	       "mv ra, t1\n ret\n 1: ret")
+	TARGET(beq_taken, "", RV_N4("beq a0, a0, 1f"), "li a0, 1\n 1: ret")
+	TARGET(bne_not_taken, "", RV_N4("bne a0, a0, 1f"),
+	       "li a0, 1\n 1: ret")
+	TARGET(c_beqz, "li a1, 0\n", "c.beqz a1, 1f", "li a0, 1\n 1: ret")
+	TARGET(ret, "", RV_N4("ret"), "")
+	TARGET(c_jr, "lla a1, 1f\n", "c.jr a1", ".word 0\n 1: ret")
+	TARGET(auipc, "", RV_N4("auipc a0, 0"), "ret")
+	".data\n .balign 32\n"
+	"bench_data: .quad 42, 43, 44, 45\n"
+	"bench_store: .quad 0\n"
+	".text\n");
+
+#define CLASSES(X)							\
+	X(nop) X(c_nop) X(addi_sp) X(c_addi16sp) X(sd_ra) X(c_sdsp)	\
+	X(ld_mem) X(sd_mem) X(add) X(c_mv) X(c_li) X(fmv) X(jal) X(c_j)	\
+	X(call) X(beq_taken) X(bne_not_taken) X(c_beqz) X(ret) X(c_jr)	\
+	X(auipc)
+
+#define RETPROBE_FN t_addi_sp
+#define RETPROBE_AT p_addi_sp
+#define UNSUPPORTED(t) NULL
+
+static const unsigned char nop_insn[] = { 0x13, 0x00, 0x00, 0x00 };
+static const unsigned char swbp[] = { 0x02, 0x90 };	/* c.ebreak */
+/* addi sp, sp, -16; addi sp, sp, 16; ret; ebreak */
+static const unsigned char func[FUNC_SIZE] = {
+	0x13, 0x01, 0x01, 0xff, 0x13, 0x01, 0x01, 0x01,
+	0x67, 0x80, 0x00, 0x00, 0x73, 0x00, 0x10, 0x00,
+};
+
 #else
 #error "uprobe_bench: no probed instruction classes for this architecture"
 #endif
