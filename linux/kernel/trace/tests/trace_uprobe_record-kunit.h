@@ -13,6 +13,11 @@
 #define FT_B	"x1"
 #define FT_C	"x2"
 #define FT_D	"x3"
+#elif defined(CONFIG_RISCV)
+#define FT_A	"a0"
+#define FT_B	"a1"
+#define FT_C	"a2"
+#define FT_D	"a3"
 #else
 #define FT_A	"di"
 #define FT_B	"si"
