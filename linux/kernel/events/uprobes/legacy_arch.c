@@ -153,6 +153,26 @@ int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
 	return err;
 }
 
+#ifdef CONFIG_RISCV
+/**
+ * arch_uretprobe_set_return() - send a thread at the trampoline to its caller
+ * @regs: the user registers, at the return trampoline
+ * @orig_ret_vaddr: the return address the probe diverted
+ *
+ * riscv's arch_uretprobe_hijack_return_addr() puts the trampoline's
+ * address in ra, and a return through ra (ret, c.jr ra) leaves it there,
+ * where the program, unprobed, would have its return address: the return
+ * handlers, and the program after them, see that one.
+ */
+void arch_uretprobe_set_return(struct pt_regs *regs,
+			       unsigned long orig_ret_vaddr)
+{
+	if (regs->ra == instruction_pointer(regs))
+		regs->ra = orig_ret_vaddr;
+	instruction_pointer_set(regs, orig_ret_vaddr);
+}
+#endif
+
 /**
  * arch_uprobe_insn_len() - length of a probed instruction
  * @aup: the instruction, analysed by arch_uprobe_analyze_insn()
