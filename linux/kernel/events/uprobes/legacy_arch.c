@@ -148,9 +148,17 @@ int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
 
 	err = arch_uprobe_analyze_insn(aup, NULL,
 				       (unsigned long)uprobe->offset);
-	if (err)
+	if (err) {
 		*reason = "refused by the architecture's analysis";
-	return err;
+		/*
+		 * riscv's, csky's and others' analyses refuse an instruction
+		 * with -EINVAL, which the engine's callers take for a bad
+		 * offset or argument (those were checked before): a refused
+		 * instruction is -EOPNOTSUPP, as on x86 and arm64.
+		 */
+		return err == -EINVAL ? -EOPNOTSUPP : err;
+	}
+	return 0;
 }
 
 #ifdef CONFIG_RISCV
