@@ -44,6 +44,7 @@
  * single-stepped).
  */
 #include <linux/compat.h>
+#include <linux/unaligned.h>
 
 #ifdef CONFIG_S390
 #include <asm/dis.h>
@@ -120,6 +121,30 @@ int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len)
 }
 
 /**
+ * uprobe_legacy_refuse() - refuse what the stock analysis lets through
+ * @aup: the instruction, accepted by arch_uprobe_analyze_insn()
+ *
+ * riscv's lr and sc (the A extension's AMO opcode, funct5 2 and 3): the
+ * copy of either is stepped out of line, and the trap that ends the step
+ * returns to user mode through the kernel's exit path, which clears the
+ * reservation; the sc of the program's retry loop then fails each time
+ * round, the loop hits the probe again, for ever.
+ *
+ * Return: the reason to refuse the instruction, or NULL.
+ */
+static const char *uprobe_legacy_refuse(struct arch_uprobe *aup)
+{
+#ifdef CONFIG_RISCV
+	u32 insn = get_unaligned_le32(aup->insn);
+
+	if ((insn & 0x7f) == 0x2f &&
+	    ((insn >> 27) == 0x02 || (insn >> 27) == 0x03))
+		return "load-reserved or store-conditional";
+#endif
+	return NULL;
+}
+
+/**
  * arch_uprobe_analyze() - analyse a probed instruction, the stock way
  * @aup: the instruction of a &struct uprobe, read from the file into
  *	@aup->insn
@@ -158,7 +183,8 @@ int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
 		 */
 		return err == -EINVAL ? -EOPNOTSUPP : err;
 	}
-	return 0;
+	*reason = uprobe_legacy_refuse(aup);
+	return *reason ? -EOPNOTSUPP : 0;
 }
 
 #ifdef CONFIG_RISCV
