@@ -306,9 +306,29 @@ static void xol_fill_slot(struct xol_area *area, unsigned int slot,
 			  const u8 *insn)
 {
 	unsigned long off = slot * UPROBE_XOL_SLOT_BYTES;
-	u8 *kaddr = kmap_local_page(area->page);
-	bool same = xol_holds(kaddr + off, insn);
+	u8 *kaddr;
+	bool same;
 
+#ifdef CONFIG_UPROBES_LEGACY_ARCH
+	/*
+	 * The stock arch_uprobe_copy_ixol() may write more than @insn (riscv
+	 * an ebreak after the instruction, over the bytes that followed it),
+	 * and a slot never holds @insn alone: what it was filled with is
+	 * kept aside, by its holder (the slot's bit is taken). Only the
+	 * borrowed slots are written (no boosts, no stubs), after the area
+	 * was made with none filled.
+	 */
+	if (test_bit(slot, area->filled_ok) &&
+	    !memcmp(area->filled[slot], insn, UPROBE_IXOL_BYTES))
+		return;
+	memcpy(area->filled[slot], insn, UPROBE_IXOL_BYTES);
+	set_bit(slot, area->filled_ok);
+	arch_uprobe_copy_ixol(area->page, area->vaddr + off, (void *)insn,
+			      UPROBE_IXOL_BYTES);
+	return;
+#endif
+	kaddr = kmap_local_page(area->page);
+	same = xol_holds(kaddr + off, insn);
 	kunmap_local(kaddr);
 	if (!same)
 		arch_uprobe_copy_ixol(area->page, area->vaddr + off,

@@ -63,6 +63,11 @@ struct xol_area {
 	unsigned int		nr_stub;
 	u8			slot_entry[XOL_NR_SLOTS];
 	struct xol_boost	boost[XOL_MAX_BOOST];
+#ifdef CONFIG_UPROBES_LEGACY_ARCH
+	/* The instruction each slot was filled with, see xol_fill_slot() */
+	DECLARE_BITMAP(filled_ok, XOL_NR_SLOTS);
+	u8			filled[XOL_NR_SLOTS][UPROBE_IXOL_BYTES];
+#endif
 };
 
 struct xol_area *xol_area_get(void);
