@@ -317,10 +317,16 @@ extern bool uprobe_hide_breakpoints;
 int uprobe_trap_len(const void *insn, unsigned int len);
 #ifdef CONFIG_UPROBES_LEGACY_ARCH
 int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len);
+bool uprobe_legacy_step_abandonable(void);
 #else
 static inline int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len)
 {
 	return 0;
+}
+
+static inline bool uprobe_legacy_step_abandonable(void)
+{
+	return true;
 }
 #endif
 bool __uprobe_dbg_bp_at(struct mm_struct *mm, unsigned long vaddr);

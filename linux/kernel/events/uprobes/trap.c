@@ -605,8 +605,9 @@ static void uprobe_finish_step(struct uprobe_task *utask,
 	 * uprobe_post_sstep_notifier() (a single-step trap, or the trap
 	 * after the copy), and their analysis emulates or refuses the
 	 * instructions that would leave the copy for a breakpoint (the
-	 * stock kernel warned, and left the thread in its XOL slot). Nor
-	 * does an rseq abort end their step (see uprobe_rseq_ip()).
+	 * stock kernel warned, and left the thread in its XOL slot). An
+	 * rseq abort ends only the steps abort_xol undoes whole (see
+	 * uprobe_legacy_step_abandonable()).
 	 */
 	if (utask->state == UTASK_SSTEP_ACK)
 		err = arch_uprobe_post_xol(&utask->step, regs);
@@ -966,17 +967,13 @@ unsigned long uprobe_rseq_ip(struct pt_regs *regs)
 	if (likely(!current->mm || !current->mm->uprobes_state.xol_area))
 		return instruction_pointer(regs);
 	/*
-	 * The stock architecture code cannot abandon a step whole (its
-	 * abort_xol leaves what pre_xol changed: arm's scratch register,
-	 * s390's PER single-step, mips's ra and epc): there, the thread is
-	 * in its XOL slot as on the stock kernel, outside the section,
-	 * until the step is done.
+	 * Where the architecture's abort_xol cannot abandon a step whole,
+	 * the thread is in its XOL slot, outside the section, until the
+	 * step is done (see uprobe_legacy_step_abandonable()).
 	 */
-	if (IS_ENABLED(CONFIG_UPROBES_LEGACY_ARCH) && utask &&
-	    uprobe_stepping(utask))
-		return instruction_pointer(regs);
 	if (utask && uprobe_stepping(utask))
-		return utask->vaddr;
+		return uprobe_legacy_step_abandonable() ?
+		       utask->vaddr : instruction_pointer(regs);
 	slot = uprobe_stub_lookup(instruction_pointer(regs), &vaddr);
 	if (slot && vaddr) {
 		stub = *regs;
