@@ -1288,6 +1288,8 @@ static void raise_nofile(long n)
 #define REGS_IP offsetof(struct user_regs_struct, rip)
 #elif defined(__aarch64__)
 #define REGS_IP offsetof(struct user_regs_struct, pc)
+#elif defined(__riscv)
+#define REGS_IP 0	/* epc, first of struct pt_regs and user_regs_struct */
 #endif
 
 /* A program that sets ip to @ip, for uprobe_multi links: fd or -errno. */
