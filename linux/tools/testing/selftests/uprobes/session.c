@@ -28,6 +28,9 @@
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#if defined(__riscv)
+#include <asm/ptrace.h>		/* user_regs_struct: glibc's <sys/user.h> is empty */
+#endif
 
 #include "kselftest_harness.h"
 #include "upng.h"
@@ -45,6 +48,9 @@
 #elif defined(__aarch64__)
 #define REG_ARG0	REG(regs[0])
 #define REG_RET		REG(regs[0])
+#elif defined(__riscv)
+#define REG_ARG0	REG(a0)
+#define REG_RET		REG(a0)
 #endif
 
 /* What the program counts, u64s of its map's value. */
