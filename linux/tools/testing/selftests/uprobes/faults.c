@@ -132,17 +132,13 @@ static const char *const arch_prefixes[] = {
 
 /*
  * riscv's stock uprobes code (uprobes.o), which the engine serves through
- * legacy_arch.c; kallsyms has these rather than the core's __weak ones.
+ * legacy_arch.c; kallsyms has its functions rather than the core's
+ * __weak ones.
  */
-static const char *const arch_funcs[] = {
-	"is_swbp_insn", "is_trap_insn", "uprobe_get_swbp_addr",
-	"arch_uprobe_analyze_insn", "arch_uprobe_pre_xol",
-	"arch_uprobe_post_xol", "arch_uprobe_xol_was_trapped",
-	"arch_uprobe_skip_sstep", "arch_uprobe_abort_xol",
-	"arch_uretprobe_is_alive", "arch_uretprobe_hijack_return_addr",
-	"arch_uprobe_exception_notify", "uprobe_breakpoint_handler",
-	"uprobe_single_step_handler", "arch_uprobe_copy_ixol",
-	NULL,
+static const char *const arch_prefixes[] = {
+	"arch_uprobe_", "arch_uretprobe_", "is_swbp_insn", "is_trap_insn",
+	"uprobe_get_swbp_addr", "uprobe_breakpoint_handler",
+	"uprobe_single_step_handler", NULL,
 };
 #endif
 
