@@ -315,6 +315,7 @@ extern bool uprobe_hide_breakpoints;
 
 /* debugger.c: a debugger's breakpoints over ours */
 int uprobe_trap_len(const void *insn, unsigned int len);
+void uprobe_legacy_sigtrap(struct pt_regs *regs);
 #ifdef CONFIG_UPROBES_LEGACY_ARCH
 int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len);
 bool uprobe_legacy_step_abandonable(void);

@@ -44,6 +44,7 @@
  * single-stepped).
  */
 #include <linux/compat.h>
+#include <linux/sched/signal.h>
 #include <linux/unaligned.h>
 
 #ifdef CONFIG_S390
@@ -207,6 +208,29 @@ bool uprobe_legacy_step_abandonable(void)
 {
 	return !IS_ENABLED(CONFIG_ARM) && !IS_ENABLED(CONFIG_S390) &&
 	       !IS_ENABLED(CONFIG_MIPS);
+}
+
+/**
+ * uprobe_legacy_sigtrap() - report a breakpoint that is not a probe's
+ * @regs: the user registers, at the breakpoint
+ *
+ * The architecture's trap handler gave the breakpoint to the engine
+ * (uprobe_pre_sstep_notifier()), which found no probe to run there, or a
+ * debugger's breakpoint over one: the thread gets the SIGTRAP that
+ * handler sends for a breakpoint it keeps, TRAP_BRKPT at the address on
+ * riscv, powerpc, arm, csky and loongarch, which debuggers there tell
+ * their breakpoints by; elsewhere a SIGTRAP of the kernel's, as from the
+ * stock engine.
+ */
+void uprobe_legacy_sigtrap(struct pt_regs *regs)
+{
+	if (IS_ENABLED(CONFIG_RISCV) || IS_ENABLED(CONFIG_PPC) ||
+	    IS_ENABLED(CONFIG_ARM) || IS_ENABLED(CONFIG_CSKY) ||
+	    IS_ENABLED(CONFIG_LOONGARCH))
+		force_sig_fault(SIGTRAP, TRAP_BRKPT,
+				(void __user *)instruction_pointer(regs));
+	else
+		force_sig(SIGTRAP);
 }
 
 #ifdef CONFIG_RISCV

@@ -681,7 +681,11 @@ void uprobe_notify_resume(struct pt_regs *regs)
 		uprobe_finish_step(utask, regs);
 	else if (utask && utask->restart_trap)
 		uprobe_restart_check(utask, regs);
-	else if (!uprobe_handle_breakpoint(regs))
+	else if (uprobe_handle_breakpoint(regs))
+		return;
+	else if (IS_ENABLED(CONFIG_UPROBES_LEGACY_ARCH))
+		uprobe_legacy_sigtrap(regs);
+	else
 		force_sig(SIGTRAP);
 }
 

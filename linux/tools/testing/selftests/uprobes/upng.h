@@ -350,6 +350,8 @@ int upng_wait_unstranded(int timeout_ms);
  * the tests look at breakpoints through those readers.
  */
 int upng_hide_breakpoints(bool on);
+/* Whether they are hidden now: 1 or 0, or -errno. */
+int upng_hiding_breakpoints(void);
 /*
  * The byte at ADDR of PID with breakpoints shown (hide_breakpoints off
  * for the read, on again after); the byte, or -errno.

@@ -133,6 +133,8 @@ static inline unsigned long upng_dbg_bkpt_pc(unsigned long addr)
  * read from the registers), each gets a c.ebreak, and the breakpoints go
  * again at the stop. Its result is waitpid()'s status, or -1.
  */
+#include "upng.h"	/* upng_hide_breakpoints() */
+
 static inline long upng_sext(unsigned long v, int bits)
 {
 	return (long)(v << (64 - bits)) >> (64 - bits);
@@ -201,12 +203,12 @@ static inline int upng_rv_next(pid_t pid, struct user_regs_struct *r,
 	return n;
 }
 
-static inline int upng_step(pid_t pid)
+static inline int upng_rv_step(pid_t pid)
 {
 	struct user_regs_struct r;
 	unsigned long next[2] = { 0, 0 };
 	long saved[2] = { 0, 0 };
-	int n, k, status;
+	int n, k, status = -1;
 
 	if (upng_getregs(pid, &r))
 		return -1;
@@ -220,18 +222,31 @@ static inline int upng_step(pid_t pid)
 		saved[k] = ptrace(PTRACE_PEEKTEXT, pid, (void *)next[k], NULL);
 		if (errno || ptrace(PTRACE_POKETEXT, pid, (void *)next[k],
 				    (void *)upng_with_dbg_bkpt(saved[k])))
-			goto undo;
+			break;
 	}
-	if (ptrace(PTRACE_CONT, pid, NULL, NULL) ||
-	    waitpid(pid, &status, __WALL) != pid)
+	if (k == n && (ptrace(PTRACE_CONT, pid, NULL, NULL) ||
+		       waitpid(pid, &status, __WALL) != pid))
 		status = -1;
 	while (k--)
 		ptrace(PTRACE_POKETEXT, pid, (void *)next[k], (void *)saved[k]);
 	return status;
-undo:
-	while (k--)
-		ptrace(PTRACE_POKETEXT, pid, (void *)next[k], (void *)saved[k]);
-	return -1;
+}
+
+/*
+ * The debugger sees the program's instructions, not the engine's
+ * breakpoints (hidden, the engine's default, which the test programs
+ * turn off): it must, to put its own in and take them out again.
+ */
+static inline int upng_step(pid_t pid)
+{
+	int shown = upng_hiding_breakpoints() == 0, status;
+
+	if (shown && upng_hide_breakpoints(true))
+		return -1;
+	status = upng_rv_step(pid);
+	if (shown && upng_hide_breakpoints(false))
+		return -1;
+	return status;
 }
 #else
 /* A hardware single-step; waitpid()'s status, or -1. */

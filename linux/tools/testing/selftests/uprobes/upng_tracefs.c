@@ -69,6 +69,19 @@ int upng_hide_breakpoints(bool on)
 	return err;
 }
 
+int upng_hiding_breakpoints(void)
+{
+	int fd = open("/sys/kernel/debug/uprobes/hide_breakpoints", O_RDONLY);
+	char c = 0;
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = read(fd, &c, 1) == 1 ? c == 'Y' : -EIO;
+	close(fd);
+	return ret;
+}
+
 int upng_shown_byte(pid_t pid, unsigned long addr)
 {
 	unsigned char b;
