@@ -1,7 +1,7 @@
 # uprobes-ng: build the patched kernel and test it in QEMU.
 # Variables: DEBUG=1 (debug kernel), KCSAN=1 (data race detector),
 # STOCK=1 (unmodified kernel),
-# ARCH=arm64 (cross-built arm64 kernel and guest: demo, check, bench,
+# ARCH=arm64 or riscv (cross-built kernel and guest: demo, check, bench,
 # kernel, initramfs, shell; x86 when unset),
 # ONLY=suite/program[:case] globs, comma-separated (check; the case only
 # for ftrace/ftracetest), SKIP_HOST=1 (check: no host-side tests),
@@ -10,7 +10,7 @@
 # or uretprobe for its entry and return probe figure).
 S := scripts
 
-.PHONY: all demo check check-clients check-kernel-tests kernel initramfs series test-series shell bench hit-profile clean distclean
+.PHONY: all demo check check-all check-clients check-kernel-tests kernel initramfs series test-series shell bench hit-profile clean distclean
 all: check
 
 demo:
@@ -18,6 +18,13 @@ demo:
 
 check:
 	$(S)/check.sh
+
+# Every booted architecture's suites, one after the other (CI runs x86
+# and arm64; riscv before an engine change is merged).
+check-all:
+	ARCH=x86 $(S)/check.sh
+	ARCH=arm64 SKIP_HOST=1 $(S)/check.sh
+	ARCH=riscv SKIP_HOST=1 $(S)/check.sh
 
 check-clients:
 	$(S)/check-clients.sh
