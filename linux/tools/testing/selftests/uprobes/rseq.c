@@ -48,7 +48,7 @@ struct worker {
  * abort handler (csrr mhartid, x0, as the kernel's rseq selftests).
  */
 #define OWN_RSEQ_SIG	0xf1401073
-static __thread struct rseq own_rseq __attribute__((aligned(32)));
+static __thread struct rseq own_rseq;	/* 32-byte aligned: <sys/rseq.h> */
 static __thread int own_rseq_on;
 #endif
 
