@@ -15,8 +15,11 @@
  * The record (struct uprobes_state::bps) is a maple tree of addresses,
  * allocated with the first breakpoint. It changes under the mmap lock held
  * for writing, with the breakpoints, and under the lock held for reading
- * when a write through ptrace or /proc/PID/mem takes a breakpoint's place
- * (the tree has its own lock; lookups are RCU readers). A forked child gets
+ * when a write through ptrace or /proc/PID/mem takes a breakpoint's place;
+ * lookups hold the mmap lock too, and the tree's own lock where they may
+ * meet such a write. The tree is not in RCU mode, which would copy a node
+ * for every address stored (some 5,800 instructions each: a probe's
+ * registration stores one per process mapping the file). A forked child gets
  * a copy, or the fork fails. Moved code takes its addresses along.
  * Unmapping does not touch the record: the hook also runs when a mapping
  * is only split or merged, and the breakpoints stay. A probed address of
@@ -65,13 +68,13 @@ static struct uprobe_bps *uprobe_bps_alloc(void)
 	if (!b)
 		return NULL;
 	/*
-	 * An allocation tree, as the VMA tree: in 6.12 the RCU callback
-	 * freeing the nodes of a tree without MT_FLAGS_ALLOC_RANGE
-	 * (mt_free_walk()) takes the metadata kept in the last slot of an
-	 * inner node with 15 children for a 16th child, and oopses; a record
-	 * of a few thousand addresses has such nodes.
+	 * An allocation tree, as the VMA tree: in 6.12 freeing the nodes of
+	 * a tree without MT_FLAGS_ALLOC_RANGE (mt_free_walk()) takes the
+	 * metadata kept in the last slot of an inner node with 15 children
+	 * for a 16th child, and oopses; a record of a few thousand
+	 * addresses has such nodes.
 	 */
-	mt_init_flags(&b->tree, MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU);
+	mt_init_flags(&b->tree, MT_FLAGS_ALLOC_RANGE);
 	b->prune_at = BPS_PRUNE_MIN;
 	return b;
 }
@@ -82,8 +85,19 @@ static struct uprobe_bps *uprobe_bps_alloc(void)
  */
 static void uprobe_bps_erase(struct uprobe_bps *b, unsigned long vaddr)
 {
-	if (mtree_erase(&b->tree, vaddr) && !mtree_load(&b->tree, vaddr))
+	if (mtree_erase(&b->tree, vaddr))
 		atomic_long_dec(&b->nr);
+}
+
+/* Is @vaddr recorded? Safe beside an erase under the mmap read lock. */
+static bool uprobe_bps_has(struct uprobe_bps *b, unsigned long vaddr)
+{
+	bool has;
+
+	mtree_lock(&b->tree);
+	has = mtree_load(&b->tree, vaddr);
+	mtree_unlock(&b->tree);
+	return has;
 }
 
 /*
@@ -181,7 +195,7 @@ bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr)
 	struct uprobe_bps *b = mm->uprobes_state.bps;
 
 	mmap_assert_locked(mm);
-	return b && (b->lost || mtree_load(&b->tree, vaddr));
+	return b && (b->lost || uprobe_bps_has(b, vaddr));
 }
 
 /**

@@ -162,8 +162,9 @@ static void uprobe_bps_test_prune(struct kunit *test)
 /*
  * A large record is freed whole: 50,000 addresses (the BPF selftests'
  * uprobe_multi bench probes 50,000 functions of one program), freed when
- * the address space goes. Its nodes are freed after a grace period: the
- * test waits for that.
+ * the address space goes (the 6.12 oops of mt_free_walk(), see
+ * uprobe_bps_alloc(), was in a grace period's callback: the test waits
+ * for those still).
  */
 static void uprobe_bps_test_large(struct kunit *test)
 {
