@@ -18,8 +18,8 @@
  * when a write through ptrace or /proc/PID/mem takes a breakpoint's place;
  * lookups hold the mmap lock too, and the tree's own lock where they may
  * meet such a write. The tree is not in RCU mode, which would copy a node
- * for every address stored (some 5,800 instructions each: a probe's
- * registration stores one per process mapping the file). A forked child gets
+ * for every address stored (a probe's registration stores one per
+ * process mapping the file). A forked child gets
  * a copy, or the fork fails. Moved code takes its addresses along.
  * Unmapping does not touch the record: the hook also runs when a mapping
  * is only split or merged, and the breakpoints stay. A probed address of
