@@ -217,15 +217,15 @@ bool uprobe_legacy_step_abandonable(void)
  * The architecture's trap handler gave the breakpoint to the engine
  * (uprobe_pre_sstep_notifier()), which found no probe to run there, or a
  * debugger's breakpoint over one: the thread gets the SIGTRAP that
- * handler sends for a breakpoint it keeps, TRAP_BRKPT at the address on
- * riscv, powerpc, arm, csky and loongarch, which debuggers there tell
- * their breakpoints by; elsewhere a SIGTRAP of the kernel's, as from the
- * stock engine.
+ * handler sends for a debugger's breakpoint, TRAP_BRKPT at the address
+ * on riscv, powerpc and loongarch, which debuggers there tell their
+ * breakpoints by; elsewhere a SIGTRAP of the kernel's, as from the stock
+ * engine (arm's debuggers' breakpoint never reaches the engine, csky
+ * sends no TRAP_BRKPT).
  */
 void uprobe_legacy_sigtrap(struct pt_regs *regs)
 {
 	if (IS_ENABLED(CONFIG_RISCV) || IS_ENABLED(CONFIG_PPC) ||
-	    IS_ENABLED(CONFIG_ARM) || IS_ENABLED(CONFIG_CSKY) ||
 	    IS_ENABLED(CONFIG_LOONGARCH))
 		force_sig_fault(SIGTRAP, TRAP_BRKPT,
 				(void __user *)instruction_pointer(regs));

@@ -971,13 +971,19 @@ unsigned long uprobe_rseq_ip(struct pt_regs *regs)
 	if (likely(!current->mm || !current->mm->uprobes_state.xol_area))
 		return instruction_pointer(regs);
 	/*
-	 * Where the architecture's abort_xol cannot abandon a step whole,
-	 * the thread is in its XOL slot, outside the section, until the
-	 * step is done (see uprobe_legacy_step_abandonable()).
+	 * Where the architecture's abort_xol cannot abandon a step whole
+	 * (see uprobe_legacy_step_abandonable()), or where the copy ran
+	 * already and the breakpoint after it is still to trap (riscv's,
+	 * loongarch's: the instruction must not run twice), the thread is
+	 * in its XOL slot, outside the section, until the step is done.
 	 */
-	if (utask && uprobe_stepping(utask))
-		return uprobe_legacy_step_abandonable() ?
-		       utask->vaddr : instruction_pointer(regs);
+	if (utask && uprobe_stepping(utask)) {
+		if (!IS_ENABLED(CONFIG_UPROBES_LEGACY_ARCH) ||
+		    (uprobe_legacy_step_abandonable() &&
+		     instruction_pointer(regs) == utask->xol_vaddr))
+			return utask->vaddr;
+		return instruction_pointer(regs);
+	}
 	slot = uprobe_stub_lookup(instruction_pointer(regs), &vaddr);
 	if (slot && vaddr) {
 		stub = *regs;

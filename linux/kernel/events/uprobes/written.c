@@ -85,7 +85,16 @@ static struct uprobe_bps *uprobe_bps_alloc(void)
  */
 static void uprobe_bps_erase(struct uprobe_bps *b, unsigned long vaddr)
 {
-	if (mtree_erase(&b->tree, vaddr))
+	MA_STATE(mas, &b->tree, vaddr, vaddr);
+	void *entry, *left;
+
+	/* An erase without memory returns the entry and leaves it. */
+	mtree_lock(&b->tree);
+	entry = mas_erase(&mas);
+	mas_set(&mas, vaddr);
+	left = mas_walk(&mas);
+	mtree_unlock(&b->tree);
+	if (entry && !left)
 		atomic_long_dec(&b->nr);
 }
 

@@ -273,7 +273,8 @@ bool xol_try_take(struct xol_area *area, unsigned int *slot)
  */
 void xol_give_back(struct xol_area *area, unsigned int s)
 {
-	clear_bit(s, area->slots);
+	/* The slot's content (and what xol_fill_slot() kept) goes with it. */
+	clear_bit_unlock(s, area->slots);
 	/* Order the release of the slot before looking for sleepers. */
 	smp_mb__after_atomic();
 	if (wq_has_sleeper(&area->wq))
