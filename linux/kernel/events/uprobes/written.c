@@ -68,11 +68,12 @@ static struct uprobe_bps *uprobe_bps_alloc(void)
 	if (!b)
 		return NULL;
 	/*
-	 * An allocation tree, as the VMA tree: in 6.12 freeing the nodes of
-	 * a tree without MT_FLAGS_ALLOC_RANGE (mt_free_walk()) takes the
-	 * metadata kept in the last slot of an inner node with 15 children
-	 * for a 16th child, and oopses; a record of a few thousand
-	 * addresses has such nodes.
+	 * An allocation tree, as the VMA tree: in 6.12 the RCU callback
+	 * freeing the nodes of a tree in RCU mode without
+	 * MT_FLAGS_ALLOC_RANGE (mt_free_walk()) takes the metadata kept in
+	 * the last slot of an inner node with 15 children for a 16th child,
+	 * and oopses; a record of a few thousand addresses has such nodes.
+	 * The record left RCU mode since, and keeps the flag.
 	 */
 	mt_init_flags(&b->tree, MT_FLAGS_ALLOC_RANGE);
 	b->prune_at = BPS_PRUNE_MIN;

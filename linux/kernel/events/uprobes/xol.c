@@ -281,6 +281,26 @@ void xol_give_back(struct xol_area *area, unsigned int s)
 		wake_up(&area->wq);
 }
 
+#ifdef CONFIG_UPROBES_LEGACY_ARCH
+/*
+ * Was @slot filled with @insn last? The stock arch_uprobe_copy_ixol() may
+ * write more than @insn (riscv an ebreak after the instruction, over the
+ * bytes that followed it), so a slot never holds @insn alone: what it was
+ * filled with is kept aside, by its holder (the slot's bit is taken), and
+ * @insn noted as what it is about to hold. Only the borrowed slots are
+ * written (no boosts, no stubs), after the area was made with none filled.
+ */
+static bool xol_slot_holds(struct xol_area *area, unsigned int slot,
+			   const u8 *insn)
+{
+	if (test_bit(slot, area->filled_ok) &&
+	    !memcmp(area->filled[slot], insn, UPROBE_IXOL_BYTES))
+		return true;
+	memcpy(area->filled[slot], insn, UPROBE_IXOL_BYTES);
+	set_bit(slot, area->filled_ok);
+	return false;
+}
+#else
 /*
  * Does @kaddr hold @insn? Word by word where the size allows: a call of
  * memcmp() would cost as much as the rest of taking a slot.
@@ -298,6 +318,18 @@ static bool xol_holds(const u8 *kaddr, const u8 *insn)
 	return true;
 }
 
+/* Does @slot of @area hold @insn? */
+static bool xol_slot_holds(struct xol_area *area, unsigned int slot,
+			   const u8 *insn)
+{
+	u8 *kaddr = kmap_local_page(area->page);
+	bool same = xol_holds(kaddr + slot * UPROBE_XOL_SLOT_BYTES, insn);
+
+	kunmap_local(kaddr);
+	return same;
+}
+#endif
+
 /*
  * Puts @insn in @slot of @area, unless it is there already (the slot was
  * used last for the same instruction): the step of a hot probe by the
@@ -306,33 +338,9 @@ static bool xol_holds(const u8 *kaddr, const u8 *insn)
 static void xol_fill_slot(struct xol_area *area, unsigned int slot,
 			  const u8 *insn)
 {
-	unsigned long off = slot * UPROBE_XOL_SLOT_BYTES;
-	u8 *kaddr;
-	bool same;
-
-#ifdef CONFIG_UPROBES_LEGACY_ARCH
-	/*
-	 * The stock arch_uprobe_copy_ixol() may write more than @insn (riscv
-	 * an ebreak after the instruction, over the bytes that followed it),
-	 * and a slot never holds @insn alone: what it was filled with is
-	 * kept aside, by its holder (the slot's bit is taken). Only the
-	 * borrowed slots are written (no boosts, no stubs), after the area
-	 * was made with none filled.
-	 */
-	if (test_bit(slot, area->filled_ok) &&
-	    !memcmp(area->filled[slot], insn, UPROBE_IXOL_BYTES))
-		return;
-	memcpy(area->filled[slot], insn, UPROBE_IXOL_BYTES);
-	set_bit(slot, area->filled_ok);
-	arch_uprobe_copy_ixol(area->page, area->vaddr + off, (void *)insn,
-			      UPROBE_IXOL_BYTES);
-	return;
-#endif
-	kaddr = kmap_local_page(area->page);
-	same = xol_holds(kaddr + off, insn);
-	kunmap_local(kaddr);
-	if (!same)
-		arch_uprobe_copy_ixol(area->page, area->vaddr + off,
+	if (!xol_slot_holds(area, slot, insn))
+		arch_uprobe_copy_ixol(area->page,
+				      area->vaddr + slot * UPROBE_XOL_SLOT_BYTES,
 				      (void *)insn, UPROBE_IXOL_BYTES);
 }
 
