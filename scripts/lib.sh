@@ -23,8 +23,6 @@ export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_BASEDIR=$CACHE
 export CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-# QEMU: TCG, single-threaded (multi-threaded TCG races text patching).
-QEMU_ACCEL=${QEMU_ACCEL:-tcg,thread=single}
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -71,6 +69,19 @@ if [ "$KARCH" = riscv ]; then
 	STOCK_BUILD=$CACHE/build-riscv-stock
 	OUT=${UPROBES_OUT:-$CACHE/out-riscv-$FLAVOR}
 fi
+# QEMU: TCG, single-threaded for x86 and arm64: multi-threaded TCG races
+# x86's live text patching. Multi-threaded for riscv: its remote TLB and
+# instruction cache flushes go through OpenSBI, which spins until the
+# other hart has answered, and single-threaded TCG runs the other vCPU
+# only at its round-robin kick, every 100 ms: enabling a probe in
+# processes that run on both vCPUs took seconds (stress.c's toggler: 5
+# operations in 36 s, 79 multi-threaded). -icount (ICOUNT=1) needs
+# single-threaded TCG.
+QEMU_ACCEL_DEFAULT=tcg,thread=single
+[ "$KARCH" != riscv ] || [ "${ICOUNT:-0}" = 1 ] ||
+	QEMU_ACCEL_DEFAULT=tcg,thread=multi
+QEMU_ACCEL=${QEMU_ACCEL:-$QEMU_ACCEL_DEFAULT}
+
 # x86_only COMMAND WHY: stop a command that has no other architecture yet.
 x86_only() {
 	[ "$KARCH" = x86 ] || die "$1 is x86 only so far, not for ARCH=$ARCH: $2"
