@@ -32,6 +32,9 @@ for c in "$ROOT"/series/[0-9]*/; do
 	if [ -f "$c/files" ]; then
 		for f in $(grep -v '^#' "$c/files"); do
 			case $f in
+			# Assembler macros (\name, %function) read as C
+			# to checkpatch, as in the kernel's own asm headers.
+			*_asm.h) check "$f" "$ROOT/linux/$f" -f --ignore SPACING ;;
 			*.c|*.h|*.S) check "$f" "$ROOT/linux/$f" -f ;;
 			esac
 		done

@@ -8,28 +8,7 @@
  * labels mark instructions that must be refused.  Static, non-PIE: plain
  * absolute addresses.
  */
-
-	.macro FUNC name
-	.text
-	.p2align 4
-	.globl insn_t_\name
-	.type insn_t_\name, @function
-insn_t_\name:
-	.endm
-
-	.macro ENDF name
-	.size insn_t_\name, . - insn_t_\name
-	.endm
-
-	.macro PROBE name
-	.globl insn_p_\name
-insn_p_\name:
-	.endm
-
-	.macro REFUSE name
-	.globl insn_r_\name
-insn_r_\name:
-	.endm
+#include "insn_asm.h"
 
 	.data
 	.p2align 4

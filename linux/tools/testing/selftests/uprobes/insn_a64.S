@@ -30,29 +30,9 @@
  * authentication hints execute as nops where pointer authentication is not
  * enabled.
  */
+#include "insn_asm.h"
+
 	.arch	armv8.5-a
-
-	.macro FUNC name
-	.text
-	.p2align 4
-	.globl insn_t_\name
-	.type insn_t_\name, %function
-insn_t_\name:
-	.endm
-
-	.macro ENDF name
-	.size insn_t_\name, . - insn_t_\name
-	.endm
-
-	.macro PROBE name
-	.globl insn_p_\name
-insn_p_\name:
-	.endm
-
-	.macro REFUSE name
-	.globl insn_r_\name
-insn_r_\name:
-	.endm
 
 /* reg = a 64-bit constant */
 	.macro MOV64 reg, val

@@ -8,19 +8,9 @@
  * same without signing, its stp after a mov.  pa_call(x, depth, fn) calls fn(x) with sp
  * 16 * depth bytes lower, so that each call signs with another modifier.
  */
+#include "upng_asm.h"
+
 	.arch	armv8.3-a
-
-	.macro FUNC name
-	.text
-	.p2align 4
-	.globl \name
-	.type \name, %function
-\name:
-	.endm
-
-	.macro ENDF name
-	.size \name, . - \name
-	.endm
 
 FUNC pa_sign_a
 	paciasp

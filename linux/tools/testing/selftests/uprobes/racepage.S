@@ -4,17 +4,7 @@
  * padded to a whole page, so that no other code shares it.
  */
 #include "racetarget.h"
-
-	.macro FUNC name
-	.p2align 4
-	.globl \name
-	.type \name, @function
-\name:
-	.endm
-
-	.macro ENDF name
-	.size \name, . - \name
-	.endm
+#include "upng_asm.h"
 
 	.text
 	.p2align 12

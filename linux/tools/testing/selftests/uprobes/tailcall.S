@@ -28,18 +28,7 @@
  *   tc_f3(x)         tc_f4(x) + 1; tc_f3_ret likewise
  *   tc_f4(x)         x + 1, its first instruction push %rbp
  */
-
-	.macro FUNC name
-	.text
-	.p2align 4
-	.globl \name
-	.type \name, @function
-\name:
-	.endm
-
-	.macro ENDF name
-	.size \name, . - \name
-	.endm
+#include "upng_asm.h"
 
 #ifdef __x86_64__
 

@@ -34,18 +34,7 @@
  *   tc_f3(x)         tc_f4(x) + 1, likewise (tc_f3_ret)
  *   tc_f4(x)         x + 1
  */
-
-	.macro FUNC name
-	.text
-	.p2align 4
-	.globl \name
-	.type \name, @function
-\name:
-	.endm
-
-	.macro ENDF name
-	.size \name, . - \name
-	.endm
+#include "upng_asm.h"
 
 FUNC tc_b
 	add	x1, x0, x0, lsl #1

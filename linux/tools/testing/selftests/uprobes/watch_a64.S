@@ -5,22 +5,7 @@
  * engine), wt_strx(p, v) with "str x1, [x0, x2]", x2 = 0 (stepped), and
  * wt_stp(p, v) stores v, v with "stp x1, x1, [x0]" (simulated).
  */
-	.macro FUNC name
-	.text
-	.p2align 4
-	.globl \name
-	.type \name, %function
-\name:
-	.endm
-
-	.macro ENDF name
-	.size \name, . - \name
-	.endm
-
-	.macro LABEL name
-	.globl \name
-\name:
-	.endm
+#include "upng_asm.h"
 
 FUNC wt_str
 LABEL wt_str_probe
