@@ -80,7 +80,9 @@ if [ "$FLAVOR" != release ]; then
 	export PROG_TIMEOUT=${PROG_TIMEOUT:-1200} TIMEOUT=${TIMEOUT:-5400}
 fi
 # riscv under TCG runs the suites several times slower than x86 (its
-# probed instructions are stepped, each step two traps).
+# probed instructions are stepped, each step two traps): the whole guest
+# took 12 minutes (2026-12-07, multi-threaded TCG), faults and debugger
+# the longest.
 if [ "$KARCH" = riscv ]; then
 	export PROG_TIMEOUT=${PROG_TIMEOUT:-900} TIMEOUT=${TIMEOUT:-7200}
 fi
