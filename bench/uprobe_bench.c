@@ -120,6 +120,8 @@ struct uprobe_multi_attr {
 	after "\n"
 
 #if defined(__x86_64__)
+/* The traced figures' register arguments: the seed's example. */
+#define REG_ARGS "ip=%ip ax=%ax"
 asm(".text\n"
 	TARGET(nop, "", "nop", "ret")
 	TARGET(endbr64, "", "endbr64", "ret")
@@ -203,6 +205,7 @@ static const unsigned char func[FUNC_SIZE] = {
 };
 
 #elif defined(__aarch64__)
+#define REG_ARGS "pc=%pc x0=%x0"
 
 /*
  * arm64: the instructions our engine simulates (branches, pc-relative
@@ -289,6 +292,7 @@ static const unsigned char func[FUNC_SIZE] = {
 };
 
 #elif defined(__riscv)
+#define REG_ARGS "pc=%epc a0=%a0"
 
 /*
  * riscv: the instructions its stock code, which the engine serves through
@@ -504,6 +508,7 @@ static void probe_kind(const char *path, unsigned long off, char *kind,
 struct event {
 	char type;		/* 'p' entry, 'r' return probe */
 	const char *name;	/* bench/<name> in tracefs */
+	const char *args;	/* fetch arguments, or NULL */
 };
 
 struct hit {
@@ -552,8 +557,9 @@ static const char *measure(long (*fn)(long), const void *probe, long n,
 	if (off == (unsigned long)-1)
 		return why("maps", -ENOENT);
 	for (added = 0; added < nev; added++) {
-		snprintf(def, sizeof(def), "%c:bench/%s %s:0x%lx",
-			 ev[added].type, ev[added].name, path, off);
+		snprintf(def, sizeof(def), "%c:bench/%s %s:0x%lx %s",
+			 ev[added].type, ev[added].name, path, off,
+			 ev[added].args ?: "");
 		err = write_file(TRACEFS "/uprobe_events", def, O_APPEND);
 		if (err) {
 			fail = why("uprobe_events", err);
@@ -611,66 +617,156 @@ static long t_getpid(long x)
 	return syscall(SYS_getpid) + x;
 }
 
+/*
+ * Records in this CPU's ring buffer (the program runs on CPU 0), and
+ * those lost to its wrapping, or -1.
+ */
+static void buffer_stats(long *entries, long *overrun)
+{
+	char line[128];
+	FILE *f = fopen(TRACEFS "/per_cpu/cpu0/stats", "r");
+
+	*entries = *overrun = -1;
+	while (f && fgets(line, sizeof(line), f)) {
+		sscanf(line, "entries: %ld", entries);
+		sscanf(line, "overrun: %ld", overrun);
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
+ * Figure @name: the hit cost of event @ev on target @t, in a child of its
+ * own: an engine that kills the probed program (stock 6.12 on pushf: its
+ * TF leaks into the flags image, popf then traps) costs that figure only.
+ * @traced: with tracing_on = 1, the records counted in the ring buffer.
+ * Returns 1 when it failed.
+ */
+static int class_figure(const char *name, const struct target *t,
+			struct event *ev, bool traced)
+{
+	long entries, overrun;
+	const char *fail;
+	struct hit h;
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		printf("bench %s error=%s\n", name, why("fork", -errno));
+		return 1;
+	}
+	if (!pid) {
+		if (traced)
+			write_file(TRACEFS "/trace", "", O_TRUNC);
+		fail = measure(t->fn, t->probe, calls, ev, 1, &h);
+		if (fail && h.refused) {
+			printf("bench %s hit_ns=n/a refused=%s\n", name, fail);
+		} else if (fail) {
+			printf("bench %s error=%s\n", name, fail);
+		} else {
+			printf("bench %s base_ns=%.1f probed_ns=%.1f hit_ns=%.1f hits=%ld/%ld kind=%s",
+			       name, h.base, h.probed, h.probed - h.base,
+			       h.hits[0], calls, h.kind);
+			buffer_stats(&entries, &overrun);
+			if (traced)
+				printf(" records=%ld/%ld overrun=%ld", entries,
+				       calls, overrun);
+			printf("\n");
+		}
+		fflush(stdout);
+		_exit(fail && !h.refused);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return 1;
+	if (WIFSIGNALED(status)) {
+		printf("bench %s killed=%s\n", name,
+		       sigabbrev_np(WTERMSIG(status)) ?: "signal");
+		remove_event(ev);
+		return 0;
+	}
+	return WEXITSTATUS(status) != 0;
+}
+
 /* 1. Hit cost per probed instruction class, and a getpid() for scale. */
 static int bench_classes(void)
 {
 	double base, getpid_ns;
-	int failed = 0, status;
-	struct hit h;
-	pid_t pid;
+	int failed = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(targets); i++) {
 		const struct target *t = &targets[i];
-		struct event ev = { 'p', t->name };
+		struct event ev = { 'p', t->name, NULL };
 		const char *fail = UNSUPPORTED(t);
 
 		if (fail) {
 			printf("bench %s hit_ns=n/a why=%s\n", t->name, fail);
 			continue;
 		}
-		/*
-		 * In a child of its own: an engine that kills the probed
-		 * program (stock 6.12 on pushf: its TF leaks into the flags
-		 * image, popf then traps) costs that class only.
-		 */
-		fflush(stdout);
-		pid = fork();
-		if (pid < 0) {
-			printf("bench %s error=%s\n", t->name, why("fork", -errno));
-			failed = 1;
-			continue;
-		}
-		if (!pid) {
-			fail = measure(t->fn, t->probe, calls, &ev, 1, &h);
-			if (fail && h.refused)
-				printf("bench %s hit_ns=n/a refused=%s\n", t->name,
-				       fail);
-			else if (fail)
-				printf("bench %s error=%s\n", t->name, fail);
-			else
-				printf("bench %s base_ns=%.1f probed_ns=%.1f hit_ns=%.1f hits=%ld/%ld kind=%s\n",
-				       t->name, h.base, h.probed,
-				       h.probed - h.base, h.hits[0], calls,
-				       h.kind);
-			fflush(stdout);
-			_exit(fail && !h.refused);
-		}
-		if (waitpid(pid, &status, 0) != pid) {
-			failed = 1;
-			continue;
-		}
-		if (WIFSIGNALED(status)) {
-			printf("bench %s killed=%s\n", t->name,
-			       sigabbrev_np(WTERMSIG(status)) ?: "signal");
-			remove_event(&ev);
-		} else if (WEXITSTATUS(status)) {
-			failed = 1;
-		}
+		failed |= class_figure(t->name, t, &ev, false);
 	}
 	base = run(t_nop, calls);
 	getpid_ns = run(t_getpid, calls);
 	printf("bench getpid base_ns=%.1f call_ns=%.1f syscall_ns=%.1f\n",
 	       base, getpid_ns, getpid_ns - base);
+	return failed;
+}
+
+/* What the traced figures' string argument reads. */
+static const char bench_str[] = "uprobe_bench";
+
+/*
+ * 1b. The same hits traced: tracing_on = 1, a ring buffer large enough
+ * for every hit's record (checked), with three sets of fetch arguments:
+ * none, the seed's example (the instruction pointer and the first
+ * argument register) and a string of the program's (bench_str, at its
+ * file offset). Lines "bench tr_<set>_<class>".
+ */
+static int bench_traced(void)
+{
+	char path[256], str_arg[64], size_kb[32] = "1408";
+	struct {
+		const char *set;
+		const char *args;
+	} sets[] = {
+		{ "none", NULL },
+		{ "regs", REG_ARGS },
+		{ "str", str_arg },
+	};
+	unsigned long off;
+	int failed = 0, fd;
+	ssize_t n;
+
+	off = file_offset(bench_str, path, sizeof(path));
+	snprintf(str_arg, sizeof(str_arg), "s=@+0x%lx:string", off);
+	fd = open(TRACEFS "/buffer_size_kb", O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, size_kb, sizeof(size_kb) - 1);
+	if (n > 0)
+		size_kb[n] = 0;
+	if (fd >= 0)
+		close(fd);
+	/* About 64 bytes a record: room for all, and some. */
+	snprintf(path, sizeof(path), "%ld", calls * 128 / 1024 + 1024);
+	write_file(TRACEFS "/buffer_size_kb", path, 0);
+	write_file(TRACEFS "/tracing_on", "1", 0);
+	for (size_t i = 0; i < ARRAY_SIZE(targets); i++) {
+		const struct target *t = &targets[i];
+
+		if (UNSUPPORTED(t))
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(sets); k++) {
+			struct event ev = { 'p', t->name, sets[k].args };
+			char name[64];
+
+			snprintf(name, sizeof(name), "tr_%s_%s", sets[k].set,
+				 t->name);
+			failed |= class_figure(name, t, &ev, true);
+		}
+	}
+	write_file(TRACEFS "/tracing_on", "0", 0);
+	write_file(TRACEFS "/trace", "", O_TRUNC);
+	write_file(TRACEFS "/buffer_size_kb", size_kb, 0);
 	return failed;
 }
 
@@ -740,7 +836,7 @@ static double allocs_per_call(long (*fn)(long), long n)
 static int bench_uretprobe(void)
 {
 	static const struct event ev[] = {
-		{ 'p', "uret_entry" }, { 'r', "uret_return" },
+		{ 'p', "uret_entry", NULL }, { 'r', "uret_return", NULL },
 	};
 	const char *fail;
 	struct hit h;
@@ -864,7 +960,7 @@ static void close_all(int *fds, long n)
 /* 3. Hit cost of a probe on a nop against the number of other probes. */
 static int bench_lookup(int type)
 {
-	static const struct event ev = { 'p', "lookup" };
+	static const struct event ev = { 'p', "lookup", NULL };
 	long count = 0, want = registry[nregistry - 1];
 	double t0, step, open_ns = 0, close_ns;
 	int *fds, err = 0, failed = 0;
@@ -1466,6 +1562,7 @@ int main(int argc, char **argv)
 	write_file(TRACEFS "/tracing_on", "0", 0);
 
 	failed |= bench_classes();
+	failed |= bench_traced();
 	failed |= bench_uretprobe();
 	failed |= bench_bpf();
 

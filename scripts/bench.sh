@@ -39,11 +39,11 @@ run() {
 		die "$name kernel: bench run failed, see $logf"
 	grep -a '^bench ' "$logf" | tr -d '\r' > "$OUT/bench-$name.txt"
 	[ -s "$OUT/bench-$name.txt" ] || die "$name kernel: no bench lines in $logf"
-	# error=..., a class our engine refuses, or a hits=A/B (ret_hits=...)
-	# with A < B
+	# error=..., a class our engine refuses, or a hits=A/B (ret_hits=...,
+	# records=...) with A < B
 	if ! awk -v ours="$([ "$name" = ours ] && echo 1 || echo 0)" \
 		'/ error=/ || (ours && / refused=/) { bad = 1 }
-		{ for (i = 3; i <= NF; i++) if ($i ~ /hits=/) {
+		{ for (i = 3; i <= NF; i++) if ($i ~ /(hits|records)=/) {
 			split(substr($i, index($i, "=") + 1), h, "/")
 			if (h[1] + 0 < h[2] + 0) bad = 1 } }
 		END { exit bad }' "$OUT/bench-$name.txt"; then
@@ -163,12 +163,31 @@ echo "(1) hit cost per probed instruction, tracing_on=0 (handler runs, no record
 header class "stock ns/hit" "ours ns/hit" ours/stock "our kind"
 for n in $(names .); do
 	case $n in
-	getpid | uretprobe | registry | memory | lookup_* | attach_* | bpf_*) continue ;;
+	getpid | uretprobe | registry | memory | lookup_* | attach_* | bpf_* | tr_*) continue ;;
 	esac
 	row "$n" "$(val stock "$n" hit_ns)" "$(val ours "$n" hit_ns)" \
 		"$(val ours "$n" kind)$(extra_hits "$n")"
 done
 row "getpid syscall" "$(val stock getpid syscall_ns)" "$(val ours getpid syscall_ns)" "(for scale)"
+echo
+echo "(1b) the same hits traced: tracing_on=1, a ring buffer record per hit (counted),"
+echo "     arguments: none; regs, the instruction pointer and the first argument register"
+echo "     (the seed's %ip %ax); str, a string of the program's;"
+echo "     record: the traced hit less the untraced one, stock and ours"
+header "class, arguments" "stock ns/hit" "ours ns/hit" ours/stock "record: stock, ours"
+for n in $(names '^tr_none_'); do
+	c=${n#tr_none_}
+	for set in none regs str; do
+		m=tr_${set}_$c
+		rec=$(awk -v s1="$(val stock "$m" hit_ns)" -v s0="$(val stock "$c" hit_ns)" \
+			-v o1="$(val ours "$m" hit_ns)" -v o0="$(val ours "$c" hit_ns)" \
+			'BEGIN { n = "^[0-9.]+$"
+				printf "%s, %s", (s1 ~ n && s0 ~ n) ? sprintf("%.0f", s1 - s0) : "-",
+					(o1 ~ n && o0 ~ n) ? sprintf("%.0f", o1 - o0) : "-" }')
+		row "$c $set" "$(val stock "$m" hit_ns)" "$(val ours "$m" hit_ns)" \
+			"$rec$(extra_hits "$m")"
+	done
+done
 echo
 echo "(2) return probes: entry and return probe on one function, per call"
 header "" "stock ns/call" "ours ns/call" ours/stock
