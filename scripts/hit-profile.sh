@@ -7,7 +7,9 @@
 # int3 trap back to the program, XOL slot and single-step trap included,
 # and counts the instructions per kernel function (symbols of each
 # vmlinux). KIND=uretprobe: the entry hit and the return through the
-# trampoline of the benchmark's return probe figure. KIND=nop5 on our
+# trampoline of the benchmark's return probe figure. TRACED=none, regs or
+# str: a hit of the traced figure with those arguments (bench.sh's
+# (1b)), its ring buffer record included. KIND=nop5 on our
 # kernel: from the system call entry of the stub the probed nop jumps to
 # (its six user instructions before it are not counted), stock: from the
 # int3 trap as for the other kinds (its entry code not counted).
@@ -17,12 +19,21 @@ x86_only "make hit-profile" "it traces the x86 benchmark's probes"
 
 kind=${KIND:-push}
 label=$kind
-# uretprobe: the benchmark's entry and return probe on push's function,
-# after the 200 hits of the push class.
+# The benchmark's figures hit each class's probe 200 times untraced, then
+# 200 times traced with each argument set (none, regs, str); the
+# uretprobe figure's entry and return probe on push's function comes
+# after all of them. TRACED=none|regs|str: a hit of the traced figure.
 skip=5 ret=0
 if [ "$kind" = uretprobe ]; then
-	kind=push skip=205 ret=1
+	kind=push skip=805 ret=1
 fi
+case ${TRACED:-} in
+"") ;;
+none) skip=$((skip + 200)) label+=" traced" ;;
+regs) skip=$((skip + 400)) label+=" traced, regs" ;;
+str) skip=$((skip + 600)) label+=" traced, string" ;;
+*) die "TRACED=$TRACED: none, regs or str" ;;
+esac
 ours=$("$ROOT/scripts/build.sh")
 stock=$(STOCK=1 "$ROOT/scripts/build.sh")
 initrd=$("$ROOT/scripts/initramfs.sh")
