@@ -19,7 +19,7 @@
  *    uprobe_profile must count exactly N hits; a class the kernel will not
  *    probe says "refused=" (stock arm64 on a literal load).
  *    Measured with tracing_on = 0: the tracer's handler runs but writes no
- *    ring-buffer record. "kind" is how our engine runs the probe, from
+ *    ring-buffer record; then again traced (1b., bench_traced()). "kind" is how our engine runs the probe, from
  *    /sys/kernel/debug/uprobes/probes ("-" on the stock kernel). A getpid()
  *    syscall is measured too, for scale.
  * 2. uretprobe: an entry and a return probe on one function, per call,
@@ -39,12 +39,15 @@
  *    t_nop beside an empty one there. What the kernel does not support
  *    (sessions and register writes before 6.13 and 6.18) says
  *    "unsupported=".
+ * 7. Many threads on one probe: 1, 2, 4 threads on as many CPUs hitting
+ *    it at once, the cost per hit of all CPUs together.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -74,6 +77,7 @@
 #define NOP_FILE "/tmp/bench-nops"
 #define FUNC_FILE "/tmp/bench-funcs"
 #define FUNC_SIZE 16
+#define MAX_THREADS	4	/* the threads figure's most threads */
 #define MAX_SIZES 8
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -832,6 +836,114 @@ static double allocs_per_call(long (*fn)(long), long n)
 	return total < 0 ? -1 : (double)total / n;
 }
 
+/* The threads of a threads figure: each on a CPU of its own. */
+struct thread_arg {
+	int cpu;
+	pthread_barrier_t *start;
+};
+
+static void *thread_calls(void *p)
+{
+	struct thread_arg *a = p;
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(a->cpu, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	pthread_barrier_wait(a->start);
+	run(t_nop, calls);
+	return NULL;
+}
+
+/*
+ * ns per call of t_nop in each of @n threads on CPUs 0..@n-1 calling it
+ * at once: under -icount the guest's clock counts the instructions of
+ * every vCPU, so this is instructions per call, all CPUs together. -1
+ * when a thread could not be made.
+ */
+static double threads_run(int n)
+{
+	struct thread_arg args[MAX_THREADS];
+	pthread_t threads[MAX_THREADS];
+	pthread_barrier_t start;
+	double t0;
+	int made;
+
+	pthread_barrier_init(&start, NULL, n + 1);
+	for (made = 0; made < n; made++) {
+		args[made] = (struct thread_arg){ made, &start };
+		if (pthread_create(&threads[made], NULL, thread_calls,
+				   &args[made]))
+			break;
+	}
+	if (made < n) {
+		/* Nobody passes the barrier: those made wait there for ever. */
+		for (int i = 0; i < made; i++)
+			pthread_cancel(threads[i]);
+		for (int i = 0; i < made; i++)
+			pthread_join(threads[i], NULL);
+		pthread_barrier_destroy(&start);
+		return -1;
+	}
+	pthread_barrier_wait(&start);
+	t0 = now_ns();
+	for (int i = 0; i < n; i++)
+		pthread_join(threads[i], NULL);
+	pthread_barrier_destroy(&start);
+	return (now_ns() - t0) / ((double)n * calls);
+}
+
+/*
+ * 7. Many threads on one probe: 1, 2 and 4 threads (as many as there
+ * are CPUs), each on a CPU of its own, hit the probe on t_nop's nop at
+ * once; the hit cost per hit, all CPUs' instructions together. A hit
+ * that shares state with the others (a lock, a counter written by all)
+ * grows with the threads; one that does not stays as with one.
+ */
+static int bench_threads(void)
+{
+	static const struct event ev = { 'p', "threads", NULL };
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char path[256], def[512];
+	unsigned long off;
+	int failed = 0, err;
+
+	off = file_offset(p_nop, path, sizeof(path));
+	snprintf(def, sizeof(def), "p:bench/%s %s:0x%lx", ev.name, path, off);
+	err = write_file(TRACEFS "/uprobe_events", def, O_APPEND);
+	if (err) {
+		printf("bench threads_1 error=%s\n", why("uprobe_events", err));
+		return 1;
+	}
+	for (int n = 1; n <= MAX_THREADS; n *= 2) {
+		double base, probed;
+		long hits0, hits;
+
+		if (n > ncpus) {
+			printf("bench threads_%d hit_ns=n/a why=%ld_cpus\n", n,
+			       ncpus);
+			continue;
+		}
+		base = threads_run(n);
+		hits0 = profile_hits(ev.name);
+		err = enable(&ev, 1, "1");
+		probed = err ? -1 : threads_run(n);
+		enable(&ev, 1, "0");
+		hits = profile_hits(ev.name) - hits0;
+		if (err || base < 0 || probed < 0) {
+			printf("bench threads_%d error=%s\n", n,
+			       why(err ? "enable" : "threads",
+				   err ? err : -EAGAIN));
+			failed = 1;
+			continue;
+		}
+		printf("bench threads_%d base_ns=%.1f probed_ns=%.1f hit_ns=%.1f hits=%ld/%ld\n",
+		       n, base, probed, probed - base, hits, n * calls);
+	}
+	remove_event(&ev);
+	return failed;
+}
+
 /* 2. An entry and a return probe on a function's first instruction. */
 static int bench_uretprobe(void)
 {
@@ -1564,6 +1676,7 @@ int main(int argc, char **argv)
 	failed |= bench_classes();
 	failed |= bench_traced();
 	failed |= bench_uretprobe();
+	failed |= bench_threads();
 	failed |= bench_bpf();
 
 	/* The figures below register perf uprobes, on files of their own. */

@@ -9,14 +9,15 @@
 # probes, (4) registering and removing probes at scale, (5) memory, (6) the
 # hit cost weighted by the first instructions of real functions
 # (scripts/bench-basket.py), (7) BPF programs: entry, entry and return,
-# sessions, a program that moves ip.
+# sessions, a program that moves ip, (8) threads hitting one probe at once.
 # Fails only when a benchmark fails (an error, a hit not counted, a class
 # our engine refuses), never on timing; more hits than calls (a probed
 # instruction that traps again), a probed program killed by the engine
 # and a class the stock engine refuses are shown in the table.
 # ARCH=arm64: the same with the benchmark's arm64 classes, on the arm64
 # kernels (qemu-system-aarch64 -M virt, TCG under the same -icount).
-# Settings: BENCH_N=calls per hit figure (default 20000); the guest
+# Settings: BENCH_SMP=vCPUs (default 2; 4 for the threads figure's four
+# threads); BENCH_N=calls per hit figure (default 20000); the guest
 # program's defaults otherwise (scripts/guest/run-bench):
 # BENCH_REGISTRY=1,100,10000,100000 BENCH_ATTACH=2000 BENCH_PROCS=20
 # BENCH_MEMORY=10000.
@@ -34,7 +35,8 @@ done
 
 run() {
 	local name=$1 kernel=$2 logf=$OUT/console-bench-$1.log
-	ICOUNT=1 TIMEOUT=${TIMEOUT:-3600} KERNEL=$kernel INITRD=$initrd LOG=$logf \
+	SMP=${BENCH_SMP:-2} ICOUNT=1 TIMEOUT=${TIMEOUT:-3600} KERNEL=$kernel \
+		INITRD=$initrd LOG=$logf \
 		"$ROOT/scripts/qemu.sh" bench "${cmdline[@]}" >&2 ||
 		die "$name kernel: bench run failed, see $logf"
 	grep -a '^bench ' "$logf" | tr -d '\r' > "$OUT/bench-$name.txt"
@@ -163,7 +165,7 @@ echo "(1) hit cost per probed instruction, tracing_on=0 (handler runs, no record
 header class "stock ns/hit" "ours ns/hit" ours/stock "our kind"
 for n in $(names .); do
 	case $n in
-	getpid | uretprobe | registry | memory | lookup_* | attach_* | bpf_* | tr_*) continue ;;
+	getpid | uretprobe | registry | memory | lookup_* | attach_* | bpf_* | tr_* | threads_*) continue ;;
 	esac
 	row "$n" "$(val stock "$n" hit_ns)" "$(val ours "$n" hit_ns)" \
 		"$(val ours "$n" kind)$(extra_hits "$n")"
@@ -270,5 +272,13 @@ row "ip moved" "$(val stock bpf_move_ip hit_ns)" "$(val ours bpf_move_ip hit_ns)
 	"$(unsupported bpf_move_ip)"
 row "ours: moved vs empty" "$(val ours bpf_nop hit_ns)" "$(val ours bpf_move_ip hit_ns)" \
 	"(both ours: empty, then moved)"
+echo
+echo "(8) many threads on one probe (t_nop's nop), each on a CPU of its own, hitting it at"
+echo "    once: instructions per hit of all CPUs together (a shared lock or counter grows with N)"
+header threads "stock ns/hit" "ours ns/hit" ours/stock
+for n in $(names '^threads_'); do
+	row "${n#threads_}" "$(val stock "$n" hit_ns)" "$(val ours "$n" hit_ns)" \
+		"$(val ours "$n" why | grep -v '^-$' || true)$(extra_hits "$n")"
+done
 echo
 echo "all figures: $OUT/bench-stock.txt, $OUT/bench-ours.txt"
