@@ -362,6 +362,7 @@ static __always_inline bool uprobe_dbg_bp_at(struct mm_struct *mm,
 int uprobe_bps_note(struct mm_struct *mm, unsigned long vaddr);
 void uprobe_bps_unnote(struct mm_struct *mm, unsigned long vaddr);
 bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_bps_remapped(struct mm_struct *mm);
 void uprobe_bps_recheck(struct mm_struct *mm, unsigned long vaddr);
 void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 		     unsigned long new_addr, unsigned long len);

@@ -149,6 +149,7 @@ int uprobe_mmap(struct vm_area_struct *vma)
 {
 	if (uprobes_registry_empty() || !vma->vm_file)
 		return 0;
+	uprobe_bps_remapped(vma->vm_mm);
 	if (vma->vm_flags & VM_WRITE)
 		uprobe_mmap_ctrs(vma);
 	if (uprobe_vma_probeable(vma))

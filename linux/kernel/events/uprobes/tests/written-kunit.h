@@ -143,7 +143,10 @@ static void uprobe_bps_test_dup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 2);
 }
 
-/* Addresses no mapping covers go when the record has grown. */
+/*
+ * Addresses no mapping covers go when the record has grown, once a file
+ * was mapped (none was before: the addresses are kept).
+ */
 static void uprobe_bps_test_prune(struct kunit *test)
 {
 	struct mm_struct *mm = uprobe_bps_test_mm(test);
@@ -153,8 +156,15 @@ static void uprobe_bps_test_prune(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1000 + 16 * i), 0);
 	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x1000));
 	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x100000), 0);
-	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x1000));
-	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x100000));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x1000));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), BPS_PRUNE_MIN + 1);
+
+	mmap_write_lock(mm);
+	uprobe_bps_remapped(mm);
+	mmap_write_unlock(mm);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x100000 + 16), 0);
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x100000));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x100000 + 16));
 	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 1);
 	KUNIT_EXPECT_EQ(test, mm->uprobes_state.bps->prune_at, BPS_PRUNE_MIN);
 }
