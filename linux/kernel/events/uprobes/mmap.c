@@ -147,9 +147,12 @@ static void uprobe_mmap_range(struct vm_area_struct *vma, unsigned long s,
  */
 int uprobe_mmap(struct vm_area_struct *vma)
 {
-	if (uprobes_registry_empty() || !vma->vm_file)
+	if (!vma->vm_file)
 		return 0;
+	/* A probe registered later may note addresses of this mapping. */
 	uprobe_bps_remapped(vma->vm_mm);
+	if (uprobes_registry_empty())
+		return 0;
 	if (vma->vm_flags & VM_WRITE)
 		uprobe_mmap_ctrs(vma);
 	if (uprobe_vma_probeable(vma))

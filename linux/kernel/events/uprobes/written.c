@@ -29,10 +29,11 @@
  * probe there) are pruned as the record grows, so that a process mapping
  * probed code at ever new addresses does not make it grow for ever. Such
  * addresses are left by unmapping, and the record grows past them only
- * with code mapped at new addresses: a pass is made only when a file was
- * mapped since the last (a registration noting thousands of addresses in
- * processes that map nothing meanwhile paid passes for nothing: 10% of
- * perf's registration of 2,000 probes in 20 processes). An
+ * with code mapped or moved to new addresses: a pass is made only when a
+ * file was mapped or code moved since the last (a registration noting
+ * thousands of addresses in processes that map nothing meanwhile paid
+ * passes for nothing: 10% of perf's registration of 2,000 probes in 20
+ * processes). An
  * address still mapped and probed whose page went back to the file's with
  * no mapping change (the process dropped its copy, and the probe does not
  * want it) makes an int3 the program writes there later count as ours,
@@ -220,9 +221,9 @@ bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr)
  * uprobe_bps_remapped() - a file is being mapped in the address space
  * @mm: the address space, mmap lock held for writing
  *
- * Called by the mmap hook, for a new mapping or one split or merged:
- * breakpoints may now be noted at new addresses, and the record grow past
- * addresses that unmapping left.
+ * Called by the mmap hook, for a new mapping or one split or merged, also
+ * while no probe is registered: breakpoints may now be noted at new
+ * addresses, and the record grow past addresses that unmapping left.
  */
 void uprobe_bps_remapped(struct mm_struct *mm)
 {
@@ -278,6 +279,11 @@ void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 	mmap_assert_write_locked(mm);
 	if (!b || !len || old_addr == new_addr)
 		return;
+	/*
+	 * No mmap hook runs for the moved code; and MREMAP_DONTUNMAP's
+	 * breakpoints put back where it was make this a new mapping's.
+	 */
+	b->remapped = true;
 	/* What was recorded where the code lands is gone (MREMAP_FIXED). */
 	for (vaddr = new_addr; mt_find(&b->tree, &vaddr, new_addr + len - 1);)
 		uprobe_bps_erase(b, vaddr - 1);

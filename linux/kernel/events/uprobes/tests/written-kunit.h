@@ -170,6 +170,32 @@ static void uprobe_bps_test_prune(struct kunit *test)
 }
 
 /*
+ * Code moved away while a copy stays mapped (mremap()'s
+ * MREMAP_DONTUNMAP, the breakpoints put back in the old range) and the
+ * moved copy unmapped, over and over with no file mapped meanwhile: the
+ * addresses left behind are still pruned as the record grows.
+ */
+static void uprobe_bps_test_moved_away(struct kunit *test)
+{
+	struct mm_struct *mm = uprobe_bps_test_mm(test);
+	unsigned long i;
+
+	mmap_write_lock(mm);
+	uprobe_bps_remapped(mm);
+	mmap_write_unlock(mm);
+	/* The first pass finds them all gone, and is done. */
+	for (i = 0; i <= BPS_PRUNE_MIN; i++)
+		KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1000 + 16 * i), 0);
+	KUNIT_ASSERT_FALSE(test, mm->uprobes_state.bps->remapped);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1000), 0);
+	for (i = 0; i < 10 * BPS_PRUNE_MIN; i++) {
+		bps_t_move(mm, 0x1000, 0x100000 + 0x1000 * i, 0x1000);
+		KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1000), 0);
+	}
+	KUNIT_EXPECT_LE(test, bps_t_nr(mm), 2 * BPS_PRUNE_MIN + 1);
+}
+
+/*
  * A large record is freed whole: 50,000 addresses (the BPF selftests'
  * uprobe_multi bench probes 50,000 functions of one program), freed when
  * the address space goes (the 6.12 oops of mt_free_walk(), see
@@ -204,6 +230,7 @@ static struct kunit_case uprobe_bps_test_cases[] = {
 	KUNIT_CASE(uprobe_bps_test_note),
 	KUNIT_CASE(uprobe_bps_test_dup),
 	KUNIT_CASE(uprobe_bps_test_prune),
+	KUNIT_CASE(uprobe_bps_test_moved_away),
 	KUNIT_CASE(uprobe_bps_test_large),
 	{}
 };
