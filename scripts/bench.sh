@@ -274,7 +274,8 @@ row "ours: moved vs empty" "$(val ours bpf_nop hit_ns)" "$(val ours bpf_move_ip 
 	"(both ours: empty, then moved)"
 echo
 echo "(8) many threads on one probe (t_nop's nop), each on a CPU of its own, hitting it at"
-echo "    once: instructions per hit of all CPUs together (a shared lock or counter grows with N)"
+echo "    once: instructions per hit of all CPUs together (the vCPUs take turns: a lock"
+echo "    a hit spins on shows, a cache line all write does not)"
 header threads "stock ns/hit" "ours ns/hit" ours/stock
 for n in $(names '^threads_'); do
 	row "${n#threads_}" "$(val stock "$n" hit_ns)" "$(val ours "$n" hit_ns)" \
