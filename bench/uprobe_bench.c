@@ -522,6 +522,8 @@ struct hit {
 	long hits[2];		/* per event, from uprobe_profile */
 	char kind[32];		/* how our engine runs the probe */
 	double allocs;		/* with count_allocs: allocations per call */
+	long records;		/* in CPU 0's ring buffer after the hits */
+	long overrun;		/* lost to its wrapping */
 };
 
 /* measure() counts allocations per call too, in a run of its own. */
@@ -541,6 +543,24 @@ static int enable(const struct event *ev, int nev, const char *on)
 			return err;
 	}
 	return 0;
+}
+
+/*
+ * Records in this CPU's ring buffer (the program runs on CPU 0), and
+ * those lost to its wrapping, or -1.
+ */
+static void buffer_stats(long *entries, long *overrun)
+{
+	char line[128];
+	FILE *f = fopen(TRACEFS "/per_cpu/cpu0/stats", "r");
+
+	*entries = *overrun = -1;
+	while (f && fgets(line, sizeof(line), f)) {
+		sscanf(line, "entries: %ld", entries);
+		sscanf(line, "overrun: %ld", overrun);
+	}
+	if (f)
+		fclose(f);
 }
 
 /*
@@ -591,6 +611,8 @@ static const char *measure(long (*fn)(long), const void *probe, long n,
 		goto out;
 	}
 	h->probed = run(fn, n);
+	/* Read now: deleting the event empties the ring buffer. */
+	buffer_stats(&h->records, &h->overrun);
 	/* Warm: after n hits. Apart: perf's counting costs too. */
 	h->allocs = count_allocs ? allocs_per_call(fn, n / 10) : -1;
 	probe_kind(path, off, h->kind, sizeof(h->kind));
@@ -622,24 +644,6 @@ static long t_getpid(long x)
 }
 
 /*
- * Records in this CPU's ring buffer (the program runs on CPU 0), and
- * those lost to its wrapping, or -1.
- */
-static void buffer_stats(long *entries, long *overrun)
-{
-	char line[128];
-	FILE *f = fopen(TRACEFS "/per_cpu/cpu0/stats", "r");
-
-	*entries = *overrun = -1;
-	while (f && fgets(line, sizeof(line), f)) {
-		sscanf(line, "entries: %ld", entries);
-		sscanf(line, "overrun: %ld", overrun);
-	}
-	if (f)
-		fclose(f);
-}
-
-/*
  * Figure @name: the hit cost of event @ev on target @t, in a child of its
  * own: an engine that kills the probed program (stock 6.12 on pushf: its
  * TF leaks into the flags image, popf then traps) costs that figure only.
@@ -649,7 +653,6 @@ static void buffer_stats(long *entries, long *overrun)
 static int class_figure(const char *name, const struct target *t,
 			struct event *ev, bool traced)
 {
-	long entries, overrun;
 	const char *fail;
 	struct hit h;
 	int status;
@@ -673,10 +676,9 @@ static int class_figure(const char *name, const struct target *t,
 			printf("bench %s base_ns=%.1f probed_ns=%.1f hit_ns=%.1f hits=%ld/%ld kind=%s",
 			       name, h.base, h.probed, h.probed - h.base,
 			       h.hits[0], calls, h.kind);
-			buffer_stats(&entries, &overrun);
 			if (traced)
-				printf(" records=%ld/%ld overrun=%ld", entries,
-				       calls, overrun);
+				printf(" records=%ld/%ld overrun=%ld",
+				       h.records, calls, h.overrun);
 			printf("\n");
 		}
 		fflush(stdout);
