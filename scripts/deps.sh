@@ -5,7 +5,8 @@
 # sparc64), then print the kernel source package version in use.
 # ARCH=arm64: also the arm64 C library, qemu-system-aarch64 and an arm64
 # busybox for the guest; ARCH=riscv the same for riscv64 (a busybox
-# cross-built from Debian's source package). KTESTS=1: also clang-19 and LLVM. Works as root or
+# cross-built from Debian's source package), ARCH=s390 for s390x.
+# KTESTS=1: also clang-19 and LLVM. Works as root or
 # through sudo.
 . "$(dirname "$0")/lib.sh"
 
@@ -35,16 +36,10 @@ pkgs=(
 if [ "${KTESTS:-0}" = 1 ]; then
 	pkgs+=(clang-19 lld-19 llvm-19)
 fi
-if [ "$KARCH" = arm64 ]; then
+if [ "$KARCH" != x86 ]; then
 	pkgs+=(
-		libc6-dev-arm64-cross	# static arm64 programs (the demo)
-		qemu-system-arm		# qemu-system-aarch64
-	)
-fi
-if [ "$KARCH" = riscv ]; then
-	pkgs+=(
-		libc6-dev-riscv64-cross	# static riscv64 programs (the demo, busybox)
-		qemu-system-misc	# qemu-system-riscv64 (OpenSBI: qemu-system-data)
+		"libc6-dev-$DEBARCH-cross"	# static programs for the guest (the demo; riscv's busybox)
+		"$QEMU_PKG"			# $QEMU_SYSTEM (riscv's OpenSBI: qemu-system-data)
 	)
 fi
 sudo=
@@ -65,37 +60,39 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 [ -f "$KTARBALL" ] || die "$KTARBALL missing after installing $KPKG"
 
-# The arm64 guest's busybox: Debian's busybox-static for arm64, unpacked
-# under the cache (installing it would replace the host's /bin/busybox).
-# apt fetches it once dpkg knows the arm64 architecture; fetched again when
-# the archive has another version.
-if [ "$KARCH" = arm64 ]; then
-	bb=$CACHE/busybox-arm64
-	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+# The guest's busybox on arm64 and s390: Debian's busybox-static
+# for it (arm64, s390x), unpacked under the cache as busybox-$KARCH
+# (installing it would replace the host's /bin/busybox). apt fetches it
+# once dpkg knows the architecture; fetched again when the archive has
+# another version.
+if [ "$KARCH" = arm64 ] || [ "$KARCH" = s390 ]; then
+	bb=$CACHE/busybox-$KARCH
+	machine=$(case $KARCH in arm64) echo AArch64 ;; s390) echo 'IBM S/390' ;; esac)
+	if ! dpkg --print-foreign-architectures | grep -qx "$DEBARCH"; then
 		[ -z "$sudo" ] || command -v sudo >/dev/null ||
-			die "not root and no sudo: run dpkg --add-architecture arm64 && apt-get update"
-		log "adding the arm64 architecture to dpkg (for busybox-static:arm64)"
-		$sudo dpkg --add-architecture arm64
+			die "not root and no sudo: run dpkg --add-architecture $DEBARCH && apt-get update"
+		log "adding the $DEBARCH architecture to dpkg (for busybox-static:$DEBARCH)"
+		$sudo dpkg --add-architecture "$DEBARCH"
 	fi
-	if ! apt-cache show busybox-static:arm64 >/dev/null 2>&1; then
-		log "apt-get update (arm64 package lists)"
+	if ! apt-cache show "busybox-static:$DEBARCH" >/dev/null 2>&1; then
+		log "apt-get update ($DEBARCH package lists)"
 		$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 	fi
-	want=$(apt-cache show --no-all-versions busybox-static:arm64 | sed -n 's/^Version: //p')
-	[ -n "$want" ] || die "no busybox-static:arm64 in the package lists"
+	want=$(apt-cache show --no-all-versions "busybox-static:$DEBARCH" | sed -n 's/^Version: //p')
+	[ -n "$want" ] || die "no busybox-static:$DEBARCH in the package lists"
 	if [ "$(cat "$bb/.version" 2>/dev/null)" != "$want" ] || [ ! -x "$bb/bin/busybox" ]; then
-		log "fetching busybox-static:arm64 $want into $bb"
+		log "fetching busybox-static:$DEBARCH $want into $bb"
 		dl=$(mktemp -d)
 		# apt drops its privileges to _apt for downloads: let it write here.
 		chmod 777 "$dl"
-		(cd "$dl" && apt-get download -q "busybox-static:arm64=$want") > "$dl/log" 2>&1 ||
-			{ cat "$dl/log" >&2; rm -rf "$dl"; die "apt-get download busybox-static:arm64 failed"; }
+		(cd "$dl" && apt-get download -q "busybox-static:$DEBARCH=$want") > "$dl/log" 2>&1 ||
+			{ cat "$dl/log" >&2; rm -rf "$dl"; die "apt-get download busybox-static:$DEBARCH failed"; }
 		rm -rf "$bb.tmp"
 		mkdir -p "$CACHE"
-		dpkg-deb -x "$dl"/busybox-static_*_arm64.deb "$bb.tmp"
+		dpkg-deb -x "$dl"/busybox-static_*_"$DEBARCH".deb "$bb.tmp"
 		rm -rf "$dl"
 		elf=$(readelf -hlW "$bb.tmp/bin/busybox")
-		grep -q 'Machine:.*AArch64' <<< "$elf" || die "$bb.tmp/bin/busybox is not an arm64 program"
+		grep -q "Machine:.*$machine" <<< "$elf" || die "$bb.tmp/bin/busybox is not an $DEBARCH program"
 		! grep -q INTERP <<< "$elf" || die "$bb.tmp/bin/busybox is not static"
 		echo "$want" > "$bb.tmp/.version"
 		rm -rf "$bb"
