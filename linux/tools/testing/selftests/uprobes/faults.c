@@ -527,12 +527,7 @@ static void data_set(struct __test_metadata *_metadata, long v)
 /* The UPNG_BKPT_SIZE bytes at P as upng_is_bkpt() reads them. */
 static unsigned int bkpt_word(const unsigned char *p)
 {
-	unsigned int v = 0;
-	int i;
-
-	for (i = UPNG_BKPT_SIZE - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
+	return upng_insn_val(p, UPNG_BKPT_SIZE);
 }
 
 static void probes_line(struct fctx *c, unsigned long off, char *out,

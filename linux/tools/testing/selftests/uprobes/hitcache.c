@@ -277,6 +277,13 @@ TEST_F_TIMEOUT(hitcache, remap_while_running, 300)
 static const uint32_t own_bkpt = 0xd4200000;	/* brk #0 */
 #elif defined(__riscv)
 static const uint32_t own_bkpt = 0x00100073;	/* ebreak */
+#elif defined(__s390x__)
+/*
+ * s390: the engine's own encoding, 0x0002, the only one that raises
+ * SIGTRAP in a process that is not traced (gdb's 0x0001 gives SIGILL
+ * there); where no probe is, the engine sends SIGTRAP, as on x86.
+ */
+static const uint16_t own_bkpt = 0x0002;
 #else
 static const unsigned char own_bkpt = 0xcc;	/* int3 */
 #endif

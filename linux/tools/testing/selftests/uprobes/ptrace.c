@@ -3,11 +3,11 @@
  * ptrace coexistence: a tracer single-steps through a function with a
  * probed instruction (riscv, which has no hardware single-step: with its
  * breakpoints on the instruction that runs next, as gdb does there), and
- * plants its own breakpoint (int3, brk #0 on arm64, c.ebreak on riscv)
- * next to or on the probed instruction.  The tracer must see the
- * same stops (addresses, register values) as without the probe, the
- * probe must count its hits, and the traced program must compute the
- * right result.
+ * plants its own breakpoint (int3, brk #0 on arm64, c.ebreak on riscv,
+ * 0x0001 on s390) next to or on the probed instruction.  The tracer
+ * must see the same stops (addresses, register values) as without the
+ * probe, the probe must count its hits, and the traced program must
+ * compute the right result.
  */
 #include <errno.h>
 #include <signal.h>
@@ -30,7 +30,7 @@
 /*
  * The register site_steps() computes in (rax; x0 on arm64, where
  * site_step2 multiplies by 3 with a stepped mul, the others are
- * simulated).
+ * simulated; r2 on s390, where all are stepped).
  */
 #if defined(__aarch64__)
 #define ACC(r)		((r)->regs[0])
@@ -38,6 +38,9 @@
 #elif defined(__riscv)
 #define ACC(r)		((r)->a0)
 #define ACC_ARG		"ax=%a0:x64"
+#elif defined(__s390x__)
+#define ACC(r)		((r)->gprs[2])
+#define ACC_ARG		"ax=%r2:x64"
 #else
 #define ACC(r)		((r)->rax)
 #define ACC_ARG		"ax=%ax:x64"
@@ -230,6 +233,8 @@ TEST_F_TIMEOUT(ptrace, singlestep_through_probe, 120)
 	ret_addr = regs.regs[30];
 #elif defined(__riscv)
 	ret_addr = regs.ra;
+#elif defined(__s390x__)
+	ret_addr = regs.gprs[14];
 #else
 	errno = 0;
 	ret_addr = ptrace(PTRACE_PEEKDATA, self->pid, (void *)regs.rsp, NULL);

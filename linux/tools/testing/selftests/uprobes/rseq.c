@@ -69,6 +69,8 @@ static struct rseq *my_rseq(void)
 	asm volatile("mrs %0, tpidr_el0" : "=r" (tp));
 #elif defined(__riscv)
 	asm volatile("mv %0, tp" : "=r" (tp));
+#elif defined(__s390x__)
+	tp = __builtin_thread_pointer();
 #else
 	asm volatile("mov %%fs:0, %0" : "=r" (tp));
 #endif

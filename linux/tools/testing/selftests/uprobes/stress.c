@@ -482,15 +482,16 @@ static int tr_check_ip(struct tracee *t, unsigned long ip, const char *what)
 
 /*
  * Whether the SIGTRAP of a stop, SI, is a single-step's: a step
- * (TRAP_TRACE), a step over a syscall (TRAP_BRKPT on x86; on arm64 the
- * generic report, SI_USER from no process), a step into a signal
- * handler (si_code SIGTRAP; riscv's syscall stops too); but not a
- * breakpoint (x86's int3: SI_KERNEL, arm64's brk and riscv's ebreak:
- * TRAP_BRKPT) nor a SIGTRAP sent by someone.
+ * (TRAP_TRACE; TRAP_HWBKPT, a PER event, on s390), a step over a syscall
+ * (TRAP_BRKPT on x86; on arm64 and s390 the generic report, SI_USER from
+ * no process), a step into a signal handler (si_code SIGTRAP; riscv's
+ * syscall stops too); but not a breakpoint (x86's int3: SI_KERNEL,
+ * arm64's brk, riscv's ebreak and s390's 0x0001: TRAP_BRKPT) nor a
+ * SIGTRAP sent by someone.
  */
 static bool tr_step_trap(const siginfo_t *si)
 {
-#if defined(__aarch64__) || defined(__riscv)
+#if defined(__aarch64__) || defined(__riscv) || defined(__s390x__)
 	if (si->si_code == SI_USER)
 		return !si->si_pid;
 	return si->si_code > 0 && si->si_code != TRAP_BRKPT;
