@@ -323,6 +323,17 @@ FIXTURE_VARIANT_ADD(fetch, entry_r14) {
 	.expect = "(0x{RETFUNC}) r14=0x{RETSITE} r2=-2",
 };
 
+/*
+ * At its return, r2 holds the return value, and r14 the address the
+ * function returned with (the return address, not the trampoline's it was
+ * diverted to).
+ */
+FIXTURE_VARIANT_ADD(fetch, return_regs) {
+	.kind = "r",
+	.args = "r2=%r2:s32 r14=%r14",
+	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) r2=-2 r14=0x{RETSITE}",
+};
+
 /* Dereferences of the stack pointer: what the probed function pushed. */
 FIXTURE_VARIANT_ADD(fetch, sp_deref) {
 	.kind = "p",
