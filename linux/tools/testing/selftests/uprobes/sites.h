@@ -63,6 +63,11 @@ extern char site_sve_probe[], site_sme_probe[], site_idreg_probe[];
 extern char site_fpac_probe[];
 extern long site_litdata[];
 extern char site_xv_sim[];
+#elif defined(__s390x__)
+/* s390 only (sites_s390.S). */
+long site_rlload(void);
+extern char site_rlload_probe[];
+extern long site_rldata[];
 #elif defined(__x86_64__)
 /* x86-64 only (sites.S). */
 void site_badret(unsigned long to);

@@ -156,4 +156,22 @@ LABEL site_rseq_probe
 	br	%r14
 ENDF site_rseq_incr
 
+/*
+ * long site_rlload(void): returns site_rldata[0] through lgrl, a
+ * relative-long load the architecture emulates (get_user()).
+ */
+FUNC site_rlload
+LABEL site_rlload_probe
+	lgrl	%r2, site_rldata
+	br	%r14
+ENDF site_rlload
+
+	.data
+	.p2align 3
+	.globl site_rldata
+	.type site_rldata, @object
+site_rldata:
+	.quad	0
+	.size site_rldata, . - site_rldata
+
 	.section .note.GNU-stack, "", @progbits
