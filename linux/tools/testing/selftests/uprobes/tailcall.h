@@ -12,7 +12,7 @@ long tc_lc(long x);
 long tc_peek(long x);
 long tc_pushjmp(long x, long t);
 long tc_guard(long x, long y, long z, void *fn);
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__s390x__)
 long tc_fl(long x);
 #endif
 #if defined(__x86_64__) || defined(__aarch64__)
