@@ -31,7 +31,8 @@
  *   arch_uprobe, where s390 and mips keep state of the step;
  * - return probes: arch_uretprobe_hijack_return_addr() and
  *   arch_uretprobe_is_alive(); the trampoline's hit sets the instruction
- *   pointer to the return address.
+ *   pointer to the return address (and on s390 the return address
+ *   register too, arch_uretprobe_set_return()).
  *
  * What differs is here: the analysis, once per probe, at registration or
  * at the first mapping of the file (arch_uprobe_analyze() calls the stock
@@ -297,6 +298,27 @@ bool arch_uprobe_hit_is_64bit(struct pt_regs *regs)
 {
 	return IS_ENABLED(CONFIG_64BIT) && !is_compat_task();
 }
+
+#ifdef CONFIG_S390
+/**
+ * arch_uretprobe_set_return() - send a thread at the trampoline to its caller
+ * @regs: the user registers, at the trampoline
+ * @orig_ret_vaddr: the return address the probe diverted
+ *
+ * s390's arch_uretprobe_hijack_return_addr() put the trampoline's address
+ * in r14, the return address register, and a return through it (br %r14)
+ * leaves it there, where the program, unprobed, would have its return
+ * address: the return handlers, and the program after them, see that one,
+ * never an address of the XOL area.
+ */
+void arch_uretprobe_set_return(struct pt_regs *regs,
+			       unsigned long orig_ret_vaddr)
+{
+	if (regs->gprs[14] == uprobe_get_trampoline_vaddr())
+		regs->gprs[14] = orig_ret_vaddr;
+	instruction_pointer_set(regs, orig_ret_vaddr);
+}
+#endif
 
 /**
  * arch_uprobe_kind() - how hits of a probed instruction are executed
