@@ -500,20 +500,7 @@ static long ref_call_reg, ref_push_reg;
  * (simulated; stepped from a rewritten copy when the read fails), s390's
  * relative-long load (emulated).
  */
-#if defined(__s390x__)
-/* lgrl, emulated: get_user() of the word. */
-#define DATA_LOAD	"site_rlload"
-
-static long data_load(void)
-{
-	return site_rlload();
-}
-
-static void data_set(struct __test_metadata *_metadata, long v)
-{
-	site_rldata[0] = v;
-}
-#elif defined(__aarch64__)
+#if defined(__aarch64__)
 #define DATA_LOAD	"site_litload"
 
 static long data_load(void)
@@ -542,6 +529,19 @@ static long data_load(void)
 static void data_set(struct __test_metadata *_metadata, long v)
 {
 	rv_data = v;
+}
+#elif defined(__s390x__)
+/* lgrl, emulated: get_user() of the word. */
+#define DATA_LOAD	"site_rlload"
+
+static long data_load(void)
+{
+	return site_rlload();
+}
+
+static void data_set(struct __test_metadata *_metadata, long v)
+{
+	site_rldata[0] = v;
 }
 #else
 #define DATA_LOAD	"site_ripload"
@@ -1515,7 +1515,7 @@ FIXTURE_VARIANT_ADD(hit_path, fail_usercopy) {
  * code reads and writes user memory with get_user() and put_user() only,
  * which fail_usercopy does not consult.
  */
-#if !defined(__riscv) && !defined(__s390x__)
+#if defined(__x86_64__) || defined(__aarch64__)
 FIXTURE_VARIANT_ADD(hit_path, arch_fail_usercopy) {
 	.mask = FI_M_COPY,
 	.arch = true,

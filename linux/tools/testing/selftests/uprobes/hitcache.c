@@ -65,6 +65,16 @@ static int write_code(const char *path, int n)
 
 	memset(page, 0, sizeof(page));		/* illegal instruction */
 	memcpy(page, insn, sizeof(insn));
+#elif defined(__s390x__)
+	memset(page, 0, sizeof(page));		/* no instruction */
+	page[0] = 0xc0;				/* lgfi %r2, n */
+	page[1] = 0x21;
+	page[2] = (uint32_t)n >> 24;
+	page[3] = (uint32_t)n >> 16;
+	page[4] = (uint32_t)n >> 8;
+	page[5] = (uint32_t)n;
+	page[6] = 0x07;				/* br %r14 */
+	page[7] = 0xfe;
 #else
 	memset(page, 0xcc, sizeof(page));
 	page[0] = 0xb8;			/* mov $n, %eax */

@@ -491,7 +491,7 @@ static int tr_check_ip(struct tracee *t, unsigned long ip, const char *what)
  */
 static bool tr_step_trap(const siginfo_t *si)
 {
-#if defined(__aarch64__) || defined(__riscv) || defined(__s390x__)
+#ifdef UPNG_STEP_SI_USER
 	if (si->si_code == SI_USER)
 		return !si->si_pid;
 	return si->si_code > 0 && si->si_code != TRAP_BRKPT;

@@ -45,6 +45,7 @@
 #include <linux/perf_event.h>
 
 #include "kselftest_harness.h"
+#include "tailcall.h"
 #include "upng.h"
 
 #define RECV_MS 10000
@@ -740,7 +741,7 @@ TEST_F_TIMEOUT(tailcall, longjmp_then_return, 120)
  * (On arm64 and s390, where a call does not move sp and an entry at the
  * sp of a pending return is also that of a frameless caller's callee.)
  */
-#if defined(__aarch64__) || defined(__s390x__)
+#ifdef TC_LINK_REGISTER
 TEST_F_TIMEOUT(tailcall, longjmp_loop_one_site, 120)
 {
 	run_case(_metadata, &self->st, &variant->v,

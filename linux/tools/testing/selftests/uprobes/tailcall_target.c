@@ -207,7 +207,7 @@ static void run_step(const char *name, long x)
 	} else if (!strcmp(name, "cc")) {
 		out("cc v %ld", tc_f0(x));
 #endif
-#if defined(__aarch64__) || defined(__s390x__)
+#ifdef TC_LINK_REGISTER
 	} else if (!strcmp(name, "fl")) {
 		out("fl v %ld", tc_fl(x));
 	} else if (!strcmp(name, "ofl")) {

@@ -25,6 +25,9 @@
  *				tracee: PTRACE_SINGLESTEP, or on riscv (which
  *				has none) breakpoints on the instructions
  *				that may run next
+ *   UPNG_STEP_SI_USER		defined where a single step over a system
+ *				call is reported the generic way, SI_USER
+ *				from no process (arm64, riscv, s390)
  */
 #ifndef UPNG_REGS_H
 #define UPNG_REGS_H
@@ -84,6 +87,7 @@ static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
 #define UPNG_REGS_SP(r)		((r)->sp)
 #define UPNG_DBG_BKPT_PC	0
 #define UPNG_DBG_SI_CODE	TRAP_BRKPT
+#define UPNG_STEP_SI_USER
 
 static inline int upng_getregs(pid_t pid, struct user_regs_struct *r)
 {
@@ -109,6 +113,7 @@ static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
 #define UPNG_DBG_BKPT_SIZE	2
 #define UPNG_DBG_BKPT_PC	2
 #define UPNG_DBG_SI_CODE	TRAP_BRKPT
+#define UPNG_STEP_SI_USER
 /* glibc's <sys/user.h> calls it struct _user_regs_struct on s390. */
 #define user_regs_struct	_user_regs_struct
 
