@@ -122,6 +122,23 @@ int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len)
 	return 0;
 }
 
+/*
+ * Bytes that are no instruction at all, which a stock analysis refuses
+ * with -EINVAL as it refuses an instruction: on s390, what its opcode
+ * table does not know and no breakpoint (ours, a debugger's) is.
+ */
+static bool uprobe_legacy_undecodable(struct arch_uprobe *aup)
+{
+#ifdef CONFIG_S390
+	u8 *insn = (u8 *)aup->insn;
+
+	return !is_known_insn(insn) && !is_trap_insn(aup->insn) &&
+	       !uprobe_legacy_dbg_bp_len(insn, sizeof(aup->insn));
+#else
+	return false;
+#endif
+}
+
 /**
  * uprobe_legacy_refuse() - refuse what the stock analysis lets through
  * @aup: the instruction, accepted by arch_uprobe_analyze_insn()
@@ -165,7 +182,8 @@ static const char *uprobe_legacy_refuse(struct arch_uprobe *aup)
  * offset's in the page, since a file is mapped from a page boundary to a
  * page boundary. The file offset is given.
  *
- * Return: 0, or the architecture's error.
+ * Return: 0, -EOPNOTSUPP for an instruction the architecture refuses,
+ * -EINVAL for bytes that are none (s390), or the architecture's error.
  */
 int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
 			const char **reason)
@@ -177,11 +195,16 @@ int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
 				       (unsigned long)uprobe->offset);
 	if (err) {
 		*reason = "refused by the architecture's analysis";
+		/* Bytes that are none, as an offset inside an instruction is */
+		if (err == -EINVAL && uprobe_legacy_undecodable(aup)) {
+			*reason = "undecodable instruction";
+			return -EINVAL;
+		}
 		/*
-		 * riscv's, csky's and others' analyses refuse an instruction
-		 * with -EINVAL, which the engine's callers take for a bad
-		 * offset or argument (those were checked before): a refused
-		 * instruction is -EOPNOTSUPP, as on x86 and arm64.
+		 * riscv's, s390's, csky's and others' analyses refuse an
+		 * instruction with -EINVAL, which the engine's callers take
+		 * for a bad offset or argument (those were checked before): a
+		 * refused instruction is -EOPNOTSUPP, as on x86 and arm64.
 		 */
 		return err == -EINVAL ? -EOPNOTSUPP : err;
 	}
