@@ -219,19 +219,18 @@ int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
  * instruction it is stepping out of line must have the section aborted
  * as if it were at the instruction (uprobe_rseq_ip()): its step is
  * abandoned with arch_uprobe_abort_xol(), which must then give back the
- * registers pre_xol changed. riscv's, powerpc's, loongarch's, csky's and
- * sparc's do (the instruction pointer, the trap marker, the single-step
- * flag); arm's leaves the scratch register its pre_xol substituted,
- * s390's the PER single-step, mips's the return address and epc of a
- * branch: there the thread stays in its slot, outside the section, until
- * the step is done, as on the stock kernel.
+ * registers pre_xol changed. riscv's, powerpc's, loongarch's, csky's,
+ * sparc's and s390's do (the instruction pointer, the trap marker, the
+ * single-step flag, s390's PER controls); arm's leaves the scratch
+ * register its pre_xol substituted, mips's the return address and epc of
+ * a branch: there the thread stays in its slot, outside the section,
+ * until the step is done, as on the stock kernel.
  *
  * Return: whether the architecture's abort_xol undoes its pre_xol whole.
  */
 bool uprobe_legacy_step_abandonable(void)
 {
-	return !IS_ENABLED(CONFIG_ARM) && !IS_ENABLED(CONFIG_S390) &&
-	       !IS_ENABLED(CONFIG_MIPS);
+	return !IS_ENABLED(CONFIG_ARM) && !IS_ENABLED(CONFIG_MIPS);
 }
 
 /**

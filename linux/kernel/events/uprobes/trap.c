@@ -599,8 +599,8 @@ static void uprobe_finish_step(struct uprobe_task *utask,
 	 * An abort: a fatal signal, a trap of the copy, or a breakpoint that
 	 * trapped before the step's end (still %UTASK_SSTEP). The stock
 	 * architectures' abort_xol does not undo all their pre_xol did (arm's
-	 * scratch register, s390's PER single-step, mips's ra and epc), as it
-	 * did not on the stock kernel, which aborted for the first two. The
+	 * scratch register, mips's ra and epc), as it did not on the stock
+	 * kernel, which aborted for the first two. The
 	 * third is not expected there: their step ends with
 	 * uprobe_post_sstep_notifier() (a single-step trap, or the trap
 	 * after the copy), and their analysis emulates or refuses the
@@ -876,6 +876,19 @@ static bool uprobe_leave_boost(struct uprobe_task *utask,
 	return uprobe_stepping(utask);
 }
 
+/*
+ * Did the copy being stepped trap? s390's arch_uprobe_xol_was_trapped()
+ * compares the interruption code in the registers, which an interrupt
+ * taken in the XOL slot before the copy ran overwrites too: there, the
+ * copy trapped when it raised a fault signal.
+ */
+static bool uprobe_xol_trapped(struct task_struct *t)
+{
+	if (!arch_uprobe_xol_was_trapped(t))
+		return false;
+	return !IS_ENABLED(CONFIG_S390) || uprobe_fault_pending();
+}
+
 /**
  * uprobe_deny_signal() - hold signals back during an out-of-line step
  *
@@ -920,7 +933,7 @@ bool uprobe_deny_signal(void)
 		spin_unlock_irq(&t->sighand->siglock);
 		utask->signal_held = true;
 
-		if (__fatal_signal_pending(t) || arch_uprobe_xol_was_trapped(t)) {
+		if (__fatal_signal_pending(t) || uprobe_xol_trapped(t)) {
 			utask->state = UTASK_SSTEP_TRAPPED;
 			set_tsk_thread_flag(t, TIF_UPROBE);
 		}
