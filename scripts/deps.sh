@@ -5,7 +5,8 @@
 # sparc64), then print the kernel source package version in use.
 # ARCH=arm64: also the arm64 C library, qemu-system-aarch64 and an arm64
 # busybox for the guest; ARCH=riscv the same for riscv64 (a busybox
-# cross-built from Debian's source package), ARCH=s390 for s390x.
+# cross-built from Debian's source package), ARCH=s390 for s390x (its
+# QEMU from bookworm-backports, unpacked into the cache).
 # KTESTS=1: also clang-19 and LLVM. Works as root or
 # through sudo.
 . "$(dirname "$0")/lib.sh"
@@ -39,8 +40,9 @@ fi
 if [ "$KARCH" != x86 ]; then
 	pkgs+=(
 		"libc6-dev-$DEBARCH-cross"	# static programs for the guest (the demo; riscv's busybox)
-		"$QEMU_PKG"			# $QEMU_SYSTEM (riscv's OpenSBI: qemu-system-data)
 	)
+	# $QEMU_SYSTEM (riscv's OpenSBI: qemu-system-data); s390's below
+	[ -z "$QEMU_PKG" ] || pkgs+=("$QEMU_PKG")
 fi
 sudo=
 if [ "$(id -u)" != 0 ]; then
@@ -139,6 +141,58 @@ if [ "$KARCH" = riscv ]; then
 		echo "$bbver" > "$bb.tmp/.version"
 		rm -rf "$bb"
 		mv "$bb.tmp" "$bb"
+	fi
+fi
+# s390's QEMU: Debian 12's (7.2) reports the address after a taken
+# branch as the PER event's when PER is on (fixed in QEMU 9.1,
+# a6a33760a33e), which breaks every single-step of a taken branch, the
+# stepped copies of probed branches among them. bookworm-backports has a
+# newer one: qemu-system-s390x and its firmware (qemu-system-data) are
+# fetched with apt-get download and unpacked into $QEMU_DIR, never
+# installed (that would upgrade the host's qemu-system-x86, which the
+# benchmarks run on; its libraries are Debian 12's). The backports
+# source is added to apt when missing (its packages have priority 100:
+# apt installs and upgrades nothing from it unless asked to).
+if [ "$KARCH" = s390 ]; then
+	qmin=1:9.1
+	bpo=bookworm-backports
+	if ! apt-cache policy qemu-system-s390x 2>/dev/null | grep -q " $bpo/"; then
+		[ -z "$sudo" ] || command -v sudo >/dev/null ||
+			die "not root and no sudo: add $bpo to apt's sources and run apt-get update"
+		if ! grep -rqs "$bpo" /etc/apt/sources.list /etc/apt/sources.list.d; then
+			log "adding $bpo to apt's sources (for qemu-system-s390x)"
+			printf '%s\n' "Types: deb" "URIs: http://deb.debian.org/debian" \
+				"Suites: $bpo" "Components: main" \
+				"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+				$sudo tee /etc/apt/sources.list.d/$bpo.sources >/dev/null
+		fi
+		log "apt-get update ($bpo package lists)"
+		$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	fi
+	want=$(apt-cache madison qemu-system-s390x | awk -v s="$bpo/" '$0 ~ s { print $3; exit }')
+	[ -n "$want" ] || die "no qemu-system-s390x in $bpo"
+	dpkg --compare-versions "$want" ge "$qmin" ||
+		die "qemu-system-s390x $want in $bpo: $qmin or later is needed"
+	if [ "$(cat "$QEMU_DIR/.version" 2>/dev/null)" != "$want" ] || [ ! -x "$QEMU_SYSTEM" ]; then
+		log "fetching qemu-system-s390x $want ($bpo) into $QEMU_DIR"
+		dl=$(mktemp -d)
+		chmod 777 "$dl"
+		(cd "$dl" && apt-get download -q "qemu-system-s390x=$want" "qemu-system-data=$want") \
+			> "$dl/log" 2>&1 ||
+			{ cat "$dl/log" >&2; rm -rf "$dl"; die "apt-get download qemu-system-s390x failed"; }
+		rm -rf "$QEMU_DIR.tmp"
+		mkdir -p "$CACHE"
+		for deb in "$dl"/*.deb; do
+			dpkg-deb -x "$deb" "$QEMU_DIR.tmp"
+		done
+		rm -rf "$dl" "$QEMU_DIR.tmp/usr/share/doc" "$QEMU_DIR.tmp/usr/share/man"
+		nolib=$(ldd "$QEMU_DIR.tmp/usr/bin/qemu-system-s390x" | sed -n 's/^[[:space:]]*\([^ ]*\) => not found.*/\1/p')
+		[ -z "$nolib" ] || die "qemu-system-s390x $want needs libraries the host lacks: $nolib"
+		"$QEMU_DIR.tmp/usr/bin/qemu-system-s390x" -version >/dev/null ||
+			die "qemu-system-s390x $want does not run"
+		echo "$want" > "$QEMU_DIR.tmp/.version"
+		rm -rf "$QEMU_DIR"
+		mv "$QEMU_DIR.tmp" "$QEMU_DIR"
 	fi
 fi
 log "kernel source: $KPKG $(kpkg_version)"

@@ -38,6 +38,7 @@ die() { log "error: $*"; exit 1; }
 #   KIMAGE the boot image target, built as arch/$KARCH/boot/$KIMAGE
 #   DEBARCH Debian's name of the architecture (its packages: busybox-static,
 #          libc6-dev-DEBARCH-cross); QEMU_PKG the package of QEMU_SYSTEM
+#          (none for s390, whose QEMU is unpacked into QEMU_DIR)
 case ${ARCH:-x86} in
 x86|x86_64)	KARCH=x86 ;;
 arm64|aarch64)	KARCH=arm64 ;;
@@ -52,6 +53,7 @@ UCC=gcc
 KIMAGE=bzImage
 QEMU_SYSTEM=qemu-system-x86_64
 QEMU_PKG=qemu-system-x86
+QEMU_DIR=
 DEBARCH=amd64
 case $KARCH in
 arm64)
@@ -61,8 +63,13 @@ riscv)
 	CROSS=riscv64-linux-gnu- KIMAGE=Image DEBARCH=riscv64
 	QEMU_SYSTEM=qemu-system-riscv64 QEMU_PKG=qemu-system-misc ;;
 s390)
+	# Debian 12's QEMU 7.2 reports the address after a taken branch as a
+	# PER event's (fixed in QEMU 9.1): bookworm-backports' QEMU, unpacked
+	# into the cache by scripts/deps.sh (QEMU_DIR), not installed, which
+	# would upgrade the host's x86 QEMU too. Its own firmware (-L).
 	CROSS=s390x-linux-gnu- KIMAGE=bzImage DEBARCH=s390x
-	QEMU_SYSTEM=qemu-system-s390x QEMU_PKG=qemu-system-misc ;;
+	QEMU_DIR=$CACHE/qemu-s390
+	QEMU_SYSTEM=$QEMU_DIR/usr/bin/qemu-system-s390x QEMU_PKG= ;;
 esac
 if [ "$KARCH" != x86 ]; then
 	KMAKE=(ARCH=$KARCH CROSS_COMPILE=$CROSS)

@@ -66,7 +66,7 @@ else
 	# QEMU's s390x machine: the first serial port is the SCLP VT220
 	# terminal (ttysclp0); its devices are virtio-ccw ones.
 	append="console=ttysclp0 panic=-1 uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
-	qargs=(-M s390-ccw-virtio)
+	qargs=(-M s390-ccw-virtio -L "$QEMU_DIR/usr/share/qemu")
 fi
 # The virtio transport of the machine: PCI, or the channel subsystem on s390.
 virtio=pci
