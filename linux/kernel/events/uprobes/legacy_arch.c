@@ -31,8 +31,8 @@
  *   arch_uprobe, where s390 and mips keep state of the step;
  * - return probes: arch_uretprobe_hijack_return_addr() and
  *   arch_uretprobe_is_alive(); the trampoline's hit sets the instruction
- *   pointer to the return address (and on s390 the return address
- *   register too, arch_uretprobe_set_return()).
+ *   pointer to the return address (and on riscv and s390 the return
+ *   address register too, arch_uretprobe_set_return()).
  *
  * What differs is here: the analysis, once per probe, at registration or
  * at the first mapping of the file (arch_uprobe_analyze() calls the stock
@@ -256,26 +256,6 @@ void uprobe_legacy_sigtrap(struct pt_regs *regs)
 		force_sig(SIGTRAP);
 }
 
-#ifdef CONFIG_RISCV
-/**
- * arch_uretprobe_set_return() - send a thread at the trampoline to its caller
- * @regs: the user registers, at the return trampoline
- * @orig_ret_vaddr: the return address the probe diverted
- *
- * riscv's arch_uretprobe_hijack_return_addr() puts the trampoline's
- * address in ra, and a return through ra (ret, c.jr ra) leaves it there,
- * where the program, unprobed, would have its return address: the return
- * handlers, and the program after them, see that one.
- */
-void arch_uretprobe_set_return(struct pt_regs *regs,
-			       unsigned long orig_ret_vaddr)
-{
-	if (regs->ra == instruction_pointer(regs))
-		regs->ra = orig_ret_vaddr;
-	instruction_pointer_set(regs, orig_ret_vaddr);
-}
-#endif
-
 /**
  * arch_uprobe_insn_len() - length of a probed instruction
  * @aup: the instruction, analysed by arch_uprobe_analyze_insn()
@@ -321,23 +301,34 @@ bool arch_uprobe_hit_is_64bit(struct pt_regs *regs)
 	return IS_ENABLED(CONFIG_64BIT) && !is_compat_task();
 }
 
-#ifdef CONFIG_S390
+#if defined(CONFIG_RISCV) || defined(CONFIG_S390)
+/*
+ * The return address register of the architectures whose
+ * arch_uretprobe_hijack_return_addr() diverts a return address there: ra,
+ * s390's r14.
+ */
+#ifdef CONFIG_RISCV
+#define UPROBE_LEGACY_LR(regs)	((regs)->ra)
+#else
+#define UPROBE_LEGACY_LR(regs)	((regs)->gprs[14])
+#endif
+
 /**
  * arch_uretprobe_set_return() - send a thread at the trampoline to its caller
- * @regs: the user registers, at the trampoline
+ * @regs: the user registers, at the return trampoline
  * @orig_ret_vaddr: the return address the probe diverted
  *
- * s390's arch_uretprobe_hijack_return_addr() put the trampoline's address
- * in r14, the return address register, and a return through it (br %r14)
- * leaves it there, where the program, unprobed, would have its return
- * address: the return handlers, and the program after them, see that one,
- * never an address of the XOL area.
+ * riscv's and s390's arch_uretprobe_hijack_return_addr() put the
+ * trampoline's address in the return address register (ra, r14), and a
+ * return through it (ret, br %r14) leaves it there, where the program,
+ * unprobed, would have its return address: the return handlers, and the
+ * program after them, see that one, never an address of the XOL area.
  */
 void arch_uretprobe_set_return(struct pt_regs *regs,
 			       unsigned long orig_ret_vaddr)
 {
-	if (regs->gprs[14] == uprobe_get_trampoline_vaddr())
-		regs->gprs[14] = orig_ret_vaddr;
+	if (UPROBE_LEGACY_LR(regs) == uprobe_get_trampoline_vaddr())
+		UPROBE_LEGACY_LR(regs) = orig_ret_vaddr;
 	instruction_pointer_set(regs, orig_ret_vaddr);
 }
 #endif
