@@ -81,12 +81,10 @@ static pid_t start_tracee(struct __test_metadata *_metadata, int (*body)(void))
 	return pid;
 }
 
-/* The bytes of a breakpoint at the start of a word. */
-#define BP_MASK	((1L << (8 * UPNG_DBG_BKPT_SIZE)) - 1)
-
 /*
  * Plant the debugger's breakpoint at ADDR (read-modify-write of its
- * bytes), return the old bytes (or -errno).
+ * bytes, the first of the word in memory order), return the old bytes as
+ * an instruction (upng_word_insn()), or -errno.
  */
 static long set_bp(pid_t pid, unsigned long addr)
 {
@@ -99,7 +97,7 @@ static long set_bp(pid_t pid, unsigned long addr)
 	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr,
 		   (void *)upng_with_dbg_bkpt(word)))
 		return -errno;
-	return word & BP_MASK;
+	return upng_word_insn(word, UPNG_DBG_BKPT_SIZE);
 }
 
 static int clear_bp(pid_t pid, unsigned long addr, long old)
@@ -110,8 +108,8 @@ static int clear_bp(pid_t pid, unsigned long addr, long old)
 	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)addr, NULL);
 	if (errno)
 		return -errno;
-	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr,
-		   (void *)((word & ~BP_MASK) | old)))
+	upng_insn_put(&word, UPNG_DBG_BKPT_SIZE, old);
+	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)word))
 		return -errno;
 	return 0;
 }

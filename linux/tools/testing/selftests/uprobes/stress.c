@@ -79,8 +79,10 @@
 #define MIN_SECS	20
 #define WAIT_MS		60000	/* longest wait for a process or a stop */
 #define PROGRESS_MS	10000
-/* The bytes of a breakpoint at the start of a word. */
-#define BP_MASK		((1L << (8 * UPNG_BKPT_SIZE)) - 1)
+/* Whether words A and B (in memory order) differ past a breakpoint. */
+#define DIFF_PAST_BKPT(a, b)						\
+	memcmp((char *)&(a) + UPNG_BKPT_SIZE, (char *)&(b) + UPNG_BKPT_SIZE, \
+	       sizeof(long) - UPNG_BKPT_SIZE)
 
 #define LOAD(v) __atomic_load_n(&(v), __ATOMIC_SEQ_CST)
 #define STORE(v, x) __atomic_store_n(&(v), (x), __ATOMIC_SEQ_CST)
@@ -613,7 +615,7 @@ static int tr_pokes(struct tracee *t)
 	r = tr_peek(t, c->poke_addr, &w);
 	if (r)
 		return r;
-	if (!upng_is_bkpt(&w) || (w & ~BP_MASK) != (file_p & ~BP_MASK)) {
+	if (!upng_is_bkpt(&w) || DIFF_PAST_BKPT(w, file_p)) {
 		helper_fail(c, "tracer: st_sum %#lx in %d: %016lx, not int3 over %016lx",
 			    c->poke_addr, t->tid, w, file_p);
 		return -1;
