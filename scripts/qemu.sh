@@ -64,9 +64,16 @@ elif [ "$KARCH" = riscv ]; then
 	qargs=(-M virt -bios default)
 else
 	# QEMU's s390x machine: the first serial port is the SCLP VT220
-	# terminal (ttysclp0); its devices are virtio-ccw ones.
+	# terminal (ttysclp0); its devices are virtio-ccw ones. QEMU 10.0's
+	# TCG checks a PER instruction-fetching event at the end of the
+	# instruction, which a branch to an instruction of the same page it
+	# chains to (goto_tb) jumps over: the event is lost, a single-step
+	# runs on. "-d nochain" (no chaining, which logs nothing itself)
+	# keeps relative jumps and not-taken branches right; a taken
+	# conditional branch still loses it (uprobes' steps have the
+	# successful-branching event too, see arch/s390/kernel/ptrace.c).
 	append="console=ttysclp0 panic=-1 uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
-	qargs=(-M s390-ccw-virtio -L "$QEMU_DIR/usr/share/qemu")
+	qargs=(-M s390-ccw-virtio -L "$QEMU_DIR/usr/share/qemu" -d nochain)
 fi
 # The virtio transport of the machine: PCI, or the channel subsystem on s390.
 virtio=pci
