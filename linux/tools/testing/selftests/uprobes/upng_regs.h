@@ -25,6 +25,9 @@
  *				tracee: PTRACE_SINGLESTEP, or on riscv (which
  *				has none) breakpoints on the instructions
  *				that may run next
+ *   UPNG_SI_ADDR(a)		the si_addr of a page fault at address A:
+ *				A, on s390 its page (the translation
+ *				exception gives no more)
  *   UPNG_STEP_SI_USER		defined where a single step over a system
  *				call is reported the generic way, SI_USER
  *				from no process (arm64, riscv, s390)
@@ -114,6 +117,7 @@ static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
 #define UPNG_DBG_BKPT_PC	2
 #define UPNG_DBG_SI_CODE	TRAP_BRKPT
 #define UPNG_STEP_SI_USER
+#define UPNG_SI_ADDR(a)		((a) & ~4095UL)
 /* glibc's <sys/user.h> calls it struct _user_regs_struct on s390. */
 #define user_regs_struct	_user_regs_struct
 
@@ -134,6 +138,10 @@ static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
 }
 #else
 #error "uprobes selftests: no register access for this architecture"
+#endif
+
+#ifndef UPNG_SI_ADDR
+#define UPNG_SI_ADDR(a)		(a)
 #endif
 
 /*
