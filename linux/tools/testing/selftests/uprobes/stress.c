@@ -963,13 +963,14 @@ static int toggler_main(struct st_ctx *c)
 static bool armed_byte(struct st_ctx *c, const bool *armed, unsigned long off,
 		       unsigned char b)
 {
+	unsigned char bp[UPNG_BKPT_SIZE];
 	unsigned long k;
 	int i;
 
+	upng_insn_put(bp, UPNG_BKPT_SIZE, UPNG_BKPT);	/* in memory order */
 	for (i = 0; i < NEV; i++) {
 		k = off - c->off[i];
-		if (armed[i] && k < UPNG_BKPT_SIZE &&
-		    b == (unsigned char)(UPNG_BKPT >> (8 * k)))
+		if (armed[i] && k < UPNG_BKPT_SIZE && b == bp[k])
 			return true;
 	}
 	return false;
