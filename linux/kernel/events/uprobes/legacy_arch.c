@@ -143,6 +143,11 @@ static bool uprobe_legacy_undecodable(struct arch_uprobe *aup)
  * uprobe_legacy_refuse() - refuse what the stock analysis lets through
  * @aup: the instruction, accepted by arch_uprobe_analyze_insn()
  *
+ * A breakpoint instruction, ours or a debugger's (uprobe_dbg_bkpts; s390's
+ * analysis takes 0x0002 for an instruction it knows): a hit of a probe
+ * there could not be told from the program's own trap, and its copy would
+ * trap in the XOL slot.
+ *
  * riscv's lr and sc (the A extension's AMO opcode, funct5 2 and 3): the
  * copy of either is stepped out of line, and the trap that ends the step
  * returns to user mode through the kernel's exit path, which clears the
@@ -153,6 +158,13 @@ static bool uprobe_legacy_undecodable(struct arch_uprobe *aup)
  */
 static const char *uprobe_legacy_refuse(struct arch_uprobe *aup)
 {
+	uprobe_opcode_t op;
+
+	BUILD_BUG_ON(sizeof(aup->insn) < sizeof(op));
+	memcpy(&op, aup->insn, sizeof(op));
+	if (is_swbp_insn(&op) ||
+	    uprobe_legacy_dbg_bp_len(aup->insn, sizeof(aup->insn)))
+		return "a breakpoint instruction";
 #ifdef CONFIG_RISCV
 	u32 insn = get_unaligned_le32(aup->insn);
 
