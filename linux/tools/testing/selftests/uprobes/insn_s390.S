@@ -179,8 +179,13 @@ PROBE sthrl
 	br	%r14
 ENDF sthrl
 
-/* compares: the condition code, 0 equal, 1 low, 2 high, times 0x10 */
+/*
+ * compares: the condition code, 0 equal, 1 low, 2 high, times 0x10 (ipm
+ * and srl leave r2's high word as it was: cleared first, which keeps the
+ * condition code)
+ */
 	.macro CC_TO_R2
+	lghi	%r2, 0
 	ipm	%r2
 	srl	%r2, 28
 	sllg	%r2, %r2, 4
