@@ -21,28 +21,7 @@
  * instruction alone: values are computed relative to a label, never
  * absolute addresses. r6..r13 are saved where used, as the ABI wants.
  */
-
-	.macro FUNC name
-	.text
-	.p2align 3
-	.globl insn_t_\name
-	.type insn_t_\name, @function
-insn_t_\name:
-	.endm
-
-	.macro ENDF name
-	.size insn_t_\name, . - insn_t_\name
-	.endm
-
-	.macro PROBE name
-	.globl insn_p_\name
-insn_p_\name:
-	.endm
-
-	.macro REFUSE name
-	.globl insn_r_\name
-insn_r_\name:
-	.endm
+#include "insn_asm.h"
 
 /* A frame of our own, so that r14 may be used: save r14, r15. */
 	.macro ENTER

@@ -11,22 +11,7 @@
  */
 
 #include "sites.h"
-
-	.macro FUNC name
-	.p2align 4
-	.globl \name
-	.type \name, @function
-\name:
-	.endm
-
-	.macro ENDF name
-	.size \name, . - \name
-	.endm
-
-	.macro LABEL name
-	.globl \name
-\name:
-	.endm
+#include "upng_asm.h"
 
 	.text
 

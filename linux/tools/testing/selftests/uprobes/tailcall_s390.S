@@ -29,18 +29,7 @@
  *                    leaves r0 alone), so that tc_b is entered with the
  *                    r15 tc_fl was entered with
  */
-
-	.macro FUNC name
-	.text
-	.p2align 4
-	.globl \name
-	.type \name, @function
-\name:
-	.endm
-
-	.macro ENDF name
-	.size \name, . - \name
-	.endm
+#include "upng_asm.h"
 
 FUNC tc_b
 	mghi	%r2, 3
