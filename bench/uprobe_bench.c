@@ -358,6 +358,8 @@ static const unsigned char func[FUNC_SIZE] = {
 };
 
 #elif defined(__s390x__)
+/* No register name for the instruction address: r2 and the stack pointer. */
+#define REG_ARGS "r2=%r2 r15=%r15"
 
 /*
  * s390: its stock uprobes code, which the engine serves, emulates the
