@@ -1,7 +1,7 @@
 # uprobes-ng: build the patched kernel and test it in QEMU.
 # Variables: DEBUG=1 (debug kernel), KCSAN=1 (data race detector),
 # STOCK=1 (unmodified kernel),
-# ARCH=arm64 or riscv (cross-built kernel and guest: demo, check, bench,
+# ARCH=arm64, riscv or s390 (cross-built kernel and guest: demo, check, bench,
 # kernel, initramfs, shell; x86 when unset),
 # ONLY=suite/program[:case] globs, comma-separated (check; the case only
 # for ftrace/ftracetest), SKIP_HOST=1 (check: no host-side tests),
@@ -20,11 +20,12 @@ check:
 	$(S)/check.sh
 
 # Every booted architecture's suites, one after the other (CI runs x86
-# and arm64; riscv before an engine change is merged).
+# and arm64; riscv and s390 before an engine change is merged).
 check-all:
 	ARCH=x86 $(S)/check.sh
 	ARCH=arm64 SKIP_HOST=1 $(S)/check.sh
 	ARCH=riscv SKIP_HOST=1 $(S)/check.sh
+	ARCH=s390 SKIP_HOST=1 $(S)/check.sh
 
 check-clients:
 	$(S)/check-clients.sh

@@ -357,6 +357,57 @@ static const unsigned char func[FUNC_SIZE] = {
 	0x67, 0x80, 0x00, 0x00, 0x73, 0x00, 0x10, 0x00,
 };
 
+#elif defined(__s390x__)
+/* No register name for the instruction address: r2 and the stack pointer. */
+#define REG_ARGS "r2=%r2 r15=%r15"
+
+/*
+ * s390: its stock uprobes code, which the engine serves, emulates the
+ * relative-long loads, stores and compares (larl, lgrl, ...) and steps
+ * everything else out of line: a prologue's stmg, register moves and
+ * arithmetic, loads and stores, branches, the return.
+ */
+asm(".text\n"
+	TARGET(nop, "", "nopr %r7", "br %r14")
+	/* the register save of a prologue, and a frame */
+	TARGET(stmg, "", "stmg %r14, %r15, 112(%r15)",
+	       "lmg %r14, %r15, 112(%r15)\n br %r14")
+	TARGET(aghi_sp, "", "aghi %r15, -160", "aghi %r15, 160\n br %r14")
+	TARGET(lgr, "", "lgr %r1, %r2", "br %r14")
+	TARGET(aghi, "", "aghi %r2, 1", "br %r14")
+	TARGET(lghi, "", "lghi %r2, 1", "br %r14")
+	TARGET(lg_mem, "larl %r1, bench_data\n", "lg %r2, 0(%r1)", "br %r14")
+	TARGET(stg_mem, "larl %r1, bench_store\n", "stg %r2, 0(%r1)",
+	       "br %r14")
+	/* emulated: relative-long address and load */
+	TARGET(larl, "", "larl %r2, bench_data", "br %r14")
+	TARGET(lgrl, "", "lgrl %r2, bench_data", "br %r14")
+	/* stepped branches, fixed up after the step */
+	TARGET(j, "", "j 1f", ".short 0\n 1: br %r14")
+	TARGET(brasl, "lgr %r0, %r14\n", "brasl %r14, 1f",
+	       "lgr %r14, %r0\n br %r14\n 1: br %r14")
+	TARGET(ret, "", "br %r14", "")
+	".data\n .balign 32\n"
+	"bench_data: .quad 42, 43, 44, 45\n"
+	"bench_store: .quad 0\n"
+	".text\n");
+
+#define CLASSES(X)							\
+	X(nop) X(stmg) X(aghi_sp) X(lgr) X(aghi) X(lghi) X(lg_mem)	\
+	X(stg_mem) X(larl) X(lgrl) X(j) X(brasl) X(ret)
+
+#define RETPROBE_FN t_stmg
+#define RETPROBE_AT p_stmg
+#define UNSUPPORTED(t) NULL
+
+static const unsigned char nop_insn[] = { 0x07, 0x07 };	/* nopr %r7 */
+static const unsigned char swbp[] = { 0x00, 0x02 };
+/* stmg %r14,%r15,112(%r15); lmg %r14,%r15,112(%r15); br %r14; 0x0001 */
+static const unsigned char func[FUNC_SIZE] = {
+	0xeb, 0xef, 0xf0, 0x70, 0x00, 0x24, 0xeb, 0xef,
+	0xf0, 0x70, 0x00, 0x04, 0x07, 0xfe, 0x00, 0x01,
+};
+
 #else
 #error "uprobe_bench: no probed instruction classes for this architecture"
 #endif
@@ -1532,6 +1583,8 @@ static void raise_nofile(long n)
 #define REGS_IP offsetof(struct user_regs_struct, pc)
 #elif defined(__riscv)
 #define REGS_IP 0	/* epc, first of struct pt_regs and user_regs_struct */
+#elif defined(__s390x__)
+#define REGS_IP 16	/* psw.addr, after args[0] and psw.mask (user_pt_regs) */
 #endif
 
 /* A program that sets ip to @ip, for uprobe_multi links: fd or -errno. */

@@ -7,9 +7,10 @@
 # DEBUG=1 / STOCK=1 / ARCH=arm64 as for scripts/build.sh; KERNEL=bzImage
 # boots that kernel instead of building one (the guest is built all the
 # same). On arm64 the probe fetches "%pc %x0 %x1 %sp" (riscv: "%epc %a0
-# %a1 %sp"): demo_add()'s arguments must show in the trace as the program
-# passed them, and a return probe on it must show its results (and the
-# program must not see the trampoline's address in its link register);
+# %a1 %sp"; s390, which has no register name for the instruction address:
+# "%r2 %r3 %r15"): demo_add()'s arguments must show in the trace as the
+# program passed them, and a return probe on it must show its results (and
+# the program must not see the trampoline's address in its link register);
 # our kernel's KUnit cases at
 # boot were 146 there when counted, the arm64 part's own four suites among
 # them.
@@ -43,10 +44,14 @@ if ! grep -aq '^UPROBES-NG-DEMO: PASS' "$logf"; then
 elif [ "$KARCH" = x86 ] &&
      ! grep -aqE 'p_demo_0x[0-9a-f]+: \(0x[0-9a-f]+\) arg1=0x[0-9a-f]+ arg2=0x[0-9a-f]+' "$logf"; then
 	why="no trace line with %ip and %ax values"
-elif [ "$KARCH" != x86 ] &&
+elif [ "$KARCH" != x86 ] && [ "$KARCH" != s390 ] &&
      [ "$(sed -n 's/.*p_demo_0x[0-9a-f]*: (0x[0-9a-f]*) arg1=0x[0-9a-f]* arg2=\(0x[0-9a-f]*\) arg3=\(0x[0-9a-f]*\) arg4=0x[0-9a-f]*.*/\1,\2/p' \
 	"$logf" | tr '\n' ' ')" != "0x0,0x1 0x1,0x2 0x3,0x3 0x6,0x4 0xa,0x5 " ]; then
 	why="no trace lines with the pc, sp and demo_add()'s arguments (x0, x1; a0, a1: 0,1 1,2 3,3 6,4 10,5)"
+elif [ "$KARCH" = s390 ] &&
+     [ "$(sed -n 's/.*p_demo_0x[0-9a-f]*: (0x[0-9a-f]*) arg1=\(0x[0-9a-f]*\) arg2=\(0x[0-9a-f]*\) arg3=0x[0-9a-f]*.*/\1,\2/p' \
+	"$logf" | tr '\n' ' ')" != "0x0,0x1 0x1,0x2 0x3,0x3 0x6,0x4 0xa,0x5 " ]; then
+	why="no trace lines with %r15 and demo_add()'s arguments in %r2, %r3 (0,1 1,2 3,3 6,4 10,5)"
 elif [ "$KARCH" != x86 ] &&
      [ "$(sed -n 's/.*demo_ret: (0x[0-9a-f]* <- 0x[0-9a-f]*) ret=\(0x[0-9a-f]*\).*/\1/p' "$logf" | tr '\n' ' ')" != \
        "0x1 0x3 0x6 0xa 0xf " ]; then

@@ -5,7 +5,9 @@
 # sparc64), then print the kernel source package version in use.
 # ARCH=arm64: also the arm64 C library, qemu-system-aarch64 and an arm64
 # busybox for the guest; ARCH=riscv the same for riscv64 (a busybox
-# cross-built from Debian's source package). KTESTS=1: also clang-19 and LLVM. Works as root or
+# cross-built from Debian's source package), ARCH=s390 for s390x (its
+# QEMU from bookworm-backports, unpacked into the cache).
+# KTESTS=1: also clang-19 and LLVM. Works as root or
 # through sudo.
 . "$(dirname "$0")/lib.sh"
 
@@ -35,17 +37,12 @@ pkgs=(
 if [ "${KTESTS:-0}" = 1 ]; then
 	pkgs+=(clang-19 lld-19 llvm-19)
 fi
-if [ "$KARCH" = arm64 ]; then
+if [ "$KARCH" != x86 ]; then
 	pkgs+=(
-		libc6-dev-arm64-cross	# static arm64 programs (the demo)
-		qemu-system-arm		# qemu-system-aarch64
+		"libc6-dev-$DEBARCH-cross"	# static programs for the guest (the demo; riscv's busybox)
 	)
-fi
-if [ "$KARCH" = riscv ]; then
-	pkgs+=(
-		libc6-dev-riscv64-cross	# static riscv64 programs (the demo, busybox)
-		qemu-system-misc	# qemu-system-riscv64 (OpenSBI: qemu-system-data)
-	)
+	# $QEMU_SYSTEM (riscv's OpenSBI: qemu-system-data); s390's below
+	[ -z "$QEMU_PKG" ] || pkgs+=("$QEMU_PKG")
 fi
 sudo=
 if [ "$(id -u)" != 0 ]; then
@@ -65,37 +62,39 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 [ -f "$KTARBALL" ] || die "$KTARBALL missing after installing $KPKG"
 
-# The arm64 guest's busybox: Debian's busybox-static for arm64, unpacked
-# under the cache (installing it would replace the host's /bin/busybox).
-# apt fetches it once dpkg knows the arm64 architecture; fetched again when
-# the archive has another version.
-if [ "$KARCH" = arm64 ]; then
-	bb=$CACHE/busybox-arm64
-	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+# The guest's busybox on arm64 and s390: Debian's busybox-static
+# for it (arm64, s390x), unpacked under the cache as busybox-$KARCH
+# (installing it would replace the host's /bin/busybox). apt fetches it
+# once dpkg knows the architecture; fetched again when the archive has
+# another version.
+if [ "$KARCH" = arm64 ] || [ "$KARCH" = s390 ]; then
+	bb=$CACHE/busybox-$KARCH
+	machine=$(case $KARCH in arm64) echo AArch64 ;; s390) echo 'IBM S/390' ;; esac)
+	if ! dpkg --print-foreign-architectures | grep -qx "$DEBARCH"; then
 		[ -z "$sudo" ] || command -v sudo >/dev/null ||
-			die "not root and no sudo: run dpkg --add-architecture arm64 && apt-get update"
-		log "adding the arm64 architecture to dpkg (for busybox-static:arm64)"
-		$sudo dpkg --add-architecture arm64
+			die "not root and no sudo: run dpkg --add-architecture $DEBARCH && apt-get update"
+		log "adding the $DEBARCH architecture to dpkg (for busybox-static:$DEBARCH)"
+		$sudo dpkg --add-architecture "$DEBARCH"
 	fi
-	if ! apt-cache show busybox-static:arm64 >/dev/null 2>&1; then
-		log "apt-get update (arm64 package lists)"
+	if ! apt-cache show "busybox-static:$DEBARCH" >/dev/null 2>&1; then
+		log "apt-get update ($DEBARCH package lists)"
 		$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 	fi
-	want=$(apt-cache show --no-all-versions busybox-static:arm64 | sed -n 's/^Version: //p')
-	[ -n "$want" ] || die "no busybox-static:arm64 in the package lists"
+	want=$(apt-cache show --no-all-versions "busybox-static:$DEBARCH" | sed -n 's/^Version: //p')
+	[ -n "$want" ] || die "no busybox-static:$DEBARCH in the package lists"
 	if [ "$(cat "$bb/.version" 2>/dev/null)" != "$want" ] || [ ! -x "$bb/bin/busybox" ]; then
-		log "fetching busybox-static:arm64 $want into $bb"
+		log "fetching busybox-static:$DEBARCH $want into $bb"
 		dl=$(mktemp -d)
 		# apt drops its privileges to _apt for downloads: let it write here.
 		chmod 777 "$dl"
-		(cd "$dl" && apt-get download -q "busybox-static:arm64=$want") > "$dl/log" 2>&1 ||
-			{ cat "$dl/log" >&2; rm -rf "$dl"; die "apt-get download busybox-static:arm64 failed"; }
+		(cd "$dl" && apt-get download -q "busybox-static:$DEBARCH=$want") > "$dl/log" 2>&1 ||
+			{ cat "$dl/log" >&2; rm -rf "$dl"; die "apt-get download busybox-static:$DEBARCH failed"; }
 		rm -rf "$bb.tmp"
 		mkdir -p "$CACHE"
-		dpkg-deb -x "$dl"/busybox-static_*_arm64.deb "$bb.tmp"
+		dpkg-deb -x "$dl"/busybox-static_*_"$DEBARCH".deb "$bb.tmp"
 		rm -rf "$dl"
 		elf=$(readelf -hlW "$bb.tmp/bin/busybox")
-		grep -q 'Machine:.*AArch64' <<< "$elf" || die "$bb.tmp/bin/busybox is not an arm64 program"
+		grep -q "Machine:.*$machine" <<< "$elf" || die "$bb.tmp/bin/busybox is not an $DEBARCH program"
 		! grep -q INTERP <<< "$elf" || die "$bb.tmp/bin/busybox is not static"
 		echo "$want" > "$bb.tmp/.version"
 		rm -rf "$bb"
@@ -142,6 +141,58 @@ if [ "$KARCH" = riscv ]; then
 		echo "$bbver" > "$bb.tmp/.version"
 		rm -rf "$bb"
 		mv "$bb.tmp" "$bb"
+	fi
+fi
+# s390's QEMU: Debian 12's (7.2) reports the address after a taken
+# branch as the PER event's when PER is on (fixed in QEMU 9.1,
+# a6a33760a33e), which breaks every single-step of a taken branch, the
+# stepped copies of probed branches among them. bookworm-backports has a
+# newer one: qemu-system-s390x and its firmware (qemu-system-data) are
+# fetched with apt-get download and unpacked into $QEMU_DIR, never
+# installed (that would upgrade the host's qemu-system-x86, which the
+# benchmarks run on; its libraries are Debian 12's). The backports
+# source is added to apt when missing (its packages have priority 100:
+# apt installs and upgrades nothing from it unless asked to).
+if [ "$KARCH" = s390 ]; then
+	qmin=1:9.1
+	bpo=bookworm-backports
+	if ! apt-cache policy qemu-system-s390x 2>/dev/null | grep -q " $bpo/"; then
+		[ -z "$sudo" ] || command -v sudo >/dev/null ||
+			die "not root and no sudo: add $bpo to apt's sources and run apt-get update"
+		if ! grep -rqs "$bpo" /etc/apt/sources.list /etc/apt/sources.list.d; then
+			log "adding $bpo to apt's sources (for qemu-system-s390x)"
+			printf '%s\n' "Types: deb" "URIs: http://deb.debian.org/debian" \
+				"Suites: $bpo" "Components: main" \
+				"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+				$sudo tee /etc/apt/sources.list.d/$bpo.sources >/dev/null
+		fi
+		log "apt-get update ($bpo package lists)"
+		$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	fi
+	want=$(apt-cache madison qemu-system-s390x | awk -v s="$bpo/" '$0 ~ s { print $3; exit }')
+	[ -n "$want" ] || die "no qemu-system-s390x in $bpo"
+	dpkg --compare-versions "$want" ge "$qmin" ||
+		die "qemu-system-s390x $want in $bpo: $qmin or later is needed"
+	if [ "$(cat "$QEMU_DIR/.version" 2>/dev/null)" != "$want" ] || [ ! -x "$QEMU_SYSTEM" ]; then
+		log "fetching qemu-system-s390x $want ($bpo) into $QEMU_DIR"
+		dl=$(mktemp -d)
+		chmod 777 "$dl"
+		(cd "$dl" && apt-get download -q "qemu-system-s390x=$want" "qemu-system-data=$want") \
+			> "$dl/log" 2>&1 ||
+			{ cat "$dl/log" >&2; rm -rf "$dl"; die "apt-get download qemu-system-s390x failed"; }
+		rm -rf "$QEMU_DIR.tmp"
+		mkdir -p "$CACHE"
+		for deb in "$dl"/*.deb; do
+			dpkg-deb -x "$deb" "$QEMU_DIR.tmp"
+		done
+		rm -rf "$dl" "$QEMU_DIR.tmp/usr/share/doc" "$QEMU_DIR.tmp/usr/share/man"
+		nolib=$(ldd "$QEMU_DIR.tmp/usr/bin/qemu-system-s390x" | sed -n 's/^[[:space:]]*\([^ ]*\) => not found.*/\1/p')
+		[ -z "$nolib" ] || die "qemu-system-s390x $want needs libraries the host lacks: $nolib"
+		"$QEMU_DIR.tmp/usr/bin/qemu-system-s390x" -version >/dev/null ||
+			die "qemu-system-s390x $want does not run"
+		echo "$want" > "$QEMU_DIR.tmp/.version"
+		rm -rf "$QEMU_DIR"
+		mv "$QEMU_DIR.tmp" "$QEMU_DIR"
 	fi
 fi
 log "kernel source: $KPKG $(kpkg_version)"

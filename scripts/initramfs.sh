@@ -145,7 +145,7 @@ done | sort -u | while read -r so; do
 		cp -L "$so" "$stage$so"
 	else
 		from=/usr/${CROSS%-}/lib/$(basename "$so")
-		[ -e "$from" ] || die "no $from for the $KARCH guest (libc6-${KARCH}-cross)"
+		[ -e "$from" ] || die "no $from for the $KARCH guest (libc6-${DEBARCH}-cross)"
 		cp -L "$from" "$stage$so"
 	fi
 done

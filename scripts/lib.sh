@@ -28,18 +28,23 @@ log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 # Target architecture, from the kernel's own variable (ARCH=arm64 make demo):
-# x86 (the default, built natively), arm64 or riscv (riscv64; each
-# cross-compiled, booted with qemu-system-aarch64 or qemu-system-riscv64
-# on QEMU's "virt" board). A non-x86 architecture has
-# build and output directories of its own: it never touches the x86 ones.
+# x86 (the default, built natively), arm64, riscv (riscv64) or s390
+# (s390x), each cross-compiled and booted with qemu-system-aarch64 or
+# qemu-system-riscv64 on QEMU's "virt" board, or qemu-system-s390x on its
+# "s390-ccw-virtio" machine. A non-x86 architecture has build and output
+# directories of its own: it never touches the x86 ones.
 #   KMAKE  the kernel make's arguments for the architecture
 #   KCC    the kernel's compiler; UCC the guest programs' (linked static)
 #   KIMAGE the boot image target, built as arch/$KARCH/boot/$KIMAGE
+#   DEBARCH Debian's name of the architecture (its packages: busybox-static,
+#          libc6-dev-DEBARCH-cross); QEMU_PKG the package of QEMU_SYSTEM
+#          (none for s390, whose QEMU is unpacked into QEMU_DIR)
 case ${ARCH:-x86} in
 x86|x86_64)	KARCH=x86 ;;
 arm64|aarch64)	KARCH=arm64 ;;
 riscv|riscv64)	KARCH=riscv ;;
-*)		die "ARCH=$ARCH: only x86 (the default), arm64 and riscv are supported" ;;
+s390|s390x)	KARCH=s390 ;;
+*)		die "ARCH=$ARCH: only x86 (the default), arm64, riscv and s390 are supported" ;;
 esac
 CROSS=
 KMAKE=()
@@ -47,27 +52,32 @@ KCC="ccache gcc"
 UCC=gcc
 KIMAGE=bzImage
 QEMU_SYSTEM=qemu-system-x86_64
-if [ "$KARCH" = arm64 ]; then
-	CROSS=aarch64-linux-gnu-
-	KMAKE=(ARCH=arm64 CROSS_COMPILE=$CROSS)
+QEMU_PKG=qemu-system-x86
+QEMU_DIR=
+DEBARCH=amd64
+case $KARCH in
+arm64)
+	CROSS=aarch64-linux-gnu- KIMAGE=Image DEBARCH=arm64
+	QEMU_SYSTEM=qemu-system-aarch64 QEMU_PKG=qemu-system-arm ;;
+riscv)
+	CROSS=riscv64-linux-gnu- KIMAGE=Image DEBARCH=riscv64
+	QEMU_SYSTEM=qemu-system-riscv64 QEMU_PKG=qemu-system-misc ;;
+s390)
+	# Debian 12's QEMU 7.2 reports the address after a taken branch as a
+	# PER event's (fixed in QEMU 9.1): bookworm-backports' QEMU, unpacked
+	# into the cache by scripts/deps.sh (QEMU_DIR), not installed, which
+	# would upgrade the host's x86 QEMU too. Its own firmware (-L).
+	CROSS=s390x-linux-gnu- KIMAGE=bzImage DEBARCH=s390x
+	QEMU_DIR=$CACHE/qemu-s390
+	QEMU_SYSTEM=$QEMU_DIR/usr/bin/qemu-system-s390x QEMU_PKG= ;;
+esac
+if [ "$KARCH" != x86 ]; then
+	KMAKE=(ARCH=$KARCH CROSS_COMPILE=$CROSS)
 	KCC="ccache ${CROSS}gcc"
 	UCC=${CROSS}gcc
-	KIMAGE=Image
-	QEMU_SYSTEM=qemu-system-aarch64
-	BUILD=${UPROBES_BUILD:-$CACHE/build-arm64-$FLAVOR}
-	STOCK_BUILD=$CACHE/build-arm64-stock
-	OUT=${UPROBES_OUT:-$CACHE/out-arm64-$FLAVOR}
-fi
-if [ "$KARCH" = riscv ]; then
-	CROSS=riscv64-linux-gnu-
-	KMAKE=(ARCH=riscv CROSS_COMPILE=$CROSS)
-	KCC="ccache ${CROSS}gcc"
-	UCC=${CROSS}gcc
-	KIMAGE=Image
-	QEMU_SYSTEM=qemu-system-riscv64
-	BUILD=${UPROBES_BUILD:-$CACHE/build-riscv-$FLAVOR}
-	STOCK_BUILD=$CACHE/build-riscv-stock
-	OUT=${UPROBES_OUT:-$CACHE/out-riscv-$FLAVOR}
+	BUILD=${UPROBES_BUILD:-$CACHE/build-$KARCH-$FLAVOR}
+	STOCK_BUILD=$CACHE/build-$KARCH-stock
+	OUT=${UPROBES_OUT:-$CACHE/out-$KARCH-$FLAVOR}
 fi
 # QEMU: TCG, single-threaded for x86 and arm64: multi-threaded TCG races
 # x86's live text patching. Multi-threaded for riscv: its remote TLB and

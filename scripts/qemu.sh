@@ -9,6 +9,8 @@
 #   ARCH=arm64      boot an arm64 Image with qemu-system-aarch64 -M virt
 #                   (always TCG: the host is x86); ARCH=riscv a riscv64
 #                   Image with qemu-system-riscv64 -M virt
+#   ARCH=s390       boot an s390x bzImage with qemu-system-s390x -M
+#                   s390-ccw-virtio (TCG too)
 #   LOG=file        serial console log (default $OUT/console-MODE.log)
 #   TIMEOUT=s       whole-run limit (default 1800)
 #   PROG_TIMEOUT=s  limit per test program, checked on the host from the
@@ -54,18 +56,33 @@ elif [ "$KARCH" = arm64 ]; then
 	append="console=ttyAMA0 panic=-1 uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
 	# mte=on: the board gives the CPU tag memory (MTE needs it).
 	qargs=(-M virt,mte=on)
-else
+elif [ "$KARCH" = riscv ]; then
 	# QEMU's generic riscv board: its NS16550A UART is the console, the
 	# device tree describes the rest; OpenSBI, the firmware QEMU ships
 	# (qemu-system-data), starts the kernel in S-mode.
 	append="console=ttyS0 panic=-1 uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
 	qargs=(-M virt -bios default)
+else
+	# QEMU's s390x machine: the first serial port is the SCLP VT220
+	# terminal (ttysclp0); its devices are virtio-ccw ones. QEMU 10.0's
+	# TCG checks a PER instruction-fetching event at the end of the
+	# instruction, which a branch to an instruction of the same page it
+	# chains to (goto_tb) jumps over: the event is lost, a single-step
+	# runs on. "-d nochain" (no chaining, which logs nothing itself)
+	# keeps relative jumps and not-taken branches right; a taken
+	# conditional branch still loses it (uprobes' steps have the
+	# successful-branching event too, see arch/s390/kernel/ptrace.c).
+	append="console=ttysclp0 panic=-1 uprobes_ng.mode=$mode uprobes_ng.timeout=$((prog_timeout * 5 / 6))"
+	qargs=(-M s390-ccw-virtio -L "$QEMU_DIR/usr/share/qemu" -d nochain)
 fi
+# The virtio transport of the machine: PCI, or the channel subsystem on s390.
+virtio=pci
+[ "$KARCH" != s390 ] || virtio=ccw
 qargs+=(-m "${MEM:-1G}" -smp "${SMP:-2}" -no-reboot -nographic -nodefaults
 	-kernel "$kernel" -initrd "$initrd")
 if [ -n "${SHARE:-}" ]; then
 	qargs+=(-fsdev "local,id=share,path=$SHARE,security_model=none"
-		-device virtio-9p-pci,fsdev=share,mount_tag=host)
+		-device "virtio-9p-$virtio,fsdev=share,mount_tag=host")
 	append+=" uprobes_ng.share=host"
 fi
 
@@ -106,9 +123,13 @@ else
 	# arm64: "max" (every feature QEMU emulates), with QEMU's own cheap
 	# pointer authentication algorithm rather than QARMA, slow under TCG.
 	# riscv: rv64, QEMU's RV64GC with the extensions it enables by default.
-	cpu=qemu64
-	[ "$KARCH" != arm64 ] || cpu=max,pauth-impdef=on
-	[ "$KARCH" != riscv ] || cpu=rv64
+	# s390: "max", every facility TCG emulates.
+	case $KARCH in
+	x86)	cpu=qemu64 ;;
+	arm64)	cpu=max,pauth-impdef=on ;;
+	riscv)	cpu=rv64 ;;
+	*)	cpu=max ;;
+	esac
 	qargs+=(-accel "$QEMU_ACCEL" -cpu "${QEMU_CPU:-$cpu}")
 	accel=$QEMU_ACCEL
 	[ "${ICOUNT:-0}" = 1 ] && qargs+=(-icount shift=0,sleep=off) && accel+=",icount"

@@ -12,11 +12,11 @@ __attribute__((noinline, noipa)) long demo_add(long a, long b)
 	return a + b;
 }
 
-#if defined(__aarch64__) || defined(__riscv)
+#if defined(__aarch64__) || defined(__riscv) || defined(__s390x__)
 /*
  * Is @addr in the uprobes XOL area ("[uprobes]" in /proc/self/maps)?
  * After demo_add() returned through a return probe's trampoline, the
- * link register (x30, ra) must hold the return address, not the
+ * link register (x30, ra, r14) must hold the return address, not the
  * trampoline's.
  */
 static int in_xol_area(unsigned long addr)
@@ -45,14 +45,16 @@ int main(void)
 
 	for (i = 1; i <= 5; i++) {
 		sum = demo_add(sum, i);
-#if defined(__aarch64__) || defined(__riscv)
+#if defined(__aarch64__) || defined(__riscv) || defined(__s390x__)
 		{
 			unsigned long lr;
 
-#ifdef __aarch64__
+#if defined(__aarch64__)
 			asm volatile("mov %0, x30" : "=r"(lr));
-#else
+#elif defined(__riscv)
 			asm volatile("mv %0, ra" : "=r"(lr));
+#else
+			asm volatile("lgr %0, %%r14" : "=r"(lr));
 #endif
 			if (in_xol_area(lr)) {
 				printf("demo: link register = %#lx, in the XOL area\n", lr);

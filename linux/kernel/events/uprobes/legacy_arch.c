@@ -31,7 +31,8 @@
  *   arch_uprobe, where s390 and mips keep state of the step;
  * - return probes: arch_uretprobe_hijack_return_addr() and
  *   arch_uretprobe_is_alive(); the trampoline's hit sets the instruction
- *   pointer to the return address.
+ *   pointer to the return address (and on riscv and s390 the return
+ *   address register too, arch_uretprobe_set_return()).
  *
  * What differs is here: the analysis, once per probe, at registration or
  * at the first mapping of the file (arch_uprobe_analyze() calls the stock
@@ -121,9 +122,31 @@ int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len)
 	return 0;
 }
 
+/*
+ * Bytes that are no instruction at all, which a stock analysis refuses
+ * with -EINVAL as it refuses an instruction: on s390, what its opcode
+ * table does not know and no breakpoint (ours, a debugger's) is.
+ */
+static bool uprobe_legacy_undecodable(struct arch_uprobe *aup)
+{
+#ifdef CONFIG_S390
+	u8 *insn = (u8 *)aup->insn;
+
+	return !is_known_insn(insn) && !is_trap_insn(aup->insn) &&
+	       !uprobe_legacy_dbg_bp_len(insn, sizeof(aup->insn));
+#else
+	return false;
+#endif
+}
+
 /**
  * uprobe_legacy_refuse() - refuse what the stock analysis lets through
  * @aup: the instruction, accepted by arch_uprobe_analyze_insn()
+ *
+ * A breakpoint instruction, ours or a debugger's (uprobe_dbg_bkpts; s390's
+ * analysis takes 0x0002 for an instruction it knows): a hit of a probe
+ * there could not be told from the program's own trap, and its copy would
+ * trap in the XOL slot.
  *
  * riscv's lr and sc (the A extension's AMO opcode, funct5 2 and 3): the
  * copy of either is stepped out of line, and the trap that ends the step
@@ -135,6 +158,13 @@ int uprobe_legacy_dbg_bp_len(const void *insn, unsigned int len)
  */
 static const char *uprobe_legacy_refuse(struct arch_uprobe *aup)
 {
+	uprobe_opcode_t op;
+
+	BUILD_BUG_ON(sizeof(aup->insn) < sizeof(op));
+	memcpy(&op, aup->insn, sizeof(op));
+	if (is_swbp_insn(&op) ||
+	    uprobe_legacy_dbg_bp_len(aup->insn, sizeof(aup->insn)))
+		return "a breakpoint instruction";
 #ifdef CONFIG_RISCV
 	u32 insn = get_unaligned_le32(aup->insn);
 
@@ -164,7 +194,8 @@ static const char *uprobe_legacy_refuse(struct arch_uprobe *aup)
  * offset's in the page, since a file is mapped from a page boundary to a
  * page boundary. The file offset is given.
  *
- * Return: 0, or the architecture's error.
+ * Return: 0, -EOPNOTSUPP for an instruction the architecture refuses,
+ * -EINVAL for bytes that are none (s390), or the architecture's error.
  */
 int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
 			const char **reason)
@@ -176,11 +207,16 @@ int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
 				       (unsigned long)uprobe->offset);
 	if (err) {
 		*reason = "refused by the architecture's analysis";
+		/* Bytes that are none, as an offset inside an instruction is */
+		if (err == -EINVAL && uprobe_legacy_undecodable(aup)) {
+			*reason = "undecodable instruction";
+			return -EINVAL;
+		}
 		/*
-		 * riscv's, csky's and others' analyses refuse an instruction
-		 * with -EINVAL, which the engine's callers take for a bad
-		 * offset or argument (those were checked before): a refused
-		 * instruction is -EOPNOTSUPP, as on x86 and arm64.
+		 * riscv's, s390's, csky's and others' analyses refuse an
+		 * instruction with -EINVAL, which the engine's callers take
+		 * for a bad offset or argument (those were checked before): a
+		 * refused instruction is -EOPNOTSUPP, as on x86 and arm64.
 		 */
 		return err == -EINVAL ? -EOPNOTSUPP : err;
 	}
@@ -195,19 +231,18 @@ int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
  * instruction it is stepping out of line must have the section aborted
  * as if it were at the instruction (uprobe_rseq_ip()): its step is
  * abandoned with arch_uprobe_abort_xol(), which must then give back the
- * registers pre_xol changed. riscv's, powerpc's, loongarch's, csky's and
- * sparc's do (the instruction pointer, the trap marker, the single-step
- * flag); arm's leaves the scratch register its pre_xol substituted,
- * s390's the PER single-step, mips's the return address and epc of a
- * branch: there the thread stays in its slot, outside the section, until
- * the step is done, as on the stock kernel.
+ * registers pre_xol changed. riscv's, powerpc's, loongarch's, csky's,
+ * sparc's and s390's do (the instruction pointer, the trap marker, the
+ * single-step flag, s390's PER controls); arm's leaves the scratch
+ * register its pre_xol substituted, mips's the return address and epc of
+ * a branch: there the thread stays in its slot, outside the section,
+ * until the step is done, as on the stock kernel.
  *
  * Return: whether the architecture's abort_xol undoes its pre_xol whole.
  */
 bool uprobe_legacy_step_abandonable(void)
 {
-	return !IS_ENABLED(CONFIG_ARM) && !IS_ENABLED(CONFIG_S390) &&
-	       !IS_ENABLED(CONFIG_MIPS);
+	return !IS_ENABLED(CONFIG_ARM) && !IS_ENABLED(CONFIG_MIPS);
 }
 
 /**
@@ -232,26 +267,6 @@ void uprobe_legacy_sigtrap(struct pt_regs *regs)
 	else
 		force_sig(SIGTRAP);
 }
-
-#ifdef CONFIG_RISCV
-/**
- * arch_uretprobe_set_return() - send a thread at the trampoline to its caller
- * @regs: the user registers, at the return trampoline
- * @orig_ret_vaddr: the return address the probe diverted
- *
- * riscv's arch_uretprobe_hijack_return_addr() puts the trampoline's
- * address in ra, and a return through ra (ret, c.jr ra) leaves it there,
- * where the program, unprobed, would have its return address: the return
- * handlers, and the program after them, see that one.
- */
-void arch_uretprobe_set_return(struct pt_regs *regs,
-			       unsigned long orig_ret_vaddr)
-{
-	if (regs->ra == instruction_pointer(regs))
-		regs->ra = orig_ret_vaddr;
-	instruction_pointer_set(regs, orig_ret_vaddr);
-}
-#endif
 
 /**
  * arch_uprobe_insn_len() - length of a probed instruction
@@ -297,6 +312,38 @@ bool arch_uprobe_hit_is_64bit(struct pt_regs *regs)
 {
 	return IS_ENABLED(CONFIG_64BIT) && !is_compat_task();
 }
+
+#if defined(CONFIG_RISCV) || defined(CONFIG_S390)
+/*
+ * The return address register of the architectures whose
+ * arch_uretprobe_hijack_return_addr() diverts a return address there: ra,
+ * s390's r14.
+ */
+#ifdef CONFIG_RISCV
+#define UPROBE_LEGACY_LR(regs)	((regs)->ra)
+#else
+#define UPROBE_LEGACY_LR(regs)	((regs)->gprs[14])
+#endif
+
+/**
+ * arch_uretprobe_set_return() - send a thread at the trampoline to its caller
+ * @regs: the user registers, at the return trampoline
+ * @orig_ret_vaddr: the return address the probe diverted
+ *
+ * riscv's and s390's arch_uretprobe_hijack_return_addr() put the
+ * trampoline's address in the return address register (ra, r14), and a
+ * return through it (ret, br %r14) leaves it there, where the program,
+ * unprobed, would have its return address: the return handlers, and the
+ * program after them, see that one, never an address of the XOL area.
+ */
+void arch_uretprobe_set_return(struct pt_regs *regs,
+			       unsigned long orig_ret_vaddr)
+{
+	if (UPROBE_LEGACY_LR(regs) == uprobe_get_trampoline_vaddr())
+		UPROBE_LEGACY_LR(regs) = orig_ret_vaddr;
+	instruction_pointer_set(regs, orig_ret_vaddr);
+}
+#endif
 
 /**
  * arch_uprobe_kind() - how hits of a probed instruction are executed

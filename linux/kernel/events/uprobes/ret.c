@@ -127,6 +127,67 @@ static void uprobe_drop_dead_instances(struct uprobe_task *utask,
 		uprobe_recycle_instance(utask, uprobe_pop_instance(utask));
 }
 
+/*
+ * Was the call that entered the frame of @ret made again, with the return
+ * address @ra? @ret and the instances under it entered at the same sp
+ * (callers without a frame of their own, under their callees) were
+ * called from the sites their return addresses follow: a call from one
+ * of those sites, at that sp, is made by the frame that made that call
+ * before, which has therefore ended it and every frame entered since.
+ */
+static bool uprobe_called_again(const struct return_instance *ret,
+				unsigned long ra)
+{
+	unsigned long sp = ret->stack;
+
+	for (; ret && ret->stack == sp; ret = ret->next)
+		if (ret->orig_ret_vaddr == ra)
+			return true;
+	return false;
+}
+
+/**
+ * uprobe_lr_ret_alive() - arch_uretprobe_is_alive() for a link register
+ * @ret: the return instance, ->stack is sp at the function's entry
+ * @ctx: where current is: at a (chained) function entry, or returning
+ * @sp: current's stack pointer
+ * @ra: at an entry (%RP_CHECK_CALL), the return address it diverted
+ *
+ * For an architecture whose calls leave the return address in a register
+ * and sp as it is (s390; arm64's part has the same rule): a function is
+ * entered, and returns, with its caller's sp. At a new entry a frame
+ * entered below sp has gone (longjmp); one entered at sp is a caller
+ * without a frame of its own (s390: lgr %r0,%r14; brasl %r14,f; ...), or
+ * a frame longjmp left, back in the frame that now calls: the latter
+ * calls again from a site such a frame was called from. At a tail call
+ * a frame entered at sp is still there. At a return through the
+ * trampoline, sp is the returning function's entry sp: a frame entered
+ * at sp is a frameless caller only under the returning one, at the top.
+ *
+ * Return: true if the frame of @ret may still return.
+ */
+bool uprobe_lr_ret_alive(const struct return_instance *ret,
+			 enum rp_check ctx, unsigned long sp, unsigned long ra)
+{
+	struct uprobe_task *utask = current->utask;
+	const struct return_instance *top;
+
+	switch (ctx) {
+	case RP_CHECK_CALL:
+		if (sp != ret->stack)
+			return sp < ret->stack;
+		return !uprobe_called_again(ret, ra);
+	case RP_CHECK_CHAIN_CALL:
+		return sp <= ret->stack;
+	default:
+		break;
+	}
+	if (sp != ret->stack)
+		return sp < ret->stack;
+	top = utask ? utask->return_instances : NULL;
+	return top && top != ret && top->stack == sp;
+}
+
 /**
  * uprobe_prepare_return() - watch the return of the function just entered
  * @uprobe: the probe at the function's entry, hit by current

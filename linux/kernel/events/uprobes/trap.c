@@ -450,14 +450,14 @@ static void uprobe_hit_execute(struct uprobe_task *utask,
 }
 
 /*
- * The probe's part of a hit at @vaddr is done: a debugger's breakpoint
- * there too is reported to it, with the registers as the trap left them
+ * The probe's part of a hit is done: a debugger's breakpoint there too
+ * (@dbg) is reported to it, with the registers as the trap left them
  * (@trap_ip). Returns whether the trap was only the probe's.
  */
-static bool uprobe_hit_report(unsigned long vaddr, unsigned long trap_ip,
+static bool uprobe_hit_report(bool dbg, unsigned long trap_ip,
 			      struct pt_regs *regs)
 {
-	if (!uprobe_dbg_bp_at(current->mm, vaddr))
+	if (!dbg)
 		return true;
 	instruction_pointer_set(regs, trap_ip);
 	return false;
@@ -466,16 +466,18 @@ static bool uprobe_hit_report(unsigned long vaddr, unsigned long trap_ip,
 /*
  * Handles a hit of @uprobe at @vaddr: runs its handlers, then executes
  * the probed instruction. @hit is this hit's entry in the thread cache,
- * or NULL. Returns false when the trap is to be reported as the
+ * or NULL. @dbg: the trap was a debugger's breakpoint instruction, not
+ * ours. Returns false when the trap is to be reported as the
  * architecture would without uprobes (a debugger's breakpoint there too).
  */
 static bool uprobe_hit_run(struct uprobe_task *utask, struct uprobe *uprobe,
 			   struct uprobe_hit *hit, unsigned long vaddr,
-			   struct pt_regs *regs)
+			   bool dbg, struct pt_regs *regs)
 {
 	unsigned long trap_ip = instruction_pointer(regs);
 	bool restart;
 
+	dbg = dbg || uprobe_dbg_bp_at(current->mm, vaddr);
 	instruction_pointer_set(regs, vaddr);
 	if (unlikely(uprobe->is_64bit != arch_uprobe_hit_is_64bit(regs))) {
 		/* Decoded for the other mode: not executable here. */
@@ -484,14 +486,14 @@ static bool uprobe_hit_run(struct uprobe_task *utask, struct uprobe *uprobe,
 				    uprobe->is_64bit ? "64-bit" : "32-bit",
 				    uprobe->is_64bit ? "32-bit" : "64-bit");
 		uprobe_remove_from_current(uprobe, vaddr, true);
-		return uprobe_hit_report(vaddr, trap_ip, regs);
+		return uprobe_hit_report(dbg, trap_ip, regs);
 	}
 	if (!utask) {
 		/* No memory: the hit is skipped, or retried if need be. */
-		if (!uprobe_dbg_bp_at(current->mm, vaddr) &&
+		if (!dbg &&
 		    !arch_uprobe_ignore(&uprobe->arch, regs))
 			arch_uprobe_skip_sstep(&uprobe->arch, regs);
-		return uprobe_hit_report(vaddr, trap_ip, regs);
+		return uprobe_hit_report(dbg, trap_ip, regs);
 	}
 	utask->vaddr = vaddr;
 	/* The handlers of a restarted hit ran already. */
@@ -501,10 +503,10 @@ static bool uprobe_hit_run(struct uprobe_task *utask, struct uprobe *uprobe,
 	    !uprobe_hit_handlers(utask, uprobe, vaddr, restart, regs))
 		return true;
 	/* A debugger's int3 noted here outlives handler-requested removal. */
-	if (uprobe_dbg_bp_at(current->mm, vaddr)) {
+	if (dbg) {
 		/* The debugger steps over its breakpoint: the same hit. */
 		uprobe_set_restart(utask, vaddr, true);
-		return uprobe_hit_report(vaddr, trap_ip, regs);
+		return uprobe_hit_report(dbg, trap_ip, regs);
 	}
 	uprobe_hit_execute(utask, uprobe, hit, vaddr, regs);
 	return true;
@@ -517,7 +519,7 @@ static bool uprobe_hit_run(struct uprobe_task *utask, struct uprobe *uprobe,
  * program's own, or a debugger's, also one over a probe's, after the
  * probe's handlers).
  */
-static bool uprobe_handle_breakpoint(struct pt_regs *regs)
+static bool uprobe_handle_breakpoint(struct pt_regs *regs, bool dbg)
 {
 	unsigned long bp_vaddr = uprobe_get_swbp_addr(regs);
 	struct uprobe_task *utask = uprobe_utask();
@@ -537,10 +539,10 @@ static bool uprobe_handle_breakpoint(struct pt_regs *regs)
 	if (!uprobe)
 		uprobe = uprobe_hit_lookup(bp_vaddr, &hit, seq, &is_trap);
 	if (uprobe) {
-		ours = uprobe_hit_run(utask, uprobe, hit, bp_vaddr, regs);
+		ours = uprobe_hit_run(utask, uprobe, hit, bp_vaddr, dbg, regs);
 	} else {
 		/* Not a trap any more: the probe went since, run the code. */
-		ours = !is_trap;
+		ours = !dbg && !is_trap;
 		if (ours)
 			instruction_pointer_set(regs, bp_vaddr);
 	}
@@ -599,8 +601,8 @@ static void uprobe_finish_step(struct uprobe_task *utask,
 	 * An abort: a fatal signal, a trap of the copy, or a breakpoint that
 	 * trapped before the step's end (still %UTASK_SSTEP). The stock
 	 * architectures' abort_xol does not undo all their pre_xol did (arm's
-	 * scratch register, s390's PER single-step, mips's ra and epc), as it
-	 * did not on the stock kernel, which aborted for the first two. The
+	 * scratch register, mips's ra and epc), as it did not on the stock
+	 * kernel, which aborted for the first two. The
 	 * third is not expected there: their step ends with
 	 * uprobe_post_sstep_notifier() (a single-step trap, or the trap
 	 * after the copy), and their analysis emulates or refuses the
@@ -681,7 +683,7 @@ void uprobe_notify_resume(struct pt_regs *regs)
 		uprobe_finish_step(utask, regs);
 	else if (utask && utask->restart_trap)
 		uprobe_restart_check(utask, regs);
-	else if (uprobe_handle_breakpoint(regs))
+	else if (uprobe_handle_breakpoint(regs, false))
 		return;
 	else if (IS_ENABLED(CONFIG_UPROBES_LEGACY_ARCH))
 		uprobe_legacy_sigtrap(regs);
@@ -722,6 +724,13 @@ static __always_inline bool uprobe_current_mm_probed(void)
  * other user of the trap, in process context with interrupts enabled:
  * the hit is handled at once, without a second pass on the way out.
  *
+ * The stock architectures (legacy_arch.c) hand their own breakpoint to
+ * uprobe_pre_sstep_notifier(); one whose debuggers' breakpoint is another
+ * instruction, which its trap handler reports itself (s390's 0x0001),
+ * calls this for that one: it is a debugger's, whether noted or not
+ * (debugger.c notes only what it sees written while breakpoints are
+ * hidden), and the probe under it runs its handlers, not its instruction.
+ *
  * Return: true when the trap was taken care of (a probe's hit), false to
  * leave it to others: a breakpoint that is not a probe's, or a debugger's
  * over a probe's, whose handlers ran.
@@ -736,7 +745,8 @@ bool uprobe_breakpoint_trap(struct pt_regs *regs)
 		set_thread_flag(TIF_UPROBE);	/* ends the step, as it did */
 		return true;
 	}
-	return uprobe_handle_breakpoint(regs);
+	return uprobe_handle_breakpoint(regs,
+					IS_ENABLED(CONFIG_UPROBES_LEGACY_ARCH));
 }
 
 /**
@@ -876,6 +886,19 @@ static bool uprobe_leave_boost(struct uprobe_task *utask,
 	return uprobe_stepping(utask);
 }
 
+/*
+ * Did the copy being stepped trap? s390's arch_uprobe_xol_was_trapped()
+ * compares the interruption code in the registers, which an interrupt
+ * taken in the XOL slot before the copy ran overwrites too: there, the
+ * copy trapped when it raised a fault signal.
+ */
+static bool uprobe_xol_trapped(struct task_struct *t)
+{
+	if (!arch_uprobe_xol_was_trapped(t))
+		return false;
+	return !IS_ENABLED(CONFIG_S390) || uprobe_fault_pending();
+}
+
 /**
  * uprobe_deny_signal() - hold signals back during an out-of-line step
  *
@@ -920,7 +943,7 @@ bool uprobe_deny_signal(void)
 		spin_unlock_irq(&t->sighand->siglock);
 		utask->signal_held = true;
 
-		if (__fatal_signal_pending(t) || arch_uprobe_xol_was_trapped(t)) {
+		if (__fatal_signal_pending(t) || uprobe_xol_trapped(t)) {
 			utask->state = UTASK_SSTEP_TRAPPED;
 			set_tsk_thread_flag(t, TIF_UPROBE);
 		}

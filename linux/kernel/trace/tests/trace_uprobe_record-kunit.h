@@ -7,22 +7,34 @@
  */
 #include <kunit/test.h>
 
-/* Four general purpose registers, by their names in fetch arguments. */
+/*
+ * Four general purpose registers and the stack pointer, by their names in
+ * fetch arguments (s390 names r0..r15 only; r15 is its stack pointer).
+ */
 #ifdef CONFIG_ARM64
 #define FT_A	"x0"
 #define FT_B	"x1"
 #define FT_C	"x2"
 #define FT_D	"x3"
+#define FT_SP	"sp"
 #elif defined(CONFIG_RISCV)
 #define FT_A	"a0"
 #define FT_B	"a1"
 #define FT_C	"a2"
 #define FT_D	"a3"
+#define FT_SP	"sp"
+#elif defined(CONFIG_S390)
+#define FT_A	"r2"
+#define FT_B	"r3"
+#define FT_C	"r4"
+#define FT_D	"r5"
+#define FT_SP	"r15"
 #else
 #define FT_A	"di"
 #define FT_B	"si"
 #define FT_C	"dx"
 #define FT_D	"ax"
+#define FT_SP	"sp"
 #endif
 /* What FT_A is set to: every byte of the register. */
 #if BITS_PER_LONG == 64
@@ -45,7 +57,12 @@ static void fetch_test_set(struct kunit *test, struct pt_regs *regs,
 	int off = regs_query_register_offset(name);
 
 	KUNIT_ASSERT_GE_MSG(test, off, 0, "%s", name);
+#ifdef CONFIG_S390
+	/* s390's "offset" is the register's number (regs_get_register()) */
+	regs->gprs[off] = val;
+#else
 	*(unsigned long *)((u8 *)regs + off) = val;
+#endif
 }
 
 /* Value of the raw argument @i of @tp in the record at @data. */
@@ -92,7 +109,7 @@ static void fetch_test_args_run(struct kunit *test)
 	fetch_test_set(test, &regs, FT_B, (unsigned long)-5);
 	/* no user memory there (nor anywhere) */
 	fetch_test_set(test, &regs, FT_C, 0x10);
-	fetch_test_set(test, &regs, "sp", 0x2000);
+	fetch_test_set(test, &regs, FT_SP, 0x2000);
 	fetch_test_set(test, &regs, FT_D, 0xab);
 
 	dyn = dynamic_args_size(tp, &ctx);
@@ -204,11 +221,12 @@ static void fetch_test_args_in_regs(struct kunit *test)
 {
 	static const char * const in_regs[] = {
 		"%" FT_A, "%" FT_B ":s32", "\\123", "$stack",
-		"%" FT_D ":b4@4/32", "%sp:x16",
+		"%" FT_D ":b4@4/32", "%" FT_SP ":x16",
 	};
 	static const char * const in_memory[] = {
 		"+0(%" FT_C "):u32", "$stack1", "@+0x10", "$comm",
-		"\\\"imm\":string", "+0(%sp):string", "+0(%sp):ustring",
+		"\\\"imm\":string", "+0(%" FT_SP "):string",
+		"+0(%" FT_SP "):ustring",
 		"+8(+0(%" FT_A ")):s8",
 	};
 	const char *mixed[2];
@@ -252,3 +270,4 @@ kunit_test_suite(trace_uprobe_fetch_suite);
 #undef FT_B
 #undef FT_C
 #undef FT_D
+#undef FT_SP

@@ -286,6 +286,37 @@ FIXTURE_VARIANT_ADD(bad, deref_a8) {
 	.err = EINVAL,
 	.msg = "Invalid register name",
 };
+#elif defined(__s390x__)
+/* s390 knows r0..r15 only: no sp, no instruction address. */
+FIXTURE_VARIANT_ADD(bad, reg_x86_name) {
+	.def = "p {T}:{O} a=%r2 b=^%ax",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_r16) {
+	.def = "p {T}:{O} ^%r16",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_sp) {
+	.def = "p {T}:{O} ^%sp",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, reg_ip) {
+	.def = "p {T}:{O} ^%ip",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
+
+FIXTURE_VARIANT_ADD(bad, deref_r16) {
+	.def = "p {T}:{O} +8(^%r16):u32",
+	.err = EINVAL,
+	.msg = "Invalid register name",
+};
 #endif
 
 FIXTURE_VARIANT_ADD(bad, bad_mem) {
@@ -754,88 +785,6 @@ TEST_F(misc, unprobeable_int3)
 TEST_F(misc, unprobeable_iret)
 {
 	unprobeable(_metadata, self->path, "uev_bad_iret");
-}
-#elif defined(__aarch64__)
-/* brk: exception-generating; the engine's breakpoint is a brk too. */
-TEST_F(misc, unprobeable_brk)
-{
-	unprobeable(_metadata, self->path, "uev_bad_brk");
-}
-
-/* ldxr: the trap would clear the exclusive monitor. */
-TEST_F(misc, unprobeable_ldxr)
-{
-	unprobeable(_metadata, self->path, "uev_bad_ldxr");
-}
-
-/* retaa: authenticating needs the thread's keys. */
-TEST_F(misc, unprobeable_retaa)
-{
-	unprobeable(_metadata, self->path, "uev_bad_retaa");
-}
-
-/*
- * An offset inside an instruction: refused when defined or enabled
- * (EINVAL), the target unaffected.
- */
-TEST_F(misc, misaligned_offset)
-{
-	struct uev_proc p;
-	bool created;
-	int err, i;
-
-	for (i = 1; i < 4; i++) {
-		ASSERT_EQ(0, uev_spawn(&p, self->path));
-		err = define_and_enable(self->path, self->regs.offset + i, &p, &created);
-		ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
-		ASSERT_EQ(0, uev_finish(&p));
-		ASSERT_EQ(-EINVAL, err) {
-			TH_LOG("offset 0x%lx: %d (%s)", self->regs.offset + i, err,
-			       strerror(-err));
-		}
-		upng_tracefs_write("uprobe_events", "-:np");
-	}
-}
-#elif defined(__riscv)
-/* ebreak and c.ebreak: the engine's breakpoint is a c.ebreak. */
-TEST_F(misc, unprobeable_ebreak)
-{
-	unprobeable(_metadata, self->path, "uev_bad_ebreak");
-}
-
-TEST_F(misc, unprobeable_c_ebreak)
-{
-	unprobeable(_metadata, self->path, "uev_bad_c_ebreak");
-}
-
-/* fence: riscv's analysis refuses memory ordering instructions. */
-TEST_F(misc, unprobeable_fence)
-{
-	unprobeable(_metadata, self->path, "uev_bad_fence");
-}
-
-/*
- * An odd offset, inside any instruction (they are 2 or 4 bytes, at even
- * addresses): refused when defined or enabled (EINVAL), the target
- * unaffected.
- */
-TEST_F(misc, misaligned_offset)
-{
-	struct uev_proc p;
-	bool created;
-	int err, i;
-
-	for (i = 1; i < 4; i += 2) {
-		ASSERT_EQ(0, uev_spawn(&p, self->path));
-		err = define_and_enable(self->path, self->regs.offset + i, &p, &created);
-		ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
-		ASSERT_EQ(0, uev_finish(&p));
-		ASSERT_EQ(-EINVAL, err) {
-			TH_LOG("offset 0x%lx: %d (%s)", self->regs.offset + i, err,
-			       strerror(-err));
-		}
-		upng_tracefs_write("uprobe_events", "-:np");
-	}
 }
 #endif
 

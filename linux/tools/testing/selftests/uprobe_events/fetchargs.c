@@ -2,7 +2,7 @@
 /*
  * uprobe_events fetch arguments: every form and type, checked value by
  * value against the trace output of a target whose registers, stack and
- * memory are known (uev_target_asm.S, for x86-64 and arm64).
+ * memory are known (uev_target_asm.S, for x86-64, arm64 and s390x).
  * Cases that name registers by %{TOKEN} are the same on every
  * architecture; those that list an architecture's registers, and the
  * 32-bit (ia32) process's, are that architecture's.
@@ -21,6 +21,24 @@
 #include "kselftest_harness.h"
 #include "../uprobes/upng.h"
 #include "uev_lib.h"
+
+/*
+ * A load narrower than the value it starts at reads its low part on a
+ * little-endian machine, its high part on a big-endian one (s390): the
+ * first 4 bytes and the first byte of uev_data's 0x1122334455667788, the
+ * first 4 of the text constant 0x0badc0ffee0ddf00, of the stack's 0x5555.
+ */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define FIRST_U32_DATA	"287454020"	/* 0x11223344 */
+#define FIRST_X8_DATA	"0x11"
+#define FIRST_X32_TCONST "0xbadc0ff"
+#define FIRST_U32_5555	"0"
+#else
+#define FIRST_U32_DATA	"1432778632"	/* 0x55667788 */
+#define FIRST_X8_DATA	"0x88"
+#define FIRST_X32_TCONST "0xee0ddf00"
+#define FIRST_U32_5555	"21845"
+#endif
 
 /* The target program and the addresses of its symbols. */
 struct addrs {
@@ -279,6 +297,49 @@ FIXTURE_VARIANT_ADD(fetch, sp_deref) {
 	.args = "a=+0(%sp) b=+8(%sp):u32 c=+4(%sp):x32 s=$stack1",
 	.expect = "(0x{PROBE}) a=0x6666 b=21845 c=0x0 s=0x5555",
 };
+#elif defined(__s390x__)
+/*
+ * Registers, by name (ptrace.c's gpr_names): r0..r15 only; the default
+ * type is x64. r9..r13 hold N * 0x0101010101010101.
+ */
+FIXTURE_VARIANT_ADD(fetch, regs_r0_r7) {
+	.kind = "p",
+	.args = "r0=%r0 r1=%r1 r2=%r2 r3=%r3 r4=%r4 r5=%r5 r6=%r6 r7=%r7",
+	.expect =
+		"(0x{PROBE}) r0=0x8000000000000001 r1=0x102030405060708 r2=0x2a r3=0x{STRING} r4=0xffffffffffffff85 r5=0xfedcba9876543210 r6=0x{DATA} r7=0x{DATA16}",
+};
+
+FIXTURE_VARIANT_ADD(fetch, regs_r8_r13) {
+	.kind = "p",
+	.args = "r8=%r8 r9=%r9 r10=%r10 r11=%r11 r12=%r12 r13=%r13",
+	.expect =
+		"(0x{PROBE}) r8=0x10 r9=0x909090909090909 r10=0xa0a0a0a0a0a0a0a r11=0xb0b0b0b0b0b0b0b r12=0xc0c0c0c0c0c0c0c r13=0xd0d0d0d0d0d0d0d",
+};
+
+/* At a function's entry r14 holds its return address. */
+FIXTURE_VARIANT_ADD(fetch, entry_r14) {
+	.kind = "e",
+	.args = "r14=%r14",
+	.expect = "(0x{RETFUNC}) r14=0x{RETSITE}",
+};
+
+/*
+ * At its return, r2 holds the return value, and r14 the address the
+ * function returned with (the return address, not the trampoline's it was
+ * diverted to).
+ */
+FIXTURE_VARIANT_ADD(fetch, return_regs) {
+	.kind = "r",
+	.args = "r2=%r2:s32 r14=%r14",
+	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) r2=-2 r14=0x{RETSITE}",
+};
+
+/* Dereferences of the stack pointer: what the probed function pushed. */
+FIXTURE_VARIANT_ADD(fetch, sp_deref) {
+	.kind = "p",
+	.args = "a=+0(%r15) b=+8(%r15):u32 c=+12(%r15):x32 s=$stack1",
+	.expect = "(0x{PROBE}) a=0x6666 b=0 c=0x5555 s=0x5555",
+};
 #endif
 
 /* Every integer type, on a negative value (-123 in %cx, %x2). */
@@ -314,12 +375,12 @@ FIXTURE_VARIANT_ADD(fetch, stackn) {
 FIXTURE_VARIANT_ADD(fetch, stack_deref) {
 	.kind = "p",
 	.args = "t0=+0($stack) t1=+8($stack):u32",
-	.expect = "(0x{PROBE}) t0=0x6666 t1=21845",
+	.expect = "(0x{PROBE}) t0=0x6666 t1=" FIRST_U32_5555,
 };
 
 FIXTURE_VARIANT_ADD(fetch, stack_is_sp) {
 	.kind = "p",
-	.args = "st=$stack sp=%sp",
+	.args = "st=$stack sp=%{SP}",
 	.expect = "(0x{PROBE}) st=0x{SAME} sp=0x{SAME}",
 };
 
@@ -338,7 +399,7 @@ FIXTURE_VARIANT_ADD(fetch, comm_upper) {
 FIXTURE_VARIANT_ADD(fetch, mem_addr) {
 	.kind = "p",
 	.args = "q=@0x{DATA} d=@0x{DATA}:u32 w=@0x{DATA}:x8",
-	.expect = "(0x{PROBE}) q=0x1122334455667788 d=1432778632 w=0x88",
+	.expect = "(0x{PROBE}) q=0x1122334455667788 d=" FIRST_U32_DATA " w=" FIRST_X8_DATA,
 };
 
 FIXTURE_VARIANT_ADD(fetch, mem_addr_decimal) {
@@ -350,7 +411,7 @@ FIXTURE_VARIANT_ADD(fetch, mem_addr_decimal) {
 FIXTURE_VARIANT_ADD(fetch, file_offset) {
 	.kind = "p",
 	.args = "k=@+0x{TCFOFF} k32=@+0x{TCFOFF}:x32",
-	.expect = "(0x{PROBE}) k=0xbadc0ffee0ddf00 k32=0xee0ddf00",
+	.expect = "(0x{PROBE}) k=0xbadc0ffee0ddf00 k32=" FIRST_X32_TCONST,
 };
 
 FIXTURE_VARIANT_ADD(fetch, deref) {
@@ -456,11 +517,20 @@ FIXTURE_VARIANT_ADD(fetch, retval) {
 	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) rv=0xfffffffffffffffe s=-2 b=-2 x=0xfffffffe",
 };
 
+#ifdef UEV_R_PC
 FIXTURE_VARIANT_ADD(fetch, retval_suffix) {
 	.kind = "p%return",
 	.args = "rv=$retval:s32 ax=%{RET}:s16 ip=%{PC}",
 	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) rv=-2 ax=-2 ip=0x{RETSITE}",
 };
+#else
+/* No register names the instruction address (s390): the header shows it. */
+FIXTURE_VARIANT_ADD(fetch, retval_suffix) {
+	.kind = "p%return",
+	.args = "rv=$retval:s32 ax=%{RET}:s16",
+	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) rv=-2 ax=-2",
+};
+#endif
 
 #if defined(__x86_64__)
 /*

@@ -42,6 +42,8 @@ static const char * const tokens[] = {
 	"%x0", "%sp", "%pc", "%x30", "%pstate",
 #elif defined(__riscv)
 	"%a0", "%sp", "%epc", "%ra", "%status",
+#elif defined(__s390x__)
+	"%r2", "%r15", "%r14", "%r0", "%sp",
 #else
 	"%ax", "%sp", "%ip", "%r15", "%flags",
 #endif
@@ -207,6 +209,9 @@ static const char * const fetch_bases[] = {
 #elif defined(__riscv)
 	"%a4", "%a5", "%a2", "%a3", "%a1", "%a0", "%a6", "%sp", "%epc", "%s0",
 	"%a7", "%ra", "%status",
+#elif defined(__s390x__)
+	"%r5", "%r6", "%r4", "%r0", "%r3", "%r2", "%r7", "%r15", "%r14", "%r1",
+	"%r8", "%r13", "%r12",
 #else
 	"%ax", "%bx", "%cx", "%dx", "%si", "%di", "%bp", "%sp", "%ip", "%r8",
 	"%r9", "%r12", "%r15",

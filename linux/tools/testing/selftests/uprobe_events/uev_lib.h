@@ -31,6 +31,7 @@
 #define UEV_R_UNMAPPED	"%x7"	/* 0x10, an address never mapped */
 #define UEV_R_RET	"%x0"	/* -2 */
 #define UEV_R_PC	"%pc"	/* the instruction pointer */
+#define UEV_R_SP	"%sp"
 #elif defined(__riscv)
 #define UEV_R_ARG1	"%a0"	/* 42; n, depth */
 #define UEV_R_STR	"%a1"	/* uev_string */
@@ -41,6 +42,22 @@
 #define UEV_R_UNMAPPED	"%a7"	/* 0x10, an address never mapped */
 #define UEV_R_RET	"%a0"	/* -2 */
 #define UEV_R_PC	"%epc"	/* the instruction pointer */
+#define UEV_R_SP	"%sp"
+#elif defined(__s390x__)
+/*
+ * s390 names its general registers only, r0..r15 (r15 the stack pointer,
+ * r14 the return address): no name for the instruction address, so no
+ * UEV_R_PC; r9..r13 hold N * 0x0101010101010101 for register rN.
+ */
+#define UEV_R_ARG1	"%r2"	/* 42; n, depth */
+#define UEV_R_STR	"%r3"	/* uev_string */
+#define UEV_R_NEG	"%r4"	/* -123 */
+#define UEV_R_WIDE	"%r5"	/* 0xfedcba9876543210 */
+#define UEV_R_DATA	"%r6"	/* uev_data */
+#define UEV_R_DATA16	"%r7"	/* uev_data + 16 */
+#define UEV_R_UNMAPPED	"%r8"	/* 0x10, an address never mapped */
+#define UEV_R_RET	"%r2"	/* -2 */
+#define UEV_R_SP	"%r15"
 #else
 #define UEV_R_ARG1	"%di"
 #define UEV_R_STR	"%si"
@@ -51,6 +68,7 @@
 #define UEV_R_UNMAPPED	"%r9"
 #define UEV_R_RET	"%ax"
 #define UEV_R_PC	"%ip"
+#define UEV_R_SP	"%sp"
 #endif
 
 /* Seconds a target may take to answer a command. */

@@ -179,7 +179,10 @@ size_t uev_reg_token(const char *in, const char **reg)
 		{ "%{DATA16}", UEV_R_DATA16 },
 		{ "%{UNMAPPED}", UEV_R_UNMAPPED },
 		{ "%{RET}", UEV_R_RET },
+#ifdef UEV_R_PC
 		{ "%{PC}", UEV_R_PC },
+#endif
+		{ "%{SP}", UEV_R_SP },
 	};
 	size_t i, n;
 

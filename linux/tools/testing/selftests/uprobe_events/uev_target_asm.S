@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Probe points with known register, stack and memory contents for the
- * uprobe_events tests, in x86-64, A64 or riscv64 code: the same symbols, data and
- * behaviour (uev_target32_asm.S has them for ia32). The tests look every
- * global symbol below up in the symbol table of the binary; the values
- * are spelled out in the expected trace lines of fetchargs.c, the
- * registers holding them are named in uev_lib.h (UEV_R_*). Addresses
- * are formed relative to the pc, never loaded from a literal, so that
- * the position independent build has no relocation in its text.
+ * uprobe_events tests, in x86-64, A64, riscv64 or s390x code: the same
+ * symbols, data and behaviour (uev_target32_asm.S has them for ia32). The
+ * tests look every global symbol below up in the symbol table of the
+ * binary; the values are spelled out in the expected trace lines of
+ * fetchargs.c, the registers holding them are named in uev_lib.h
+ * (UEV_R_*). Addresses are formed relative to the pc, never loaded from a
+ * literal, so that the position independent build has no relocation in
+ * its text.
  */
 
 	.data
@@ -409,6 +410,109 @@ uev_bad_c_ebreak:
 uev_bad_fence:
 	fence	rw, rw
 	.p2align 2
+
+#elif defined(__s390x__)
+/*
+ * Loads known values into r0..r13 and pushes two known doublewords
+ * (0x6666 at r15, 0x5555 at r15 + 8), then runs the probed instruction at
+ * uev_regs_probe, a register move. r9..r13 hold N * 0x0101010101010101
+ * for register rN; r14 is the return address.
+ */
+	.globl uev_regs_func
+	.type uev_regs_func, @function
+uev_regs_func:
+	stmg	%r6, %r15, 48(%r15)
+	aghi	%r15, -16
+	lghi	%r0, 0x6666
+	stg	%r0, 0(%r15)
+	lghi	%r0, 0x5555
+	stg	%r0, 8(%r15)
+	llihf	%r0, 0x80000000
+	oilf	%r0, 0x00000001
+	llihf	%r1, 0x01020304
+	oilf	%r1, 0x05060708
+	lghi	%r2, 42
+	larl	%r3, uev_string
+	lghi	%r4, -123
+	llihf	%r5, 0xfedcba98
+	oilf	%r5, 0x76543210
+	larl	%r6, uev_data
+	la	%r7, 16(%r6)
+	lghi	%r8, 0x10			/* an address that is never mapped */
+	llihf	%r9, 0x09090909
+	oilf	%r9, 0x09090909
+	llihf	%r10, 0x0a0a0a0a
+	oilf	%r10, 0x0a0a0a0a
+	llihf	%r11, 0x0b0b0b0b
+	oilf	%r11, 0x0b0b0b0b
+	llihf	%r12, 0x0c0c0c0c
+	oilf	%r12, 0x0c0c0c0c
+	llihf	%r13, 0x0d0d0d0d
+	oilf	%r13, 0x0d0d0d0d
+	.globl uev_regs_probe
+uev_regs_probe:
+	lgr	%r9, %r5
+	aghi	%r15, 16
+	lmg	%r6, %r15, 48(%r15)
+	br	%r14
+	.size	uev_regs_func, . - uev_regs_func
+
+/* Returns -2; called from uev_ret_caller, which it returns to at uev_ret_site. */
+	.globl uev_ret_func
+	.type uev_ret_func, @function
+uev_ret_func:
+	lghi	%r2, -2
+	br	%r14
+	.size	uev_ret_func, . - uev_ret_func
+
+	.globl uev_ret_caller
+	.type uev_ret_caller, @function
+uev_ret_caller:
+	stmg	%r14, %r15, 112(%r15)
+	aghi	%r15, -160
+	brasl	%r14, uev_ret_func
+	.globl uev_ret_site
+uev_ret_site:
+	lmg	%r14, %r15, 272(%r15)
+	br	%r14
+	.size	uev_ret_caller, . - uev_ret_caller
+
+/* long uev_count_func(long n): returns n. */
+	.globl uev_count_func
+	.type uev_count_func, @function
+uev_count_func:
+	lgr	%r1, %r2
+	lgr	%r2, %r1
+	br	%r14
+	.size	uev_count_func, . - uev_count_func
+
+/* long uev_rec(long depth): calls itself down to depth 0; returns depth. */
+	.globl uev_rec
+	.type uev_rec, @function
+uev_rec:
+	ltgr	%r2, %r2
+	jz	1f
+	stmg	%r14, %r15, 112(%r15)
+	aghi	%r15, -168
+	stg	%r2, 160(%r15)
+	aghi	%r2, -1
+	brasl	%r14, uev_rec
+	lg	%r2, 160(%r15)
+	lmg	%r14, %r15, 280(%r15)
+1:
+	br	%r14
+	.size	uev_rec, . - uev_rec
+
+/* Instructions that cannot be probed; never executed. */
+	.globl uev_bad_ex
+uev_bad_ex:
+	ex	%r0, 0
+	.globl uev_bad_exrl
+uev_bad_exrl:
+	exrl	%r0, uev_bad_ex
+	.globl uev_bad_bkpt
+uev_bad_bkpt:
+	.short	0x0001				/* gdb's breakpoint */
 
 #else
 #error "uev_target_asm.S: no probe points for this architecture"

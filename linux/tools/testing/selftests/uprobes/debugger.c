@@ -113,8 +113,11 @@ FIXTURE_VARIANT_ADD(int3, mov) {
 FIXTURE_VARIANT_ADD(int3, nop) {
 	.fn = site_nop1, .sym = "site_nop1", .len = 4,
 };
-#elif defined(__riscv)
-/* addi t1, a0, 0 (4 bytes) and c.nop (2), both stepped. */
+#elif defined(__riscv) || defined(__s390x__)
+/*
+ * riscv: addi t1, a0, 0 (4 bytes) and c.nop (2), both stepped; s390:
+ * lgr %r1, %r2 (4 bytes) and bcr 0, %r0 (2).
+ */
 FIXTURE_VARIANT_ADD(int3, mov) {
 	.fn = site_mov, .sym = "site_mov", .len = 4,
 };
@@ -132,13 +135,13 @@ FIXTURE_VARIANT_ADD(int3, nop) {
 };
 #endif
 
-/* The bytes of a breakpoint (ours or the debugger's) at an address. */
-#define BP_MASK	((1UL << (8 * UPNG_BKPT_SIZE)) - 1)
-
-/* The first bytes of WORD, where a breakpoint goes. */
+/*
+ * The first bytes of WORD (in memory order), where a breakpoint goes, as
+ * an instruction of the debugger's breakpoint's size.
+ */
 static long low(long word)
 {
-	return (unsigned long)word & BP_MASK;
+	return upng_word_insn(word, UPNG_DBG_BKPT_SIZE);
 }
 
 /*
@@ -149,8 +152,7 @@ static long low(long word)
 static long shown(pid_t pid, unsigned long addr)
 {
 	unsigned char b[UPNG_BKPT_SIZE];
-	long v = 0;
-	int err = upng_hide_breakpoints(false), i;
+	int err = upng_hide_breakpoints(false);
 
 	if (!err)
 		err = upng_mem_read(pid, addr, b, sizeof(b));
@@ -158,9 +160,7 @@ static long shown(pid_t pid, unsigned long addr)
 		err = -EIO;
 	if (err)
 		return err;
-	for (i = UPNG_BKPT_SIZE - 1; i >= 0; i--)
-		v = v << 8 | b[i];
-	return v;
+	return upng_insn_val(b, sizeof(b));
 }
 
 static int poke(pid_t pid, unsigned long addr, long word)
@@ -355,7 +355,6 @@ TEST_F_TIMEOUT(int3, stops_each_call, 120)
 static void __noreturn int3_filler(int done)
 {
 	const size_t len = 64 << 10;
-	uint32_t bp = UPNG_DBG_BKPT;
 	unsigned char *fill = malloc(len);
 	int fd = open(upng_self_path(), O_RDONLY | O_CLOEXEC);
 	void *p;
@@ -366,7 +365,7 @@ static void __noreturn int3_filler(int done)
 	if (!fill || p == MAP_FAILED)
 		_exit(1);
 	for (i = 0; i < len; i += UPNG_DBG_BKPT_SIZE)
-		memcpy(fill + i, &bp, UPNG_DBG_BKPT_SIZE);
+		upng_insn_put(fill + i, UPNG_DBG_BKPT_SIZE, UPNG_DBG_BKPT);
 	if (upng_mem_write(getpid(), (unsigned long)p, fill, len) ||
 	    write(done, "f", 1) != 1)
 		_exit(2);
@@ -437,6 +436,9 @@ static int execute(pid_t pid, unsigned long addr, int len, bool mov)
 #elif defined(__riscv)
 	if (mov)		/* addi t1, a0, 0 */
 		regs.t1 = regs.a0;
+#elif defined(__s390x__)
+	if (mov)		/* lgr %r1, %r2 */
+		regs.gprs[1] = regs.gprs[2];
 #else
 	if (mov)		/* mov %rdi, %rax */
 		regs.rax = regs.rdi;

@@ -38,6 +38,14 @@
  * the cases are skipped. UPNG_FAULT_ROUNDS=N sets the rounds of every
  * case (the probability goes 10, 20, 30% round after round).
  *
+ * On s390 the probes are on sites_s390.S and the instruction table of
+ * insn_s390.S (emulated relative-long loads, stores and compares, the
+ * rest stepped), the rip-relative load is the emulated lgrl of
+ * site_rlload(), the indirect call and push a stepped basr and stmg, and
+ * the breakpoint is the two bytes 0x0002. s390's stock code touches user
+ * memory with get_user() and put_user() alone: no second run of the hit
+ * path with fail_usercopy confined to it.
+ *
  * On arm64 the probes are on sites_a64.S and the whole instruction table
  * of insn_a64.S (simulated branches, literal loads, stp/ldr/str and data
  * processing; stepped multiplies, loads, atomics, FP/SIMD ...), the
@@ -139,6 +147,17 @@ static const char *const arch_prefixes[] = {
 	"arch_uprobe_", "arch_uretprobe_", "is_swbp_insn", "is_trap_insn",
 	"uprobe_get_swbp_addr", "uprobe_breakpoint_handler",
 	"uprobe_single_step_handler", NULL,
+};
+#elif defined(__s390x__)
+#define ARCH_DIR	"arch/s390/kernel"
+
+/*
+ * s390's stock uprobes code (uprobes.o), which the engine serves through
+ * legacy_arch.c: its functions of the stock interface, its static helpers
+ * between them.
+ */
+static const char *const arch_prefixes[] = {
+	"arch_uprobe_", "arch_uretprobe_", NULL,
 };
 #endif
 
@@ -478,7 +497,8 @@ static long ref_call_reg, ref_push_reg;
 /*
  * A load of RIPVAL from memory that the engine does in the kernel when
  * it can: x86's rip-relative load (emulated), arm64's literal load
- * (simulated; stepped from a rewritten copy when the read fails).
+ * (simulated; stepped from a rewritten copy when the read fails), s390's
+ * relative-long load (emulated).
  */
 #if defined(__aarch64__)
 #define DATA_LOAD	"site_litload"
@@ -510,6 +530,19 @@ static void data_set(struct __test_metadata *_metadata, long v)
 {
 	rv_data = v;
 }
+#elif defined(__s390x__)
+/* lgrl, emulated: get_user() of the word. */
+#define DATA_LOAD	"site_rlload"
+
+static long data_load(void)
+{
+	return site_rlload();
+}
+
+static void data_set(struct __test_metadata *_metadata, long v)
+{
+	site_rldata[0] = v;
+}
 #else
 #define DATA_LOAD	"site_ripload"
 
@@ -527,12 +560,7 @@ static void data_set(struct __test_metadata *_metadata, long v)
 /* The UPNG_BKPT_SIZE bytes at P as upng_is_bkpt() reads them. */
 static unsigned int bkpt_word(const unsigned char *p)
 {
-	unsigned int v = 0;
-	int i;
-
-	for (i = UPNG_BKPT_SIZE - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
+	return upng_insn_val(p, UPNG_BKPT_SIZE);
 }
 
 static void probes_line(struct fctx *c, unsigned long off, char *out,
@@ -1480,12 +1508,14 @@ FIXTURE_VARIANT_ADD(hit_path, fail_usercopy) {
 	.mask = FI_M_COPY,
 };
 
-#if !defined(__riscv)
 /*
  * Not on riscv: its stock code copies nothing from or to user memory (it
  * simulates on the registers and writes the XOL slot through a kernel
- * mapping), there is no fault to inject there.
+ * mapping), there is no fault to inject there. Not on s390: its stock
+ * code reads and writes user memory with get_user() and put_user() only,
+ * which fail_usercopy does not consult.
  */
+#if defined(__x86_64__) || defined(__aarch64__)
 FIXTURE_VARIANT_ADD(hit_path, arch_fail_usercopy) {
 	.mask = FI_M_COPY,
 	.arch = true,

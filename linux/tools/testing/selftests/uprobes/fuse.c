@@ -128,17 +128,13 @@ static int wait_in_read(pid_t pid)
 
 /*
  * The first bytes of the instruction at P, where a breakpoint goes
- * (UPNG_BKPT_SIZE: one on x86, the whole instruction on arm64), as a
- * little-endian number, to compare with UPNG_BKPT.
+ * (UPNG_BKPT_SIZE: one on x86, the whole instruction on arm64, two on
+ * s390), as a number in the machine's byte order, to compare with
+ * UPNG_BKPT.
  */
 static long first(const unsigned char *p)
 {
-	long v = 0;
-	int i;
-
-	for (i = UPNG_BKPT_SIZE - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
+	return upng_insn_val(p, UPNG_BKPT_SIZE);
 }
 
 /* Those bytes at ADDR of PID, or -1. */
@@ -416,7 +412,7 @@ TEST_F_TIMEOUT(fuse, serves_files, 120)
 	ASSERT_EQ(0, stat(self->dir, &st));
 	EXPECT_TRUE(S_ISDIR(st.st_mode));
 	ASSERT_EQ(0, statfs(self->dir, &sfs));
-	EXPECT_EQ(FUSE_SUPER_MAGIC, sfs.f_type);
+	EXPECT_EQ(FUSE_SUPER_MAGIC, (long)sfs.f_type);
 
 	snprintf(missing, sizeof(missing), "%s/missing", self->dir);
 	EXPECT_EQ(-1, open(missing, O_RDONLY));

@@ -8,6 +8,11 @@
  * as often as its instruction ran.  Once with the probes registered before
  * the program starts, once registered into the running program.
  *
+ * On s390 it is bin/insns390 (insn_s390.S): the relative-long loads,
+ * stores and compares s390 emulates, and stepped branches (their targets,
+ * return addresses and branches not taken fixed up after the step), data
+ * processing, loads and stores, stmg/lmg on the stack.
+ *
  * On arm64 the table is bin/insna64 (insn_a64.S): every branch, pc-relative
  * address and literal load the engine simulates (each condition of b.cond,
  * cbz/tbz on W and X registers, br/blr/ret on x30 too), and stepped data
@@ -67,6 +72,11 @@ FIXTURE_VARIANT_ADD(insn, a64) {
 FIXTURE_VARIANT_ADD(insn, rv64) {
 	.bin = "bin/insnrv64",
 	.tag = "rv64",
+};
+#elif defined(__s390x__)
+FIXTURE_VARIANT_ADD(insn, s390x) {
+	.bin = "bin/insns390",
+	.tag = "s390",
 };
 #endif
 

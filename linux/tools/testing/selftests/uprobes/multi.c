@@ -55,8 +55,8 @@ struct mapper {
 
 /*
  * Function i's code at F, FUNC_SIZE bytes: "mov $i,%eax; ret" and nops on
- * x86, "mov w0, #i; ret" and nops on arm64 ("li a0, i" on riscv); and
- * whether F starts with it.
+ * x86, "mov w0, #i; ret" and nops on arm64 ("li a0, i" on riscv),
+ * "lgfi %r2,i; br %r14" and nops on s390; and whether F starts with it.
  * BAD is an instruction the engine refuses to probe.
  */
 #if defined(__aarch64__) || defined(__riscv)
@@ -92,6 +92,40 @@ static void put_bad(unsigned char *f)
 	uint32_t insn = BAD;
 
 	memcpy(f, &insn, sizeof(insn));
+}
+#elif defined(__s390x__)
+/* lgfi %r2, i (the 32-bit immediate big-endian); br %r14; nopr. */
+static void put_func(unsigned char *f, int i)
+{
+	static const unsigned char nopr[] = { 0x07, 0x00 };
+	int k;
+
+	for (k = 0; k < FUNC_SIZE; k += 2)
+		memcpy(f + k, nopr, 2);
+	f[0] = 0xc0;
+	f[1] = 0x21;
+	f[2] = (uint32_t)i >> 24;
+	f[3] = (uint32_t)i >> 16;
+	f[4] = (uint32_t)i >> 8;
+	f[5] = (uint32_t)i;
+	f[6] = 0x07;
+	f[7] = 0xfe;
+}
+
+static bool is_func(const unsigned char *f, int i)
+{
+	unsigned char want[FUNC_SIZE];
+
+	put_func(want, i);
+	return !memcmp(f, want, 6);
+}
+
+/* ex %r0,0: execute, which the architecture's analysis refuses. */
+static void put_bad(unsigned char *f)
+{
+	static const unsigned char ex[] = { 0x44, 0x00, 0x00, 0x00 };
+
+	memcpy(f, ex, sizeof(ex));
 }
 #else
 static void put_func(unsigned char *f, int i)
@@ -267,7 +301,7 @@ FIXTURE_SETUP(multi)
 	ASSERT_EQ(0, stat(self->path, &st));
 	self->ino = st.st_ino;
 	ASSERT_EQ(0, statfs("/sys/kernel/debug", &fs));
-	ASSERT_EQ(DEBUGFS_MAGIC, fs.f_type) TH_LOG("debugfs is not mounted");
+	ASSERT_EQ(DEBUGFS_MAGIC, (long)fs.f_type) TH_LOG("debugfs is not mounted");
 	self->listed = !access(PROBES, R_OK);
 	if (!self->listed)
 		TH_LOG("no %s (not our engine): the registry is not checked",

@@ -72,10 +72,10 @@ static void run_calls(struct __test_metadata *_metadata,
 static uint32_t insn_at(struct __test_metadata *_metadata, pid_t pid,
 			unsigned long addr)
 {
-	uint32_t v = 0;
+	unsigned char b[UPNG_BKPT_SIZE];
 
-	EXPECT_EQ(0, upng_mem_read(pid, addr, &v, UPNG_BKPT_SIZE));
-	return v;
+	EXPECT_EQ(0, upng_mem_read(pid, addr, b, sizeof(b)));
+	return upng_insn_val(b, sizeof(b));
 }
 
 FIXTURE(prefilter) {
@@ -87,13 +87,15 @@ FIXTURE(prefilter) {
 
 FIXTURE_SETUP(prefilter)
 {
+	unsigned char b[UPNG_BKPT_SIZE];
 	unsigned long func_b;
 
 	ASSERT_LE(0, upng_uprobe_pmu_type());
 	ASSERT_EQ(0, upng_elf_sym(upng_path("bin/target"), "target_func",
 				  &self->sym));
 	ASSERT_EQ(0, upng_file_read(upng_path("bin/target"), self->sym.offset,
-				    &self->orig, UPNG_BKPT_SIZE));
+				    b, sizeof(b)));
+	self->orig = upng_insn_val(b, sizeof(b));
 	ASSERT_NE(UPNG_BKPT, self->orig);
 	self->func = start_target(_metadata, &self->a);
 	func_b = start_target(_metadata, &self->b);

@@ -3,11 +3,11 @@
  * ptrace coexistence: a tracer single-steps through a function with a
  * probed instruction (riscv, which has no hardware single-step: with its
  * breakpoints on the instruction that runs next, as gdb does there), and
- * plants its own breakpoint (int3, brk #0 on arm64, c.ebreak on riscv)
- * next to or on the probed instruction.  The tracer must see the
- * same stops (addresses, register values) as without the probe, the
- * probe must count its hits, and the traced program must compute the
- * right result.
+ * plants its own breakpoint (int3, brk #0 on arm64, c.ebreak on riscv,
+ * 0x0001 on s390) next to or on the probed instruction.  The tracer
+ * must see the same stops (addresses, register values) as without the
+ * probe, the probe must count its hits, and the traced program must
+ * compute the right result.
  */
 #include <errno.h>
 #include <signal.h>
@@ -30,7 +30,7 @@
 /*
  * The register site_steps() computes in (rax; x0 on arm64, where
  * site_step2 multiplies by 3 with a stepped mul, the others are
- * simulated).
+ * simulated; r2 on s390, where all are stepped).
  */
 #if defined(__aarch64__)
 #define ACC(r)		((r)->regs[0])
@@ -38,6 +38,9 @@
 #elif defined(__riscv)
 #define ACC(r)		((r)->a0)
 #define ACC_ARG		"ax=%a0:x64"
+#elif defined(__s390x__)
+#define ACC(r)		((r)->gprs[2])
+#define ACC_ARG		"ax=%r2:x64"
 #else
 #define ACC(r)		((r)->rax)
 #define ACC_ARG		"ax=%ax:x64"
@@ -78,12 +81,10 @@ static pid_t start_tracee(struct __test_metadata *_metadata, int (*body)(void))
 	return pid;
 }
 
-/* The bytes of a breakpoint at the start of a word. */
-#define BP_MASK	((1L << (8 * UPNG_DBG_BKPT_SIZE)) - 1)
-
 /*
  * Plant the debugger's breakpoint at ADDR (read-modify-write of its
- * bytes), return the old bytes (or -errno).
+ * bytes, the first of the word in memory order), return the old bytes as
+ * an instruction (upng_word_insn()), or -errno.
  */
 static long set_bp(pid_t pid, unsigned long addr)
 {
@@ -96,7 +97,7 @@ static long set_bp(pid_t pid, unsigned long addr)
 	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr,
 		   (void *)upng_with_dbg_bkpt(word)))
 		return -errno;
-	return word & BP_MASK;
+	return upng_word_insn(word, UPNG_DBG_BKPT_SIZE);
 }
 
 static int clear_bp(pid_t pid, unsigned long addr, long old)
@@ -107,8 +108,8 @@ static int clear_bp(pid_t pid, unsigned long addr, long old)
 	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)addr, NULL);
 	if (errno)
 		return -errno;
-	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr,
-		   (void *)((word & ~BP_MASK) | old)))
+	upng_insn_put(&word, UPNG_DBG_BKPT_SIZE, old);
+	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)word))
 		return -errno;
 	return 0;
 }
@@ -230,6 +231,8 @@ TEST_F_TIMEOUT(ptrace, singlestep_through_probe, 120)
 	ret_addr = regs.regs[30];
 #elif defined(__riscv)
 	ret_addr = regs.ra;
+#elif defined(__s390x__)
+	ret_addr = regs.gprs[14];
 #else
 	errno = 0;
 	ret_addr = ptrace(PTRACE_PEEKDATA, self->pid, (void *)regs.rsp, NULL);

@@ -69,6 +69,27 @@ FUNC race_c
 	addi	a0, a0, 3
 	ret
 ENDF race_c
+#elif defined(__s390x__)
+/* long race_a(long x): 5x + 1 */
+FUNC race_a
+	mghi	%r2, 5
+	aghi	%r2, 1
+	br	%r14
+ENDF race_a
+
+/* long race_b(long x): 3x + 2 */
+FUNC race_b
+	mghi	%r2, 3
+	aghi	%r2, 2
+	br	%r14
+ENDF race_b
+
+/* long race_c(long x): 9x + 3 */
+FUNC race_c
+	mghi	%r2, 9
+	aghi	%r2, 3
+	br	%r14
+ENDF race_c
 #else
 /* long race_a(long x): 5x + 1 */
 FUNC race_a

@@ -64,6 +64,10 @@
 #define INSN_BIN	"bin/insnrv64"
 #define INSN_GOOD	"insn_p_nop"
 #define INSN_BAD	"insn_r_ebreak"
+#elif defined(__s390x__)
+#define INSN_BIN	"bin/insns390"
+#define INSN_GOOD	"insn_p_agr"
+#define INSN_BAD	"insn_r_ex"
 #endif
 
 #ifndef HWCAP2_HBC
@@ -632,6 +636,78 @@ FIXTURE_VARIANT_ADD(refuse, rv_sc_d) {
 	.sym = "insn_r_sc_d",
 	.reason = RV_LRSC,
 };
+#elif defined(__s390x__)
+/*
+ * What the stock analysis (probe_is_prohibited_opcode()) refuses, which
+ * legacy_arch.c reports as one reason: the execute instructions, those
+ * that change the addressing mode or the PSW, privileged ones,
+ * transactions, and what is no instruction at all (the breakpoints).
+ */
+#define S390_REFUSED	"refused by the architecture's analysis"
+
+FIXTURE_VARIANT_ADD(refuse, s390_ex) {
+	.bin = "bin/insns390", .sym = "insn_r_ex", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_exrl) {
+	.bin = "bin/insns390", .sym = "insn_r_exrl", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_bkpt) {
+	.bin = "bin/insns390", .sym = "insn_r_bkpt",
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_uprobe_bkpt) {
+	.bin = "bin/insns390", .sym = "insn_r_uprobe_bkpt",
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_bsm) {
+	.bin = "bin/insns390", .sym = "insn_r_bsm", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_bassm) {
+	.bin = "bin/insns390", .sym = "insn_r_bassm", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_diag) {
+	.bin = "bin/insns390", .sym = "insn_r_diag", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_stnsm) {
+	.bin = "bin/insns390", .sym = "insn_r_stnsm", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_stosm) {
+	.bin = "bin/insns390", .sym = "insn_r_stosm", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_pr) {
+	.bin = "bin/insns390", .sym = "insn_r_pr", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_bakr) {
+	.bin = "bin/insns390", .sym = "insn_r_bakr", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_pc) {
+	.bin = "bin/insns390", .sym = "insn_r_pc", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_pt) {
+	.bin = "bin/insns390", .sym = "insn_r_pt", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_epsw) {
+	.bin = "bin/insns390", .sym = "insn_r_epsw", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_tbegin) {
+	.bin = "bin/insns390", .sym = "insn_r_tbegin", .reason = S390_REFUSED,
+};
+
+FIXTURE_VARIANT_ADD(refuse, s390_tend) {
+	.bin = "bin/insns390", .sym = "insn_r_tend", .reason = S390_REFUSED,
+};
 #endif
 
 FIXTURE_SETUP(refuse)
@@ -919,6 +995,11 @@ static const unsigned char sem_code[] = {
 	0x93, 0x15, 0x15, 0x00, 0x33, 0x05, 0xb5, 0x00, 0x13, 0x05, 0x15, 0x00,
 	0x67, 0x80, 0x00, 0x00,
 };
+#elif defined(__s390x__)
+/* mghi %r2,3; aghi %r2,1; br %r14 */
+static const unsigned char sem_code[] = {
+	0xa7, 0x2d, 0x00, 0x03, 0xa7, 0x2b, 0x00, 0x01, 0x07, 0xfe,
+};
 #endif
 
 /* What a child of the semaphore case maps (see sem_child()). */
@@ -1071,6 +1152,9 @@ TEST(refused_sites_listed)
 #elif defined(__riscv)
 	static const char * const bins[] = { "bin/insnrv64" };
 	static const int nr[] = { 10 };
+#elif defined(__s390x__)
+	static const char * const bins[] = { "bin/insns390" };
+	static const int nr[] = { 16 };
 #endif
 	static struct upng_sym sym[64];
 	unsigned int b;

@@ -309,6 +309,8 @@ TEST(page_beyond_eof)
 	static const uint32_t code[] = { 0xd65f03c0 };	/* ret */
 #elif defined(__riscv)
 	static const uint32_t code[] = { 0x00008067 };	/* ret */
+#elif defined(__s390x__)
+	static const unsigned char code[] = { 0x07, 0xfe };	/* br %r14 */
 #else
 	static const unsigned char code[] = { 0xc3 };	/* ret */
 #endif

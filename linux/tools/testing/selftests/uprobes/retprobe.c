@@ -72,6 +72,11 @@ FIXTURE_VARIANT_ADD(retprobe, riscv64) {
 	.bin = "bin/target",
 	.retval = "ret=$retval:s64",
 };
+#elif defined(__s390x__)
+FIXTURE_VARIANT_ADD(retprobe, s390x) {
+	.bin = "bin/target",
+	.retval = "ret=$retval:s64",
+};
 #endif
 
 FIXTURE_SETUP(retprobe)

@@ -51,6 +51,13 @@
 #elif defined(__riscv)
 #define REG_ARG0	REG(a0)
 #define REG_RET		REG(a0)
+#elif defined(__s390x__)
+/*
+ * s390's pt_regs starts as its UAPI user_pt_regs: args[1], the PSW (mask,
+ * address), gprs[16]; glibc's user_regs_struct has no args[]. r2.
+ */
+#define REG_ARG0	(8 + 16 + 2 * 8)
+#define REG_RET		REG_ARG0
 #endif
 
 /* What the program counts, u64s of its map's value. */

@@ -282,7 +282,7 @@ TEST_F_TIMEOUT(signals, fault_in_probed_insn, 120)
 	EXPECT_EQ(3, upng_probe_hits(ev));
 	EXPECT_EQ(0, upng_probe_del(ev));
 	ASSERT_EQ((unsigned long)site_load_probe, LOAD(fault_ip));
-	ASSERT_EQ(16UL, LOAD(fault_addr));
+	ASSERT_EQ(UPNG_SI_ADDR(16UL), LOAD(fault_addr));
 	ASSERT_EQ(0, LOAD(traps));
 }
 
@@ -331,7 +331,7 @@ TEST_F_TIMEOUT(signals, fault_fixed_by_handler, 120)
 	EXPECT_EQ(2, upng_probe_hits(ev));
 	EXPECT_EQ(0, upng_probe_del(ev));
 	ASSERT_EQ((unsigned long)site_load_probe, LOAD(fault_ip));
-	ASSERT_EQ((unsigned long)&fix_page[1], LOAD(fault_addr));
+	ASSERT_EQ(UPNG_SI_ADDR((unsigned long)&fix_page[1]), LOAD(fault_addr));
 	ASSERT_EQ(0, LOAD(traps));
 	munmap(fix_page, 4096);
 }

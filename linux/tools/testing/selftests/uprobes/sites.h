@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Probe sites in sites.S (x86-64), sites_a64.S (arm64), sites_riscv.S. */
+/*
+ * Probe sites in sites.S (x86-64), sites_a64.S (arm64), sites_riscv.S and
+ * sites_s390.S.
+ */
 #ifndef SITES_H
 #define SITES_H
 
@@ -19,7 +22,7 @@
 #define SITE_REGS_RZ	SITE_UL(0x5a5a5a5a5a5a5a00)
 
 #ifndef __ASSEMBLER__
-/* Every architecture (sites.S, sites_a64.S, sites_riscv.S). */
+/* Every architecture (sites.S, sites_a64.S, sites_riscv.S, sites_s390.S). */
 long site_work(long x);
 long site_load(long *p);
 long site_steps(long x);
@@ -60,6 +63,11 @@ extern char site_sve_probe[], site_sme_probe[], site_idreg_probe[];
 extern char site_fpac_probe[];
 extern long site_litdata[];
 extern char site_xv_sim[];
+#elif defined(__s390x__)
+/* s390 only (sites_s390.S). */
+long site_rlload(void);
+extern char site_rlload_probe[];
+extern long site_rldata[];
 #elif defined(__x86_64__)
 /* x86-64 only (sites.S). */
 void site_badret(unsigned long to);

@@ -79,8 +79,10 @@
 #define MIN_SECS	20
 #define WAIT_MS		60000	/* longest wait for a process or a stop */
 #define PROGRESS_MS	10000
-/* The bytes of a breakpoint at the start of a word. */
-#define BP_MASK		((1L << (8 * UPNG_BKPT_SIZE)) - 1)
+/* Whether words A and B (in memory order) differ past a breakpoint. */
+#define DIFF_PAST_BKPT(a, b)						\
+	memcmp((char *)&(a) + UPNG_BKPT_SIZE, (char *)&(b) + UPNG_BKPT_SIZE, \
+	       sizeof(long) - UPNG_BKPT_SIZE)
 
 #define LOAD(v) __atomic_load_n(&(v), __ATOMIC_SEQ_CST)
 #define STORE(v, x) __atomic_store_n(&(v), (x), __ATOMIC_SEQ_CST)
@@ -482,15 +484,16 @@ static int tr_check_ip(struct tracee *t, unsigned long ip, const char *what)
 
 /*
  * Whether the SIGTRAP of a stop, SI, is a single-step's: a step
- * (TRAP_TRACE), a step over a syscall (TRAP_BRKPT on x86; on arm64 the
- * generic report, SI_USER from no process), a step into a signal
- * handler (si_code SIGTRAP; riscv's syscall stops too); but not a
- * breakpoint (x86's int3: SI_KERNEL, arm64's brk and riscv's ebreak:
- * TRAP_BRKPT) nor a SIGTRAP sent by someone.
+ * (TRAP_TRACE; TRAP_HWBKPT, a PER event, on s390), a step over a syscall
+ * (TRAP_BRKPT on x86; on arm64 and s390 the generic report, SI_USER from
+ * no process), a step into a signal handler (si_code SIGTRAP; riscv's
+ * syscall stops too); but not a breakpoint (x86's int3: SI_KERNEL,
+ * arm64's brk, riscv's ebreak and s390's 0x0001: TRAP_BRKPT) nor a
+ * SIGTRAP sent by someone.
  */
 static bool tr_step_trap(const siginfo_t *si)
 {
-#if defined(__aarch64__) || defined(__riscv)
+#ifdef UPNG_STEP_SI_USER
 	if (si->si_code == SI_USER)
 		return !si->si_pid;
 	return si->si_code > 0 && si->si_code != TRAP_BRKPT;
@@ -612,7 +615,7 @@ static int tr_pokes(struct tracee *t)
 	r = tr_peek(t, c->poke_addr, &w);
 	if (r)
 		return r;
-	if (!upng_is_bkpt(&w) || (w & ~BP_MASK) != (file_p & ~BP_MASK)) {
+	if (!upng_is_bkpt(&w) || DIFF_PAST_BKPT(w, file_p)) {
 		helper_fail(c, "tracer: st_sum %#lx in %d: %016lx, not int3 over %016lx",
 			    c->poke_addr, t->tid, w, file_p);
 		return -1;
@@ -960,13 +963,14 @@ static int toggler_main(struct st_ctx *c)
 static bool armed_byte(struct st_ctx *c, const bool *armed, unsigned long off,
 		       unsigned char b)
 {
+	unsigned char bp[UPNG_BKPT_SIZE];
 	unsigned long k;
 	int i;
 
+	upng_insn_put(bp, UPNG_BKPT_SIZE, UPNG_BKPT);	/* in memory order */
 	for (i = 0; i < NEV; i++) {
 		k = off - c->off[i];
-		if (armed[i] && k < UPNG_BKPT_SIZE &&
-		    b == (unsigned char)(UPNG_BKPT >> (8 * k)))
+		if (armed[i] && k < UPNG_BKPT_SIZE && b == bp[k])
 			return true;
 	}
 	return false;

@@ -26,7 +26,9 @@
  * address is in x30 at a function's entry, a return probe diverts x30,
  * and a function tail-called with b is entered with the caller's x30,
  * the trampoline, and its sp.  The same cases run there; there is no
- * 32-bit variant (arm64 refuses AArch32 code).
+ * 32-bit variant (arm64 refuses AArch32 code).  On s390 they are in
+ * tailcall_s390.S, run by bin/tailcalls390, the same way with r14 and
+ * r15 (the 31-bit compat mode is not built).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +45,7 @@
 #include <linux/perf_event.h>
 
 #include "kselftest_harness.h"
+#include "tailcall.h"
 #include "upng.h"
 
 #define RECV_MS 10000
@@ -358,6 +361,15 @@ FIXTURE_VARIANT_ADD(tailcall, aarch64) {
 	.v = {
 		.bin = "bin/tailcalla64",
 		.arg = "a=%x0:u64",
+		.retval = "ret=$retval:u64",
+		.mask = ~0ULL,
+	},
+};
+#elif defined(__s390x__)
+FIXTURE_VARIANT_ADD(tailcall, s390x) {
+	.v = {
+		.bin = "bin/tailcalls390",
+		.arg = "a=%r2:u64",
 		.retval = "ret=$retval:u64",
 		.mask = ~0ULL,
 	},
@@ -726,10 +738,10 @@ TEST_F_TIMEOUT(tailcall, longjmp_then_return, 120)
  * each entry there ends the frames entered from that site before, their
  * pending returns do not pile up (to the engine's depth limit, past
  * which return probes are ignored), and later returns are reported.
- * (On arm64, where a call does not move sp and an entry at the sp of a
- * pending return is also that of a frameless caller's callee.)
+ * (On arm64 and s390, where a call does not move sp and an entry at the
+ * sp of a pending return is also that of a frameless caller's callee.)
  */
-#if defined(__aarch64__)
+#ifdef TC_LINK_REGISTER
 TEST_F_TIMEOUT(tailcall, longjmp_loop_one_site, 120)
 {
 	run_case(_metadata, &self->st, &variant->v,

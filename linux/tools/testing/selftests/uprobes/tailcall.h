@@ -12,7 +12,18 @@ long tc_lc(long x);
 long tc_peek(long x);
 long tc_pushjmp(long x, long t);
 long tc_guard(long x, long y, long z, void *fn);
+/*
+ * Where a call leaves the return address in a register and does not move
+ * the stack pointer (arm64's x30, s390's r14): tc_fl() and the cases of
+ * frameless callers.
+ */
 #if defined(__aarch64__)
+#define TC_LINK_REGISTER
+#elif defined(__s390x__)
+#define TC_LINK_REGISTER
+#endif
+
+#ifdef TC_LINK_REGISTER
 long tc_fl(long x);
 #endif
 #if defined(__x86_64__) || defined(__aarch64__)

@@ -29,7 +29,7 @@
  *          "ljn v VALUE", VALUE what tc_a() returned
  * On x86-64 and arm64:
  *   cc:X   tc_f0(X), X + 4, through a tail call: "cc v VALUE"
- * On arm64 only:
+ * On arm64 and s390 only:
  *   fl:X   tc_fl(X), which calls tc_b() without a frame of its own:
  *          "fl v VALUE"
  *   ofl:X  tc_outer(X, 0, tc_fl)         "ofl v VALUE"
@@ -207,7 +207,7 @@ static void run_step(const char *name, long x)
 	} else if (!strcmp(name, "cc")) {
 		out("cc v %ld", tc_f0(x));
 #endif
-#if defined(__aarch64__)
+#ifdef TC_LINK_REGISTER
 	} else if (!strcmp(name, "fl")) {
 		out("fl v %ld", tc_fl(x));
 	} else if (!strcmp(name, "ofl")) {

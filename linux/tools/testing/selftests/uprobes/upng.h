@@ -19,9 +19,10 @@
 
 /*
  * What differs between the architectures the tests run on: the engine's
- * breakpoint instruction as it reads in memory (little-endian, SIZE
- * bytes), and the fetch-argument names of the first two integer
- * arguments of a function at its entry and of its return value.
+ * breakpoint instruction, SIZE bytes, as a number of that size read from
+ * memory in the machine's byte order (upng_insn_val()), and the
+ * fetch-argument names of the first two integer arguments of a function
+ * at its entry and of its return value.
  */
 #if defined(__aarch64__)
 #define UPNG_BKPT		0xd42000a0u	/* brk #5 */
@@ -44,20 +45,57 @@
 #elif defined(__i386__)
 #define UPNG_BKPT		0xccu
 #define UPNG_BKPT_SIZE		1
+#elif defined(__s390x__)
+#define UPNG_BKPT		0x0002u		/* an invalid opcode */
+#define UPNG_BKPT_SIZE		2
+#define UPNG_ARG1		"%r2"
+#define UPNG_ARG2		"%r3"
+#define UPNG_RETVAL		"%r2"
 #else
 #error "uprobes selftests: no breakpoint definition for this architecture"
 #endif
 
-/* Whether the UPNG_BKPT_SIZE bytes at P are the engine's breakpoint. */
-static inline bool upng_is_bkpt(const void *p)
+/*
+ * The SIZE (1, 2 or 4) bytes at P as an instruction of that size: a
+ * number read in the machine's byte order (x86 and arm64 are
+ * little-endian, s390 big-endian), as UPNG_BKPT and UPNG_DBG_BKPT
+ * (upng_regs.h) are written.
+ */
+static inline uint32_t upng_insn_val(const void *p, size_t size)
 {
 	const unsigned char *b = p;
 	uint32_t v = 0;
-	int i;
+	size_t i;
 
-	for (i = UPNG_BKPT_SIZE - 1; i >= 0; i--)
+	for (i = 0; i < size; i++) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 		v = v << 8 | b[i];
-	return v == UPNG_BKPT;
+#else
+		v |= (uint32_t)b[i] << (8 * i);
+#endif
+	}
+	return v;
+}
+
+/* Write the SIZE-byte instruction V to P, as upng_insn_val() reads it. */
+static inline void upng_insn_put(void *p, size_t size, uint32_t v)
+{
+	unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < size; i++) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		b[size - 1 - i] = v >> (8 * i);
+#else
+		b[i] = v >> (8 * i);
+#endif
+	}
+}
+
+/* Whether the UPNG_BKPT_SIZE bytes at P are the engine's breakpoint. */
+static inline bool upng_is_bkpt(const void *p)
+{
+	return upng_insn_val(p, UPNG_BKPT_SIZE) == UPNG_BKPT;
 }
 
 /* ---- tracefs (upng_tracefs.c) ---- */

@@ -13,17 +13,24 @@
  *				elsewhere
  *   UPNG_DBG_BKPT, UPNG_DBG_BKPT_SIZE	a debugger's breakpoint (int3;
  *				brk #0; gdb's c.ebreak on riscv, the
- *				engine's own breakpoint there too),
- *				little-endian, as it writes it
+ *				engine's own breakpoint there too; s390's
+ *				0x0001), as it writes it: a number in the
+ *				machine's byte order (upng_insn_val())
  *   UPNG_DBG_BKPT_PC		where its trap leaves pc, from the
- *				breakpoint's address: after it on x86 (1), on
- *				it on arm64 and riscv (0)
+ *				breakpoint's address: after it on x86 (1) and
+ *				s390 (2), on it on arm64 and riscv (0)
  *   UPNG_DBG_SI_CODE		the si_code of its SIGTRAP: SI_KERNEL on
- *				x86, TRAP_BRKPT on arm64 and riscv
+ *				x86, TRAP_BRKPT on arm64, riscv and s390
  *   upng_step()		a debugger's single-step of a stopped
  *				tracee: PTRACE_SINGLESTEP, or on riscv (which
  *				has none) breakpoints on the instructions
  *				that may run next
+ *   UPNG_SI_ADDR(a)		the si_addr of a page fault at address A:
+ *				A, on s390 its page (the translation
+ *				exception gives no more)
+ *   UPNG_STEP_SI_USER		defined where a single step over a system
+ *				call is reported the generic way, SI_USER
+ *				from no process (arm64, riscv, s390)
  */
 #ifndef UPNG_REGS_H
 #define UPNG_REGS_H
@@ -32,12 +39,15 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/ptrace.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <ucontext.h>
+
+#include "upng.h"
 
 #ifndef NT_PRSTATUS
 #define NT_PRSTATUS	1
@@ -80,6 +90,36 @@ static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
 #define UPNG_REGS_SP(r)		((r)->sp)
 #define UPNG_DBG_BKPT_PC	0
 #define UPNG_DBG_SI_CODE	TRAP_BRKPT
+#define UPNG_STEP_SI_USER
+
+static inline int upng_getregs(pid_t pid, struct user_regs_struct *r)
+{
+	struct iovec iov = { r, sizeof(*r) };
+
+	return ptrace(PTRACE_GETREGSET, pid, (void *)NT_PRSTATUS, &iov) ?
+	       -errno : 0;
+}
+
+static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
+{
+	struct iovec iov = { r, sizeof(*r) };
+
+	return ptrace(PTRACE_SETREGSET, pid, (void *)NT_PRSTATUS, &iov) ?
+	       -errno : 0;
+}
+#elif defined(__s390x__)
+#define UPNG_UC_PC(uc)		((unsigned long)(uc)->uc_mcontext.psw.addr)
+#define UPNG_UC_SP(uc)		((unsigned long)(uc)->uc_mcontext.gregs[15])
+#define UPNG_REGS_PC(r)		((r)->psw.addr)
+#define UPNG_REGS_SP(r)		((r)->gprs[15])
+#define UPNG_DBG_BKPT		0x0001u		/* gdb's breakpoint */
+#define UPNG_DBG_BKPT_SIZE	2
+#define UPNG_DBG_BKPT_PC	2
+#define UPNG_DBG_SI_CODE	TRAP_BRKPT
+#define UPNG_STEP_SI_USER
+#define UPNG_SI_ADDR(a)		((a) & ~4095UL)
+/* glibc's <sys/user.h> calls it struct _user_regs_struct on s390. */
+#define user_regs_struct	_user_regs_struct
 
 static inline int upng_getregs(pid_t pid, struct user_regs_struct *r)
 {
@@ -100,20 +140,30 @@ static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
 #error "uprobes selftests: no register access for this architecture"
 #endif
 
-/* WORD (as PTRACE_PEEKTEXT reads it) with the debugger's breakpoint in front. */
+#ifndef UPNG_SI_ADDR
+#define UPNG_SI_ADDR(a)		(a)
+#endif
+
+/*
+ * WORD (as PTRACE_PEEKTEXT reads it: the bytes at an address, in memory
+ * order) with the debugger's breakpoint in front, in its first bytes.
+ */
 static inline long upng_with_dbg_bkpt(long word)
 {
-	unsigned long mask = (1UL << (8 * UPNG_DBG_BKPT_SIZE)) - 1;
+	upng_insn_put(&word, UPNG_DBG_BKPT_SIZE, UPNG_DBG_BKPT);
+	return word;
+}
 
-	return (long)(((unsigned long)word & ~mask) | UPNG_DBG_BKPT);
+/* The instruction of SIZE bytes WORD starts with, in memory order. */
+static inline uint32_t upng_word_insn(long word, size_t size)
+{
+	return upng_insn_val(&word, size);
 }
 
 /* Whether WORD starts with the debugger's breakpoint. */
 static inline bool upng_is_dbg_bkpt(long word)
 {
-	unsigned long mask = (1UL << (8 * UPNG_DBG_BKPT_SIZE)) - 1;
-
-	return ((unsigned long)word & mask) == UPNG_DBG_BKPT;
+	return upng_word_insn(word, UPNG_DBG_BKPT_SIZE) == UPNG_DBG_BKPT;
 }
 
 /* The pc a tracee stopped by a debugger's breakpoint at ADDR has. */

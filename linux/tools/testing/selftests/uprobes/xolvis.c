@@ -364,6 +364,15 @@ FIXTURE_VARIANT_ADD(xolvis, stepped_mem) {
 FIXTURE_VARIANT_ADD(xolvis, simulated) {
 	.sym = "site_xv_sim", .addr = site_xv_sim, .len = 2, .no_xol = true,
 };
+#elif defined(__s390x__)
+/* Both stepped out of line (msgr, lg): s390 emulates no such instruction. */
+FIXTURE_VARIANT_ADD(xolvis, stepped) {
+	.sym = "site_xv_step", .addr = site_xv_step, .len = 4,
+};
+
+FIXTURE_VARIANT_ADD(xolvis, stepped_mem) {
+	.sym = "site_xv_mem", .addr = site_xv_mem, .len = 6,
+};
 #else
 FIXTURE_VARIANT_ADD(xolvis, boosted) {
 	.sym = "site_xv_boost", .addr = site_xv_boost, .len = 5,
