@@ -614,6 +614,17 @@ static void buffer_stats(long *entries, long *overrun)
 		fclose(f);
 }
 
+/* Defines event @ev at offset @off of file @path; 0 or -errno. */
+static int add_event(const struct event *ev, const char *path,
+		     unsigned long off)
+{
+	char def[512];
+
+	snprintf(def, sizeof(def), "%c:bench/%s %s:0x%lx %s", ev->type,
+		 ev->name, path, off, ev->args ?: "");
+	return write_file(TRACEFS "/uprobe_events", def, O_APPEND);
+}
+
 /*
  * The hit cost of the @nev events @ev (at most 2), all at @probe in @fn:
  * @fn called @n times with them disabled, then @n times enabled. Returns
@@ -632,10 +643,7 @@ static const char *measure(long (*fn)(long), const void *probe, long n,
 	if (off == (unsigned long)-1)
 		return why("maps", -ENOENT);
 	for (added = 0; added < nev; added++) {
-		snprintf(def, sizeof(def), "%c:bench/%s %s:0x%lx %s",
-			 ev[added].type, ev[added].name, path, off,
-			 ev[added].args ?: "");
-		err = write_file(TRACEFS "/uprobe_events", def, O_APPEND);
+		err = add_event(&ev[added], path, off);
 		if (err) {
 			fail = why("uprobe_events", err);
 			goto out;
@@ -989,13 +997,12 @@ static int bench_threads(void)
 {
 	static const struct event ev = { 'p', "threads", NULL };
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	char path[256], def[512];
 	unsigned long off;
 	int failed = 0, err;
+	char path[256];
 
 	off = file_offset(p_nop, path, sizeof(path));
-	snprintf(def, sizeof(def), "p:bench/%s %s:0x%lx", ev.name, path, off);
-	err = write_file(TRACEFS "/uprobe_events", def, O_APPEND);
+	err = off == (unsigned long)-1 ? -ENOENT : add_event(&ev, path, off);
 	if (err) {
 		printf("bench threads_1 error=%s\n", why("uprobe_events", err));
 		return 1;
