@@ -15,7 +15,7 @@ check() { # name file [extra checkpatch args]
 	shift 2
 	sum=$( (echo "$*"; cat "$file" "$SRC/scripts/checkpatch.pl") | sha256sum | cut -d' ' -f1)
 	if [ ! -f "$cache/$sum" ]; then
-		if (cd "$SRC" && perl scripts/checkpatch.pl --strict --no-tree --quiet \
+		if (cd "$cache" && perl "$SRC/scripts/checkpatch.pl" --strict --no-tree --quiet \
 			--no-summary --show-types "$@" "$file") > "$cache/$sum.out" 2>&1; then
 			echo PASS > "$cache/$sum"
 		else
