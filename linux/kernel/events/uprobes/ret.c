@@ -146,32 +146,33 @@ static bool uprobe_called_again(const struct return_instance *ret,
 	return false;
 }
 
-/**
- * uprobe_lr_ret_alive() - arch_uretprobe_is_alive() for a link register
- * @ret: the return instance, ->stack is sp at the function's entry
- * @ctx: where current is: at a (chained) function entry, or returning
- * @sp: current's stack pointer
- * @ra: at an entry (%RP_CHECK_CALL), the return address it diverted
+/*
+ * Is the frame of @ret still on the stack, sp being @sp, @ra the return
+ * address a new entry diverted and @top the most recent return instance?
+ * A call leaves the return address in a register and sp as it is: a
+ * function is entered, and returns, with its caller's sp.
  *
- * For an architecture whose calls leave the return address in a register
- * and sp as it is (s390; arm64's part has the same rule): a function is
- * entered, and returns, with its caller's sp. At a new entry a frame
- * entered below sp has gone (longjmp); one entered at sp is a caller
- * without a frame of its own (s390: lgr %r0,%r14; brasl %r14,f; ...), or
- * a frame longjmp left, back in the frame that now calls: the latter
- * calls again from a site such a frame was called from. At a tail call
- * a frame entered at sp is still there. At a return through the
- * trampoline, sp is the returning function's entry sp: a frame entered
- * at sp is a frameless caller only under the returning one, at the top.
+ * At a new entry a frame entered below sp has gone (longjmp). One entered
+ * at sp is either a caller without a stack frame of its own (arm64: mov
+ * x9, x30; bl g; mov x30, x9; ret; s390: lgr %r0,%r14; brasl %r14,g; ...:
+ * g is entered with its caller's sp) or a frame longjmp left, back in the
+ * frame that now calls: the latter calls again from a site such a frame
+ * was called from (uprobe_called_again()). At a tail call a frame entered
+ * at sp is still there.
  *
- * Return: true if the frame of @ret may still return.
+ * At a return through the trampoline sp is the returning function's entry
+ * sp: a frame entered higher is a live caller, one entered lower has gone.
+ * A frame entered at sp itself is either the one returning, the frames
+ * above it left by longjmp (their instances, on top, entered lower), or a
+ * caller without a frame under the returning one at the top, entered at
+ * the same sp. Taking the first for the second would run the handlers of
+ * the frames longjmp left and send the program to a return address of
+ * theirs; the second for the first, the caller's.
  */
-bool uprobe_lr_ret_alive(const struct return_instance *ret,
-			 enum rp_check ctx, unsigned long sp, unsigned long ra)
+static bool uprobe_lr_alive(const struct return_instance *ret,
+			    enum rp_check ctx, unsigned long sp,
+			    unsigned long ra, const struct return_instance *top)
 {
-	struct uprobe_task *utask = current->utask;
-	const struct return_instance *top;
-
 	switch (ctx) {
 	case RP_CHECK_CALL:
 		if (sp != ret->stack)
@@ -184,8 +185,28 @@ bool uprobe_lr_ret_alive(const struct return_instance *ret,
 	}
 	if (sp != ret->stack)
 		return sp < ret->stack;
-	top = utask ? utask->return_instances : NULL;
 	return top && top != ret && top->stack == sp;
+}
+
+/**
+ * uprobe_lr_ret_alive() - arch_uretprobe_is_alive() for a link register
+ * @ret: the return instance, ->stack is sp at the function's entry
+ * @ctx: where current is: at a (chained) function entry, or returning
+ * @sp: current's stack pointer
+ * @ra: at an entry (%RP_CHECK_CALL), the return address it diverted
+ *
+ * For an architecture whose calls leave the return address in a register
+ * and sp as it is (arm64, s390): see uprobe_lr_alive() for the rule.
+ *
+ * Return: true if the frame of @ret may still return.
+ */
+bool uprobe_lr_ret_alive(const struct return_instance *ret,
+			 enum rp_check ctx, unsigned long sp, unsigned long ra)
+{
+	struct uprobe_task *utask = current->utask;
+
+	return uprobe_lr_alive(ret, ctx, sp, ra,
+			       utask ? utask->return_instances : NULL);
 }
 
 /**

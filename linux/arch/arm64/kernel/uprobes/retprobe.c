@@ -160,73 +160,6 @@ unsigned long arch_uretprobe_hijack_return_addr(unsigned long trampoline_vaddr,
 	return orig;
 }
 
-/*
- * Was the call that entered the frame of @ret made again, with the return
- * address @ra?  @ret and the instances under it entered at the same sp
- * (callers without a frame of their own, under their callees) were
- * called from the sites their return addresses follow: a call from one
- * of those sites, at that sp, is made by the frame that made that call
- * before, which has therefore ended it and every frame entered since.
- */
-static bool uprobe_arm64_called_again(const struct return_instance *ret,
-				      unsigned long ra)
-{
-	unsigned long sp = ret->stack;
-
-	for (; ret && ret->stack == sp; ret = ret->next)
-		if (ret->orig_ret_vaddr == ra)
-			return true;
-	return false;
-}
-
-/*
- * Is the frame of @ret still on the stack, sp being @sp, @ra the return
- * address a new entry diverted and @top the most recent return instance?
- * The stack grows down, and a call does not move sp: a function is
- * entered, and returns, with its caller's sp.
- *
- * At a new function entry a frame entered below sp has gone (longjmp,
- * exceptions); one entered at sp is either a caller that calls without a
- * stack frame of its own (f: mov x9, x30; bl g; mov x30, x9; ret: g is
- * entered with f's sp) or a frame left by longjmp back into the frame
- * that now makes this call.  A frame's return address tells them apart:
- * the longjmp case calls from the site it called the left frame from
- * (a loop calling the same function), or from another one, and then the
- * frame left stays until a return or an entry higher up ends it; a
- * caller without a frame calls from its own code.  At a tail call (a
- * chained entry) sp is that of the frame that enters, and a frame
- * entered at sp is still there.
- *
- * At a return through the trampoline sp is back at the returning
- * function's entry sp.  A frame entered higher is live (a caller), one
- * entered lower has gone.  A frame entered at sp itself is either the one
- * returning, the frames above it having been left by longjmp (their
- * instances, on top, were entered lower), or a caller that made its call
- * without a stack frame of its own, under the returning frame at the top,
- * entered at the same sp.  Taking the first for the second would run the
- * handlers of the frames longjmp left and send the program to a return
- * address of theirs; the second for the first, the caller's.
- */
-static bool uprobe_arm64_ret_alive(const struct return_instance *ret,
-				   enum rp_check ctx, unsigned long sp,
-				   unsigned long ra,
-				   const struct return_instance *top)
-{
-	switch (ctx) {
-	case RP_CHECK_CALL:
-		if (sp != ret->stack)
-			return sp < ret->stack;
-		return !uprobe_arm64_called_again(ret, ra);
-	case RP_CHECK_CHAIN_CALL:
-		return sp <= ret->stack;
-	default:
-		break;
-	}
-	if (sp != ret->stack)
-		return sp < ret->stack;
-	return top && top != ret && top->stack == sp;
-}
-
 /**
  * arch_uretprobe_is_alive - may a diverted frame still return?
  * @ret: the return instance, ->stack is sp at the function entry
@@ -240,12 +173,8 @@ bool arch_uretprobe_is_alive(struct return_instance *ret, enum rp_check ctx,
 {
 	struct uprobe_task *utask = current->utask;
 
-	if (!utask)
-		return uprobe_arm64_ret_alive(ret, ctx, user_stack_pointer(regs),
-					      0, NULL);
-	return uprobe_arm64_ret_alive(ret, ctx, user_stack_pointer(regs),
-				      utask->autask.diverted,
-				      utask->return_instances);
+	return uprobe_lr_ret_alive(ret, ctx, user_stack_pointer(regs),
+				   utask ? utask->autask.diverted : 0);
 }
 
 /**

@@ -2,9 +2,10 @@
 /*
  * KUnit tests for the return-probe bookkeeping: copying pending return
  * instances to a child, putting real return addresses back into a
- * callchain, and which instances a return through the trampoline ends.
- * They run on a kernel thread, which has no trampoline: its
- * trampoline address is UPROBE_NO_TRAMPOLINE_VADDR.
+ * callchain, which instances a return through the trampoline ends, and
+ * which frames are alive where calls do not move sp. They run on a
+ * kernel thread, which has no trampoline: its trampoline address is
+ * UPROBE_NO_TRAMPOLINE_VADDR.
  */
 #include <kunit/test.h>
 
@@ -496,6 +497,57 @@ static void uprobe_ret_test_grow(struct kunit *test)
 }
 #endif
 
+/*
+ * uprobe_lr_alive(): frames entered with sp, which a call leaving its
+ * return address in a register does not move (arm64, s390).
+ */
+static void uprobe_ret_test_lr_alive(struct kunit *test)
+{
+	const unsigned long ra = 0x412348, sp = 0x7fff1000;
+	struct return_instance ri = { .stack = sp, .orig_ret_vaddr = ra };
+	struct return_instance left = { .stack = sp - 0x20, .next = &ri };
+	struct return_instance frameless = { .stack = sp, .next = &ri,
+					     .orig_ret_vaddr = ra + 0x40 };
+
+	/* a new entry with the same sp, from the same site: the frame is gone */
+	KUNIT_EXPECT_FALSE(test, uprobe_lr_alive(&ri, RP_CHECK_CALL, sp, ra,
+						 &ri));
+	/* from elsewhere: a caller without a frame of its own, still there */
+	KUNIT_EXPECT_TRUE(test, uprobe_lr_alive(&ri, RP_CHECK_CALL, sp,
+						ra + 0x20, &ri));
+	/* from the site of an instance under it at that sp: both gone */
+	KUNIT_EXPECT_FALSE(test, uprobe_lr_alive(&frameless, RP_CHECK_CALL, sp,
+						 ra, &frameless));
+	KUNIT_EXPECT_TRUE(test, uprobe_lr_alive(&frameless, RP_CHECK_CALL, sp,
+						ra + 0x80, &frameless));
+	/* a tail call from that frame: still there */
+	KUNIT_EXPECT_TRUE(test, uprobe_lr_alive(&ri, RP_CHECK_CHAIN_CALL, sp,
+						0, &ri));
+	/* deeper: a callee, whatever the site */
+	KUNIT_EXPECT_TRUE(test, uprobe_lr_alive(&ri, RP_CHECK_CALL, sp - 0x20,
+						ra, &ri));
+	/* higher: gone */
+	KUNIT_EXPECT_FALSE(test, uprobe_lr_alive(&ri, RP_CHECK_CALL, sp + 0x20,
+						 ra + 4, &ri));
+	/* returning, higher: left with longjmp; lower: a caller */
+	KUNIT_EXPECT_FALSE(test, uprobe_lr_alive(&ri, RP_CHECK_RET, sp + 0x10,
+						 0, &left));
+	KUNIT_EXPECT_TRUE(test, uprobe_lr_alive(&ri, RP_CHECK_RET, sp - 0x10,
+						0, &left));
+	/*
+	 * Returning at its entry sp, under a frame entered lower and left
+	 * with longjmp: it is the frame returning, not a live caller.
+	 */
+	KUNIT_EXPECT_FALSE(test, uprobe_lr_alive(&ri, RP_CHECK_RET, sp, 0,
+						 &left));
+	/* under a frame returning at that sp: a caller without a frame */
+	KUNIT_EXPECT_TRUE(test, uprobe_lr_alive(&ri, RP_CHECK_RET, sp, 0,
+						&frameless));
+	/* no other instance */
+	KUNIT_EXPECT_FALSE(test, uprobe_lr_alive(&ri, RP_CHECK_RET, sp, 0,
+						 NULL));
+}
+
 static struct kunit_case uprobe_ret_test_cases[] = {
 	KUNIT_CASE(uprobe_ret_test_callchain),
 	KUNIT_CASE(uprobe_ret_test_callchain_tail_call),
@@ -507,6 +559,7 @@ static struct kunit_case uprobe_ret_test_cases[] = {
 	KUNIT_CASE(uprobe_ret_test_consumers),
 	KUNIT_CASE(uprobe_ret_test_grow),
 #endif
+	KUNIT_CASE(uprobe_ret_test_lr_alive),
 	{}
 };
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * KUnit tests for the arm64 uprobes return probes: the diversion of the
- * link register, the liveness of diverted frames and the registers a
- * return through the trampoline leaves.
+ * link register and the registers a return through the trampoline
+ * leaves (the liveness of diverted frames is the engine's, ret-kunit.h).
  *
  * Included at the end of retprobe.c.
  */
@@ -37,60 +37,6 @@ static void uprobe_arm64_ret_hijack(struct kunit *test)
 								&regs),
 			-1UL);
 	KUNIT_EXPECT_EQ(test, regs.regs[30], signed_lr);
-}
-
-/* Frames entered with sp: a call does not move it on arm64. */
-static void uprobe_arm64_ret_alive_test(struct kunit *test)
-{
-	struct return_instance ri = { .stack = 0x7fff1000,
-				      .orig_ret_vaddr = RET_ADDR };
-	struct return_instance left = { .stack = 0x7fff0fe0, .next = &ri };
-	struct return_instance frameless = { .stack = 0x7fff1000, .next = &ri,
-					     .orig_ret_vaddr = RET_ADDR + 0x40 };
-	unsigned long sp = 0x7fff1000;
-
-	/* a new entry with the same sp, from the same site: the frame is gone */
-	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CALL,
-							sp, RET_ADDR, &ri));
-	/* from elsewhere: a caller without a frame of its own, still there */
-	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CALL,
-						       sp, RET_ADDR + 0x20,
-						       &ri));
-	/* from the site of an instance under it at that sp: both gone */
-	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&frameless,
-							RP_CHECK_CALL, sp,
-							RET_ADDR, &frameless));
-	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&frameless,
-						       RP_CHECK_CALL, sp,
-						       RET_ADDR + 0x80,
-						       &frameless));
-	/* a tail call from that frame: still there */
-	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CHAIN_CALL,
-						       sp, 0, &ri));
-	/* deeper: a callee, whatever the site */
-	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CALL,
-						       sp - 0x20, RET_ADDR, &ri));
-	/* higher: gone */
-	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_CALL,
-							sp + 0x20, RET_ADDR + 4,
-							&ri));
-	/* returning, higher: left with longjmp; lower: a caller */
-	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
-							sp + 0x10, 0, &left));
-	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
-						       sp - 0x10, 0, &left));
-	/*
-	 * Returning at its entry sp, under a frame entered lower and left
-	 * with longjmp: it is the frame returning, not a live caller.
-	 */
-	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
-							sp, 0, &left));
-	/* under a frame returning at that sp: a caller without a frame */
-	KUNIT_EXPECT_TRUE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
-						       sp, 0, &frameless));
-	/* no other instance */
-	KUNIT_EXPECT_FALSE(test, uprobe_arm64_ret_alive(&ri, RP_CHECK_RET,
-							sp, 0, NULL));
 }
 
 /* What signs x30, what begins a function, where x30 is plain again. */
@@ -163,7 +109,6 @@ static void uprobe_arm64_ret_set_return(struct kunit *test)
 
 static struct kunit_case uprobe_arm64_ret_test_cases[] = {
 	KUNIT_CASE(uprobe_arm64_ret_hijack),
-	KUNIT_CASE(uprobe_arm64_ret_alive_test),
 	KUNIT_CASE(uprobe_arm64_ret_signing),
 	KUNIT_CASE(uprobe_arm64_ret_set_return),
 	{}
