@@ -28,7 +28,8 @@
  * the trampoline, and its sp.  The same cases run there; there is no
  * 32-bit variant (arm64 refuses AArch32 code).  On s390 they are in
  * tailcall_s390.S, run by bin/tailcalls390, the same way with r14 and
- * r15 (the 31-bit compat mode is not built).
+ * r15 (the 31-bit compat mode is not built), and on riscv64 in
+ * tailcall_riscv.S, run by bin/tailcallrv64, with ra and sp.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -361,6 +362,15 @@ FIXTURE_VARIANT_ADD(tailcall, aarch64) {
 	.v = {
 		.bin = "bin/tailcalla64",
 		.arg = "a=%x0:u64",
+		.retval = "ret=$retval:u64",
+		.mask = ~0ULL,
+	},
+};
+#elif defined(__riscv)
+FIXTURE_VARIANT_ADD(tailcall, riscv64) {
+	.v = {
+		.bin = "bin/tailcallrv64",
+		.arg = "a=%a0:u64",
 		.retval = "ret=$retval:u64",
 		.mask = ~0ULL,
 	},
@@ -738,7 +748,7 @@ TEST_F_TIMEOUT(tailcall, longjmp_then_return, 120)
  * each entry there ends the frames entered from that site before, their
  * pending returns do not pile up (to the engine's depth limit, past
  * which return probes are ignored), and later returns are reported.
- * (On arm64 and s390, where a call does not move sp and an entry at the
+ * (On arm64, riscv and s390, where a call does not move sp and an entry at the
  * sp of a pending return is also that of a frameless caller's callee.)
  */
 #ifdef TC_LINK_REGISTER

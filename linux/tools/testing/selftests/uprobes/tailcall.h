@@ -14,10 +14,10 @@ long tc_pushjmp(long x, long t);
 long tc_guard(long x, long y, long z, void *fn);
 /*
  * Where a call leaves the return address in a register and does not move
- * the stack pointer (arm64's x30, s390's r14): tc_fl() and the cases of
- * frameless callers.
+ * the stack pointer (arm64's x30, riscv's ra, s390's r14): tc_fl() and
+ * the cases of frameless callers.
  */
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__riscv)
 #define TC_LINK_REGISTER
 #elif defined(__s390x__)
 #define TC_LINK_REGISTER
