@@ -7,7 +7,8 @@
  * two files with a probe at the same offset take turns at one address
  * (mmap MAP_FIXED), sequentially (exact hit counts) and while another
  * thread runs the code (every traced hit matches the code that ran);
- * a probe is deleted and defined again at the same place.
+ * a probe is deleted and defined again at the same place; an address
+ * recorded for one file's breakpoint, the other file mapped there since.
  *
  * Each file is one page of code, "mov $N,%eax; ret" ("mov w0, #N; ret" on
  * arm64): what a call returns tells which file ran, the probes' hit counts
@@ -190,6 +191,38 @@ TEST_F(hitcache, probe_defined_again)
 	ASSERT_EQ(CALLS, upng_probe_hits(ev));
 	ASSERT_EQ(0, upng_probe_hits(self->ev[1]));
 	ASSERT_EQ(0, upng_probe_del(ev));
+}
+
+/*
+ * The record of the engine's breakpoints can keep an address its mapping
+ * left (it is pruned as it grows). The other file mapped there since, its
+ * code changed by the program itself into the engine's breakpoint
+ * instruction, then probed at that offset: that breakpoint is the
+ * program's. Readers see it, and it stays when the probe goes.
+ */
+TEST_F(hitcache, stale_address_other_file)
+{
+	unsigned char buf[UPNG_BKPT_SIZE];
+
+	ASSERT_EQ(0, upng_probe_del(self->ev[1]));
+	ASSERT_EQ(1, call_n(self->addr, 1, 1));
+	ASSERT_EQ(1, upng_probe_hits(self->ev[0]));
+	ASSERT_EQ(0, munmap(self->addr, PAGE));
+	ASSERT_EQ(0, map_file(self, 1));
+	ASSERT_EQ(0, mprotect(self->addr, PAGE,
+			      PROT_READ | PROT_WRITE | PROT_EXEC));
+	upng_insn_put(self->addr, UPNG_BKPT_SIZE, UPNG_BKPT);
+	ASSERT_EQ(0, mprotect(self->addr, PAGE, PROT_READ | PROT_EXEC));
+
+	ASSERT_EQ(0, upng_probe_add(self->ev[1], self->path[1], 0, NULL));
+	ASSERT_EQ(0, upng_probe_enable(self->ev[1], true));
+	ASSERT_EQ(0, upng_mem_read(getpid(), (unsigned long)self->addr, buf,
+				   sizeof(buf)));
+	EXPECT_TRUE(upng_is_bkpt(buf))
+		TH_LOG("a reader sees the file's instruction, not the program's breakpoint");
+	ASSERT_EQ(0, upng_probe_del(self->ev[1]));
+	EXPECT_TRUE(upng_is_bkpt(self->addr))
+		TH_LOG("the probe's removal took the program's breakpoint out");
 }
 
 #define MAX_CALLS	2000000L	/* calls the running thread records */
