@@ -13,7 +13,13 @@
  * those only, and a debugger's int3 over one of them is over ours.
  *
  * The record (struct uprobes_state::bps) is a maple tree of addresses,
- * allocated with the first breakpoint. It changes under the mmap lock held
+ * allocated with the first breakpoint. Each address is recorded with the
+ * file and offset mapped there when the breakpoint was noted (a hash of
+ * them, uprobe_bps_key()): an address the record kept after its mapping
+ * went, where another file is mapped now, is not taken for one of ours
+ * there (an int3 the program wrote into its copy of that file's code,
+ * probed later, is the program's: readers see it, and the probe's
+ * removal leaves it). It changes under the mmap lock held
  * for writing, with the breakpoints, and under the lock held for reading
  * when a write through ptrace or /proc/PID/mem takes a breakpoint's place;
  * lookups hold the mmap lock too, and the tree's own lock where they may
@@ -41,6 +47,7 @@
  */
 #define pr_fmt(fmt) "uprobe: " fmt
 
+#include <linux/jhash.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -67,7 +74,30 @@ struct uprobe_bps {
 	bool			lost;
 };
 
-#define BPS_ENTRY	xa_mk_value(1)
+/*
+ * What an address of @mm is recorded with: a hash of the file and offset
+ * mapped at @vaddr (odd), or 0 where no file is (the KUnit tests' address
+ * spaces have no mapping).
+ */
+static void *uprobe_bps_key(struct mm_struct *mm, unsigned long vaddr)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, vaddr);
+	struct inode *inode;
+	loff_t off;
+	u32 id[6];
+
+	if (!vma || !vma->vm_file)
+		return xa_mk_value(0);
+	inode = file_inode(vma->vm_file);
+	off = uprobe_vma_vaddr_offset(vma, vaddr);
+	id[0] = lower_32_bits(inode->i_ino);
+	id[1] = upper_32_bits(inode->i_ino);
+	id[2] = inode->i_sb->s_dev;
+	id[3] = inode->i_generation;
+	id[4] = lower_32_bits(off);
+	id[5] = upper_32_bits(off);
+	return xa_mk_value((jhash2(id, ARRAY_SIZE(id), 0) >> 1) | 1);
+}
 
 static struct uprobe_bps *uprobe_bps_alloc(void)
 {
@@ -107,15 +137,26 @@ static void uprobe_bps_erase(struct uprobe_bps *b, unsigned long vaddr)
 		atomic_long_dec(&b->nr);
 }
 
-/* Is @vaddr recorded? Safe beside an erase under the mmap read lock. */
-static bool uprobe_bps_has(struct uprobe_bps *b, unsigned long vaddr)
+/* What @vaddr is recorded with. Safe beside an erase under the read lock. */
+static void *uprobe_bps_entry(struct uprobe_bps *b, unsigned long vaddr)
 {
-	bool has;
+	void *entry;
 
 	mtree_lock(&b->tree);
-	has = mtree_load(&b->tree, vaddr);
+	entry = mtree_load(&b->tree, vaddr);
 	mtree_unlock(&b->tree);
-	return has;
+	return entry;
+}
+
+/* Records @vaddr with @entry, counted if it is new: 0 or -ENOMEM. */
+static int uprobe_bps_store(struct uprobe_bps *b, unsigned long vaddr,
+			    void *entry, bool new)
+{
+	int err = mtree_store(&b->tree, vaddr, entry, GFP_KERNEL);
+
+	if (!err && new)
+		atomic_long_inc(&b->nr);
+	return err;
 }
 
 /*
@@ -168,7 +209,7 @@ static void uprobe_bps_prune(struct mm_struct *mm, struct uprobe_bps *b)
 int uprobe_bps_note(struct mm_struct *mm, unsigned long vaddr)
 {
 	struct uprobe_bps *b = mm->uprobes_state.bps;
-	int err;
+	void *key = uprobe_bps_key(mm, vaddr), *entry;
 
 	mmap_assert_write_locked(mm);
 	if (!b) {
@@ -177,14 +218,13 @@ int uprobe_bps_note(struct mm_struct *mm, unsigned long vaddr)
 			return -ENOMEM;
 		mm->uprobes_state.bps = b;
 	}
-	if (mtree_load(&b->tree, vaddr))
+	entry = mtree_load(&b->tree, vaddr);
+	if (entry == key)
 		return 0;
-	if (b->remapped && atomic_long_read(&b->nr) >= b->prune_at)
+	if (!entry && b->remapped && atomic_long_read(&b->nr) >= b->prune_at)
 		uprobe_bps_prune(mm, b);
-	err = mtree_store(&b->tree, vaddr, BPS_ENTRY, GFP_KERNEL);
-	if (!err)
-		atomic_long_inc(&b->nr);
-	return err;
+	/* An address recorded for another file's code takes this one's. */
+	return uprobe_bps_store(b, vaddr, key, !entry);
 }
 
 /**
@@ -206,15 +246,16 @@ void uprobe_bps_unnote(struct mm_struct *mm, unsigned long vaddr)
  * @mm: the address space, mmap lock held
  * @vaddr: the address
  *
- * Return: true when the engine put a breakpoint at @vaddr in @mm and has
- * not taken it out.
+ * Return: true when the engine put a breakpoint at @vaddr in @mm, into
+ * the code mapped there now, and has not taken it out.
  */
 bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr)
 {
 	struct uprobe_bps *b = mm->uprobes_state.bps;
 
 	mmap_assert_locked(mm);
-	return b && (b->lost || uprobe_bps_has(b, vaddr));
+	return b && (b->lost ||
+		     uprobe_bps_entry(b, vaddr) == uprobe_bps_key(mm, vaddr));
 }
 
 /**
@@ -275,6 +316,7 @@ void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 {
 	struct uprobe_bps *b = mm->uprobes_state.bps;
 	unsigned long index = old_addr, vaddr;
+	void *entry;
 
 	mmap_assert_write_locked(mm);
 	if (!b || !len || old_addr == new_addr)
@@ -287,10 +329,11 @@ void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 	/* What was recorded where the code lands is gone (MREMAP_FIXED). */
 	for (vaddr = new_addr; mt_find(&b->tree, &vaddr, new_addr + len - 1);)
 		uprobe_bps_erase(b, vaddr - 1);
-	while (mt_find(&b->tree, &index, old_addr + len - 1)) {
+	/* The same file and offset, at their new address. */
+	while ((entry = mt_find(&b->tree, &index, old_addr + len - 1))) {
 		vaddr = new_addr + (index - 1 - old_addr);
 		uprobe_bps_erase(b, index - 1);
-		if (uprobe_bps_note(mm, vaddr) && !b->lost) {
+		if (uprobe_bps_store(b, vaddr, entry, true) && !b->lost) {
 			b->lost = true;
 			pr_warn("pid %d: breakpoint moved to 0x%lx not recorded: every probed address of mm %p counts as a breakpoint's\n",
 				current->pid, vaddr, mm);
@@ -322,10 +365,9 @@ int uprobe_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 	/* Published first: uprobe_bps_free() frees a partial copy. */
 	newmm->uprobes_state.bps = b;
 	mt_for_each(&old->tree, entry, index, ULONG_MAX) {
-		err = mtree_store(&b->tree, index - 1, BPS_ENTRY, GFP_KERNEL);
+		err = uprobe_bps_store(b, index - 1, entry, true);
 		if (err)
 			break;
-		atomic_long_inc(&b->nr);
 	}
 	b->prune_at = old->prune_at;
 	b->remapped = old->remapped;
