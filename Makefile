@@ -20,9 +20,11 @@ check:
 	$(S)/check.sh
 
 # Every booted architecture's suites, one after the other (CI runs x86
-# and arm64; riscv and s390 before an engine change is merged).
+# and arm64; riscv and s390 before an engine change is merged), and the
+# other architectures with uprobes compiled, and linked whole.
 check-all:
-	ARCH=x86 $(S)/check.sh
+	ARCH=x86 CROSS_ARCHES=all CROSS_LINK_ARCHES="riscv powerpc s390 arm mips" \
+		$(S)/check.sh
 	ARCH=arm64 SKIP_HOST=1 $(S)/check.sh
 	ARCH=riscv SKIP_HOST=1 $(S)/check.sh
 	ARCH=s390 SKIP_HOST=1 $(S)/check.sh

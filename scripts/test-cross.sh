@@ -37,13 +37,15 @@
 #     list is checked against the tree: a file of kernel/, mm/, fs/ or
 #     arch/ARCH/ that calls a function of <linux/uprobes.h> and is not in
 #     it fails the test.
-#   CROSS_LINK_ARCHES="riscv s390" (none by default: two cold links cost
-#     26 minutes, which CI's time cannot take): the whole kernel linked, vmlinux, from tinyconfig plus the same options (a defconfig
-#     kernel takes the better part of an hour on one core), in a build
-#     directory of its own; vmlinux must hold the engine, its
-#     legacy_arch.c and the architecture's arch_uprobe_analyze_insn(),
-#     and no warning may name the engine's, the tracer's or the
-#     architecture's uprobes files.
+#   CROSS_LINK_ARCHES="riscv powerpc s390 arm mips" (none by default: a
+#     cold link costs about 13 minutes, which CI's time cannot take; make
+#     check-all links them all): the whole kernel linked, vmlinux, from
+#     tinyconfig plus the same options (a defconfig kernel takes the
+#     better part of an hour on one core) and what the architecture's
+#     tinyconfig lacks for them (link_extra), in a build directory of its
+#     own; vmlinux must hold the engine, its legacy_arch.c and the
+#     architecture's arch_uprobe_analyze_insn(), and no warning may name
+#     the engine's, the tracer's or the architecture's uprobes files.
 # loongarch and csky select ARCH_SUPPORTS_UPROBES too but Debian 12 has no
 # cross compiler for them (host/arch-kconfig checks their Kconfig only);
 # x86-64 is built natively. An architecture of a newer tree that selects it
@@ -143,6 +145,11 @@ declare -A own_part=([i386]="KUNIT UPROBES_KUNIT_TEST UPROBES_X86_KUNIT_TEST
 # time; bpf_trace.o is compiled above).
 link_on=(UPROBES UPROBE_EVENTS UPROBES_LEGACY_ARCH PERF_EVENTS FTRACE
 	 CROSS_MEMORY_ATTACH COREDUMP BINFMT_ELF DEBUG_INFO_NONE)
+# What an architecture's tinyconfig lacks for those: arm's is a Cortex-M
+# without an MMU (no uprobes), mips's a 32-bit big-endian one (the
+# compiler is mips64el's).
+declare -A link_extra=([arm]="MMU ARCH_MULTI_V7 ARCH_VIRT"
+		       [mips]="CPU_MIPS64_R2 64BIT CPU_LITTLE_ENDIAN")
 
 # The functions and macros <linux/uprobes.h> declares, with or without
 # CONFIG_UPROBES, as a grep -E alternation: their callers are what must
@@ -261,13 +268,15 @@ check_defconfig() {
 # check_link ARCH CROSS BUILD: the whole kernel, vmlinux, from tinyconfig.
 check_link() {
 	local arch=$1 cross=$2 build=$3 blog=$3.log opt bad=0 sym syms
+	local -a want
+	read -ra want <<< "${link_on[*]} ${link_extra[$arch]:-}"
 	: > "$blog"
-	if ! configure "$arch" "$cross" tinyconfig "$build" "${link_on[@]}" >>"$blog" 2>&1; then
+	if ! configure "$arch" "$cross" tinyconfig "$build" "${want[@]}" >>"$blog" 2>&1; then
 		log "$arch: configuring tinyconfig failed ($blog)"
 		echo FAIL
 		return
 	fi
-	for opt in "${link_on[@]}"; do
+	for opt in "${want[@]}"; do
 		grep -qx "CONFIG_$opt=y" "$build/.config" ||
 			{ log "$arch (link): CONFIG_$opt=y asked for, not granted"; bad=1; }
 	done
