@@ -1,11 +1,12 @@
 #!/bin/bash
-# The engine's files as each commit before the switch leaves them compile.
-# Until the switch to the new engine the kernel builds the old one, whose
-# <linux/uprobes.h> the new files are not written for: so each commit's
-# versions of kernel/events/uprobes/ and arch/x86/kernel/uprobes/ (the
-# files the series has added by then, scripts/lib.sh's file_state) are
-# compiled, without linking, in the final tree ($CACHE/series-test, as
-# test-series.sh leaves it) against the switch's headers, with the
+# The engine's and the tracer's files as each commit before the switch
+# leaves them compile. Until the switch to the new engine the kernel
+# builds the old one, whose <linux/uprobes.h> the new files are not
+# written for: so each commit's versions of kernel/events/uprobes/,
+# arch/x86/kernel/uprobes/ and the tracer's kernel/trace/trace_uprobe_*
+# (the files the series has added by then, scripts/lib.sh's file_state)
+# are compiled, without linking, in the final tree ($CACHE/series-test,
+# as test-series.sh leaves it) against the switch's headers, with the
 # kernel's warnings; a call of a function no earlier commit has, or a
 # helper no caller uses yet, fails. Usage: test-engine-steps.sh [NN...]
 # (default: every commit before the switch that adds or changes one of
@@ -20,9 +21,11 @@ build=$CACHE/build-steps
 [ -d "$wt/.git" ] || die "no $wt: run scripts/test-series.sh first"
 engine_built "$wt" || die "$wt does not build the new engine"
 dirs="kernel/events/uprobes arch/x86/kernel/uprobes"
-paths=$(cd "$ROOT/linux" && find $dirs -type f | sort)
+# The tracer's files share kernel/trace/ with the kernel's own.
+tracer=$(cd "$ROOT/linux" && find kernel/trace -type f | sort)
+paths=$(cd "$ROOT/linux" && find $dirs -type f | sort; echo "$tracer")
 restore() {
-	git -C "$wt" checkout -q -f HEAD -- $dirs
+	git -C "$wt" checkout -q -f HEAD -- $dirs $tracer
 	git -C "$wt" clean -q -fd -- $dirs
 }
 trap restore EXIT
@@ -42,8 +45,8 @@ else
 	for o in "$ROOT"/series/[0-9]*/; do
 		# The switch and what follows are built by test-bisect.sh.
 		! grep -q '^+obj-$(CONFIG_UPROBES) += uprobes/$' "$o/edit.patch" 2>/dev/null || break
-		if grep -qE '^(kernel/events|arch/x86/kernel)/uprobes/' "$o/files" 2>/dev/null ||
-		   grep -qE '^\+\+\+ b/(kernel/events|arch/x86/kernel)/uprobes/' "$o/edit.patch" 2>/dev/null; then
+		if grep -qE '^((kernel/events|arch/x86/kernel)/uprobes/|kernel/trace/trace_uprobe_)' "$o/files" 2>/dev/null ||
+		   grep -qE '^\+\+\+ b/((kernel/events|arch/x86/kernel)/uprobes/|kernel/trace/trace_uprobe_)' "$o/edit.patch" 2>/dev/null; then
 			commits+=("$(basename "$o")")
 		fi
 	done
