@@ -46,6 +46,7 @@ series:
 
 test-series:
 	$(S)/test-series.sh
+	$(S)/test-engine-steps.sh
 	$(S)/test-bisect.sh
 
 shell:

@@ -15,13 +15,13 @@ frags=("$ROOT/config/base.config")
 [ "$flavor" != release ] || [ "$KARCH" != x86 ] || frags+=("$ROOT/config/bpf.config")
 # Options of our engine exist only in a tree that has it: not in the
 # stock one, nor in a commit of the series before the switch to it.
-[ -f "$src/kernel/events/uprobes.c" ] || frags+=("$ROOT/config/engine.config")
+! engine_built "$src" || frags+=("$ROOT/config/engine.config")
 # Another architecture's fragment comes after those: it turns off what
 # they ask for on x86 only. Then, in our tree, the engine's options for
 # that architecture.
 if [ "$KARCH" != x86 ]; then
 	frags+=("$ROOT/config/$KARCH.config")
-	[ -f "$src/kernel/events/uprobes.c" ] || [ ! -f "$ROOT/config/engine-$KARCH.config" ] ||
+	! engine_built "$src" || [ ! -f "$ROOT/config/engine-$KARCH.config" ] ||
 		frags+=("$ROOT/config/engine-$KARCH.config")
 fi
 stamp=$build/.uprobes-config-inputs

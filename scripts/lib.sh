@@ -97,6 +97,35 @@ x86_only() {
 	[ "$KARCH" = x86 ] || die "$1 is x86 only so far, not for ARCH=$ARCH: $2"
 }
 
+# engine_built SRCDIR: does the tree build the new engine? True from the
+# series' switch to it on (kernel/events/Makefile builds uprobes/), false
+# for the stock tree and the commits before the switch.
+engine_built() { grep -q '^obj-$(CONFIG_UPROBES) += uprobes/$' "$1/kernel/events/Makefile"; }
+
+# patch_section PATCH PATH: the section of the unified diff PATCH (an
+# edit.patch) that edits PATH; empty when it has none.
+patch_section() { awk -v p="$2" '/^--- a\//{on = ($0 == "--- a/" p)} on' "$1"; }
+
+# file_state PATH COMMIT OUT: write to OUT the file PATH that a commit's
+# "files" adds or replaces, as the series directory COMMIT leaves it:
+# linux/PATH (the final state) with the sections of PATH in the
+# edit.patch of every later commit reverse-applied, newest first, as
+# scripts/mkedit.sh takes later edits out of an existing kernel file.
+file_state() {
+	local p=$1 this=$2 out=$3 c o
+	cp "$ROOT/linux/$p" "$out"
+	for c in $(printf '%s\n' "$ROOT"/series/[0-9]*/ | LC_ALL=C sort -r); do
+		o=$(basename "$c")
+		[[ "$o" > "$this" ]] || break
+		[ -f "$c/edit.patch" ] || continue
+		patch_section "$c/edit.patch" "$p" > "$out.section"
+		[ -s "$out.section" ] || continue
+		patch -R -s -f -F 0 --no-backup-if-mismatch -r - "$out" < "$out.section" >&2 ||
+			die "$o/edit.patch's edit of $p does not come out of linux/$p"
+	done
+	rm -f "$out.section"
+}
+
 # series_apply WT PATCHDIR: make WT a checkout of the pristine tree
 # ($CACHE/series.git, cloned once) with the patches of PATCHDIR applied by
 # "git am". Reset by content (checkout -f, clean -fdx), so files the

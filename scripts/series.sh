@@ -57,7 +57,8 @@ for c in "$ROOT"/series/[0-9]*/; do
 				mode=100644
 				[ -x "$ROOT/linux/$f" ] && mode=100755
 			fi
-			blob=$(git hash-object -w -- "$ROOT/linux/$f")
+			file_state "$f" "$name" "$tmp/state"
+			blob=$(git hash-object -w -- "$tmp/state")
 			git update-index --add --cacheinfo "$mode,$blob,$f"
 		done
 	fi

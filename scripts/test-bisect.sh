@@ -7,10 +7,12 @@
 # rebuilt incrementally, and ccache shares objects with the release build
 # (same relative layout: build/../src). The first run builds the old
 # engine's commits from scratch (about as long as a cold kernel build:
-# about 15 minutes here), later ones only what changed. Commit 01 adds the
-# accessors perf and BPF use on the old engine; the engine's files (02-16)
-# are built from the switch (17) on, as they need its header; arm64 (18)
-# and the hooks in mm and the core dump (19) come after it.
+# about 15 minutes here), later ones only what changed. The first commit
+# adds the accessors perf and BPF use on the old engine; the engine's and
+# the tracer's files are built from the switch to the new engine on (the
+# commit whose kernel/events/Makefile builds uprobes/), as they need its
+# header; the old engine's removal, arm64, the stock architectures, the
+# hooks in mm and the core dump, BPF and the selftests come after it.
 # Prints UPROBES-NG-RESULT lines (host/bisect:NN-build, host/bisect:NN-boot);
 # exit status 1 if one failed. Kernels identical to the one booted before
 # are not booted again (no result line: nothing new to test).
@@ -62,8 +64,8 @@ for sha in $shas; do
 	fi
 	log "$name built in $(($(date +%s) - start)) s"
 	result PASS "$name-build"
-	# The old engine is still there: nothing of ours runs yet.
-	[ -f "$wt/kernel/events/uprobes.c" ] && continue
+	# The old engine is still built: nothing of ours runs yet.
+	engine_built "$wt" || continue
 	kernel=$build/arch/x86/boot/bzImage
 	sum=$(sha256sum < "$kernel")
 	[ "$sum" = "$booted" ] && continue

@@ -31,6 +31,7 @@ fi
 stage=$(mktemp -d "$CACHE/stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 : > "$stage/.removed"
+: > "$stage/.added"
 for c in "$ROOT"/series/[0-9]*/; do
 	if [ -f "$c/edit.patch" ]; then
 		for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$c/edit.patch"); do
@@ -52,13 +53,20 @@ for c in "$ROOT"/series/[0-9]*/; do
 			[ -n "$f" ] || continue
 			[ -f "$ROOT/linux/$f" ] || die "$(basename "$c")/files: linux/$f missing"
 			mkdir -p "$stage/$(dirname "$f")"
-			cp "$ROOT/linux/$f" "$stage/$f"
+			file_state "$f" "$(basename "$c")" "$stage/$f"
+			echo "$f" >> "$stage/.added"
 		done
 	fi
 done
+# A file the series adds ends as linux/ has it: the later commits'
+# edits of it, applied forward, give back what file_state took out.
+sort -u "$stage/.added" | while read -r f; do
+	[ ! -f "$stage/$f" ] || cmp -s "$stage/$f" "$ROOT/linux/$f" ||
+		die "$f: the series' edits of it do not end at linux/$f"
+done
 
 new_manifest=$stage/.manifest
-(cd "$stage" && find . -type f ! -name '.removed' ! -name '.manifest' | sed 's|^\./||' | sort) > "$new_manifest"
+(cd "$stage" && find . -type f ! -name '.removed' ! -name '.added' ! -name '.manifest' | sed 's|^\./||' | sort) > "$new_manifest"
 changed=0
 while read -r f; do
 	if ! cmp -s "$stage/$f" "$SRC/$f"; then
