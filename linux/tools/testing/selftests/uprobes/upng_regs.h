@@ -91,22 +91,6 @@ static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
 #define UPNG_DBG_BKPT_PC	0
 #define UPNG_DBG_SI_CODE	TRAP_BRKPT
 #define UPNG_STEP_SI_USER
-
-static inline int upng_getregs(pid_t pid, struct user_regs_struct *r)
-{
-	struct iovec iov = { r, sizeof(*r) };
-
-	return ptrace(PTRACE_GETREGSET, pid, (void *)NT_PRSTATUS, &iov) ?
-	       -errno : 0;
-}
-
-static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
-{
-	struct iovec iov = { r, sizeof(*r) };
-
-	return ptrace(PTRACE_SETREGSET, pid, (void *)NT_PRSTATUS, &iov) ?
-	       -errno : 0;
-}
 #elif defined(__s390x__)
 #define UPNG_UC_PC(uc)		((unsigned long)(uc)->uc_mcontext.psw.addr)
 #define UPNG_UC_SP(uc)		((unsigned long)(uc)->uc_mcontext.gregs[15])
@@ -120,7 +104,11 @@ static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
 #define UPNG_SI_ADDR(a)		((a) & ~4095UL)
 /* glibc's <sys/user.h> calls it struct _user_regs_struct on s390. */
 #define user_regs_struct	_user_regs_struct
+#else
+#error "uprobes selftests: no register access for this architecture"
+#endif
 
+#ifndef __x86_64__
 static inline int upng_getregs(pid_t pid, struct user_regs_struct *r)
 {
 	struct iovec iov = { r, sizeof(*r) };
@@ -136,8 +124,6 @@ static inline int upng_setregs(pid_t pid, struct user_regs_struct *r)
 	return ptrace(PTRACE_SETREGSET, pid, (void *)NT_PRSTATUS, &iov) ?
 	       -errno : 0;
 }
-#else
-#error "uprobes selftests: no register access for this architecture"
 #endif
 
 #ifndef UPNG_SI_ADDR
