@@ -106,24 +106,33 @@ engine_built() { grep -q '^obj-$(CONFIG_UPROBES) += uprobes/$' "$1/kernel/events
 # edit.patch) that edits PATH; empty when it has none.
 patch_section() { awk -v p="$2" '/^--- a\//{on = ($0 == "--- a/" p)} on' "$1"; }
 
+# take_out_later FILE PATH FROM WHAT [after]: reverse-apply to FILE,
+# newest first, the sections of PATH in the edit.patch of every series
+# commit from FROM on (FROM itself excluded with "after"); WHAT names
+# FILE's origin in the error.
+take_out_later() {
+	local file=$1 p=$2 from=$3 what=$4 after=${5:-} c o
+	for c in $(printf '%s\n' "$ROOT"/series/[0-9]*/ | LC_ALL=C sort -r); do
+		o=$(basename "$c")
+		[[ "$o" < "$from" ]] && break
+		[ -n "$after" ] && [ "$o" = "$from" ] && break
+		[ -f "$c/edit.patch" ] || continue
+		patch_section "$c/edit.patch" "$p" > "$file.section"
+		[ -s "$file.section" ] || continue
+		patch -R -s -f -F 0 --no-backup-if-mismatch -r - "$file" < "$file.section" >&2 ||
+			die "$o/edit.patch's edit of $p does not come out of $what"
+	done
+	rm -f "$file.section"
+}
+
 # file_state PATH COMMIT OUT: write to OUT the file PATH that a commit's
 # "files" adds or replaces, as the series directory COMMIT leaves it:
 # linux/PATH (the final state) with the sections of PATH in the
 # edit.patch of every later commit reverse-applied, newest first, as
 # scripts/mkedit.sh takes later edits out of an existing kernel file.
 file_state() {
-	local p=$1 this=$2 out=$3 c o
-	cp "$ROOT/linux/$p" "$out"
-	for c in $(printf '%s\n' "$ROOT"/series/[0-9]*/ | LC_ALL=C sort -r); do
-		o=$(basename "$c")
-		[[ "$o" > "$this" ]] || break
-		[ -f "$c/edit.patch" ] || continue
-		patch_section "$c/edit.patch" "$p" > "$out.section"
-		[ -s "$out.section" ] || continue
-		patch -R -s -f -F 0 --no-backup-if-mismatch -r - "$out" < "$out.section" >&2 ||
-			die "$o/edit.patch's edit of $p does not come out of linux/$p"
-	done
-	rm -f "$out.section"
+	cp "$ROOT/linux/$1" "$3"
+	take_out_later "$3" "$1" "$2" "linux/$1" after
 }
 
 # series_apply WT PATCHDIR: make WT a checkout of the pristine tree

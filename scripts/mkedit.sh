@@ -69,15 +69,7 @@ for p in $paths; do
 		else
 			[ -f "$SRC/$p" ] || die "$p is not in $SRC: run scripts/tree.sh first"
 			cp "$SRC/$p" "$tmp/base/$p"
-			for o in $(printf '%s\n' "$ROOT"/series/[0-9]*/ | LC_ALL=C sort -r); do
-				o=$(basename "$o")
-				[[ "$o" < "$this" ]] && break
-				[ -f "$ROOT/series/$o/edit.patch" ] || continue
-				patch_section "$ROOT/series/$o/edit.patch" "$p" > "$tmp/one"
-				[ -s "$tmp/one" ] || continue
-				patch -R -s -f -F 0 --no-backup-if-mismatch -r - "$tmp/base/$p" < "$tmp/one" >&2 ||
-					die "$o/edit.patch's edit of $p does not come out of $SRC's"
-			done
+			take_out_later "$tmp/base/$p" "$p" "$this" "$SRC's"
 		fi
 		diff -u --label "a/$p" --label "b/$p" "$tmp/base/$p" "$tmp/final/$p" >> "$tmp/patch" || true
 		continue
