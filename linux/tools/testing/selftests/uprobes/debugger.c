@@ -44,6 +44,10 @@
  * pc on the brk; the probed instructions are a register move (asr #0:
  * stepped) and a nop (simulated); nothing becomes a jump (no jump cases).
  *
+ * On s390 also (rseq_abort_under_debugger_breakpoint): gdb's breakpoint
+ * over a probe in an rseq critical section whose hit aborts the section
+ * stops the program only when it gets there again.
+ *
  * Needs our engine (debugfs uprobes/hide_breakpoints): on the stock one
  * the debugger's int3 is taken as the probe's and the cases are skipped.
  */
@@ -57,6 +61,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/rseq.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -731,6 +736,111 @@ TEST_F_TIMEOUT(jump, probe_goes, 120)
 	ASSERT_EQ(0, next_event(pid, self->ack, &c));
 	EXPECT_EQ('k', c);
 	EXPECT_EQ(1, upng_probe_hits(self->ev));
+}
+#elif defined(__s390x__)
+static void nop_handler(int sig)
+{
+}
+
+/*
+ * The child of rseq_abort: for each byte read on CMD, takes a signal
+ * (handled outside any critical section, which leaves the kernel's rseq
+ * event pending), then adds 1 with site_rseq_incr() until it is not
+ * aborted; answers 'a' on ACK when it was, 'n' when not, 'e' without an
+ * rseq area.
+ */
+static void rseq_child(void *arg, int cmd, int ack)
+{
+	static long counts[64 * 8];
+	struct rseq *rs;
+	unsigned char n;
+	long aborts;
+	char c;
+
+	rs = (struct rseq *)((char *)__builtin_thread_pointer() +
+			     __rseq_offset);
+	signal(SIGUSR1, nop_handler);
+	while (read(cmd, &n, 1) == 1) {
+		c = 'e';
+		if (__rseq_size) {
+			aborts = 0;
+			raise(SIGUSR1);
+			while (site_rseq_incr(counts, rs))
+				aborts++;
+			c = aborts ? 'a' : 'n';
+		}
+		if (write(ack, &c, 1) != 1)
+			break;
+	}
+	_exit(0);
+}
+
+/*
+ * A debugger's breakpoint (0x0001) over a probe in an rseq critical
+ * section, entered by a thread whose signal left the kernel's rseq event
+ * pending: the probe's hit aborts the section before the instruction
+ * (the trap taken care of, as a hit of the probe alone would be), and
+ * sends no SIGTRAP then; the debugger's comes when the thread, back in
+ * the section, gets to its breakpoint again: the PSW after it, the probe
+ * counting that hit too. (s390's trap handler reports gdb's breakpoint
+ * itself, after the engine saw it.)
+ */
+TEST(rseq_abort_under_debugger_breakpoint)
+{
+	unsigned long addr = (unsigned long)site_rseq_probe;
+	int cmd, ack, status, err;
+	unsigned char n = 1;
+	struct upng_sym sym;
+	siginfo_t si;
+	char ev[64];
+	long word;
+	char c = 0;
+	pid_t pid;
+
+	upng_die_with_parent();
+	if (!__rseq_size)
+		SKIP(return, "glibc registered no rseq area");
+	err = upng_hide_breakpoints(true);
+	if (err == -ENOENT)
+		SKIP(return, "no debugfs uprobes/hide_breakpoints: not our engine");
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, upng_trace_reset());
+	upng_evname(ev, sizeof(ev), "dbgrseq");
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_rseq_probe", &sym));
+	ASSERT_EQ(addr, sym.value);
+	pid = upng_fork_piped(rseq_child, NULL, &cmd, &ack);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	ASSERT_EQ(0, upng_ptrace_attach(pid));
+	word = peek(pid, addr);
+	ASSERT_EQ(0, errno);
+	ASSERT_EQ(0, poke(pid, addr, with_int3(word)));
+
+	ASSERT_EQ(1, write(cmd, &n, 1));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	/* Its SIGUSR1 first, passed on. */
+	ASSERT_EQ(pid, waitpid(pid, &status, __WALL));
+	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGUSR1)
+		TH_LOG("status %#x", status);
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, (void *)SIGUSR1));
+	ASSERT_EQ(1, next_event(pid, ack, &c));
+	EXPECT_EQ(upng_dbg_bkpt_pc(addr), get_ip(pid))
+		TH_LOG("SIGTRAP with the PSW at %#lx, the breakpoint at %#lx",
+		       get_ip(pid), addr);
+	ASSERT_EQ(0, ptrace(PTRACE_GETSIGINFO, pid, NULL, &si));
+	EXPECT_EQ(UPNG_DBG_SI_CODE, si.si_code);
+	EXPECT_LE(2, upng_probe_hits(ev));
+	/* gdb's "delete" and "continue": the probe's step commits. */
+	ASSERT_EQ(0, poke(pid, addr, word));
+	ASSERT_EQ(0, set_ip(pid, addr));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(0, next_event(pid, ack, &c));
+	EXPECT_EQ('a', c);
+	EXPECT_EQ(0, upng_probe_enable(ev, false));
+	end_child(pid, cmd, ack);
+	upng_probe_del(ev);
+	upng_hide_breakpoints(false);
 }
 #endif
 

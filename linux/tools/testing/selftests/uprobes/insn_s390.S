@@ -459,6 +459,20 @@ PROBE la
 	br	%r14
 ENDF la
 
+/*
+ * mc (monitor call) of class 0, which the kernel enables (its BUG and
+ * WARN): a monitor event, an interruption after the instruction completed,
+ * which the kernel ignores in user mode. The step of its copy ends there.
+ */
+FUNC mc
+	lghi	%r2, 0x6001
+	lghi	%r3, 0x10
+PROBE mc
+	mc	0, 0
+	agr	%r2, %r3
+	br	%r14
+ENDF mc
+
 /* ---- refused, never run ---- */
 	.globl refused_insns
 	.type refused_insns, @function
@@ -496,6 +510,8 @@ REFUSE tbegin
 	.short	0
 REFUSE tend
 	.long	0xb2f80000		/* transaction end */
+REFUSE svc
+	svc	0			/* a system call: exec, fork, sigreturn */
 	br	%r14
 	.size refused_insns, . - refused_insns
 

@@ -708,6 +708,15 @@ FIXTURE_VARIANT_ADD(refuse, s390_tbegin) {
 FIXTURE_VARIANT_ADD(refuse, s390_tend) {
 	.bin = "bin/insns390", .sym = "insn_r_tend", .reason = S390_REFUSED,
 };
+
+/*
+ * A system call: from the XOL slot, exec would keep the step's PER
+ * controls, a vfork child would resume in the slot, and sigreturn's PSW
+ * would be fixed up as the copy's.
+ */
+FIXTURE_VARIANT_ADD(refuse, s390_svc) {
+	.bin = "bin/insns390", .sym = "insn_r_svc", .reason = "system call",
+};
 #endif
 
 FIXTURE_SETUP(refuse)
@@ -1154,7 +1163,7 @@ TEST(refused_sites_listed)
 	static const int nr[] = { 10 };
 #elif defined(__s390x__)
 	static const char * const bins[] = { "bin/insns390" };
-	static const int nr[] = { 16 };
+	static const int nr[] = { 17 };
 #endif
 	static struct upng_sym sym[64];
 	unsigned int b;

@@ -7,7 +7,11 @@
  * SIGTRAP may leak to the program.  A fault raised by the probed
  * instruction itself is reported at the original address: on arm64 also
  * those of the kernel's other trap handlers (SVE and SME access, the mrs
- * handler, FPAC).
+ * handler, FPAC). On s390, a program interruption that completes or
+ * suppresses the stepped copy (fixed-point overflow and divide, an
+ * operation exception) leaves the program after the instruction as
+ * unprobed, never on it again; nor is an unprobed instruction's
+ * operation exception taken for a breakpoint of ours removed since.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -786,6 +790,196 @@ TEST_F_TIMEOUT(signals, fpac_in_stepped_copy, 120)
 {
 	trap_in_stepped_copy(_metadata, self->ev, site_fpac, "fpac",
 			     site_fpac_probe);
+}
+#elif defined(__s390x__)
+/*
+ * How a site's instruction that raises a signal ran, in a child: a thread
+ * that spins in the kernel (an instruction tried again for ever, in its
+ * XOL slot or not) would hang the test, and dies of SIGKILL instead.
+ */
+struct trap_run {
+	int sig, code;		/* the signal and its si_code, 0: none */
+	int calls;		/* how many times it was delivered */
+	unsigned long ip;	/* the PSW address in the signal frame */
+	unsigned long addr;	/* si_addr */
+	long ret;		/* what the site returned */
+	bool timed_out;
+};
+
+#define TRAP_RUN_MS	10000
+
+static struct trap_run *trap_seen;	/* shared with the child */
+
+/*
+ * Returns: the program interruption left the PSW after the instruction,
+ * and the program goes on there. Delivered again and again (the
+ * instruction tried again), it gives up.
+ */
+static void trap_resume_handler(int sig, siginfo_t *si, void *uc)
+{
+	ucontext_t *ctx = uc;
+
+	trap_seen->sig = sig;
+	trap_seen->code = si->si_code;
+	trap_seen->ip = UPNG_UC_PC(ctx);
+	trap_seen->addr = (unsigned long)si->si_addr;
+	if (++trap_seen->calls > 3)
+		siglongjmp(fault_jmp, 1);
+}
+
+static void run_trapping(struct __test_metadata *_metadata,
+			 long (*site)(void), struct trap_run *r)
+{
+	long long end = upng_now_ms() + TRAP_RUN_MS;
+	struct sigaction sa;
+	int status;
+	pid_t pid, w;
+
+	if (!trap_seen) {
+		trap_seen = mmap(NULL, sizeof(*trap_seen),
+				 PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, trap_seen);
+	}
+	memset(trap_seen, 0, sizeof(*trap_seen));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = trap_resume_handler;
+		sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGILL, &sa, NULL) ||
+		    sigaction(SIGFPE, &sa, NULL))
+			_exit(2);
+		if (!sigsetjmp(fault_jmp, 1))
+			trap_seen->ret = site();
+		_exit(0);
+	}
+	do {
+		w = waitpid(pid, &status, WNOHANG);
+		if (!w)
+			usleep(10000);
+	} while (!w && upng_now_ms() < end);
+	if (!w) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	*r = *trap_seen;
+	r->timed_out = !w;
+	ASSERT_TRUE(r->timed_out || (WIFEXITED(status) && !WEXITSTATUS(status)))
+		TH_LOG("child status %#x", status);
+}
+
+/*
+ * @site, probed at site_@tag_probe (@probe), raises a signal in its
+ * stepped copy: the one it raises unprobed, once, with the same si_code,
+ * the probed address in si_addr, the PSW address in the signal frame as
+ * unprobed (after the instruction, which the program interruption
+ * completed or suppressed: never executed again), and the same result.
+ * Skipped where it raises none. A probe refused (@may_refuse) is fine.
+ */
+static void trap_resumed_in_stepped_copy(struct __test_metadata *_metadata,
+					 const char *ev, long (*site)(void),
+					 const char *tag, const char *probe,
+					 bool may_refuse)
+{
+	unsigned long want = (unsigned long)probe;
+	struct trap_run bare, r;
+	struct upng_sym sym;
+	char name[80];
+	int i, err;
+
+	run_trapping(_metadata, site, &bare);
+	ASSERT_FALSE(bare.timed_out);
+	if (!bare.sig)
+		SKIP(return, "%s raises no signal here", tag);
+	ASSERT_EQ(1, bare.calls);
+	ASSERT_EQ(want, bare.addr);
+	snprintf(name, sizeof(name), "site_%s_probe", tag);
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &sym));
+	ASSERT_EQ(want, sym.value);
+	snprintf(name, sizeof(name), "%s_%s", ev, tag);
+	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
+	err = upng_probe_enable(name, true);
+	if (may_refuse && err == -EOPNOTSUPP) {
+		EXPECT_EQ(0, upng_probe_del(name));
+		return;
+	}
+	ASSERT_EQ(0, err);
+	for (i = 0; i < 2; i++) {
+		run_trapping(_metadata, site, &r);
+		EXPECT_FALSE(r.timed_out) TH_LOG("call %d: no end in %d ms", i,
+						 TRAP_RUN_MS);
+		EXPECT_EQ(bare.sig, r.sig) TH_LOG("call %d", i);
+		EXPECT_EQ(bare.code, r.code) TH_LOG("call %d", i);
+		EXPECT_EQ(1, r.calls)
+			TH_LOG("call %d: delivered %d times", i, r.calls);
+		EXPECT_EQ(bare.ip, r.ip)
+			TH_LOG("call %d: PSW %#lx in the signal frame, not %#lx",
+			       i, r.ip, bare.ip);
+		EXPECT_EQ(want, r.addr)
+			TH_LOG("call %d: si_addr %#lx, not the probed %#lx",
+			       i, r.addr, want);
+		EXPECT_EQ(bare.ret, r.ret) TH_LOG("call %d", i);
+	}
+	ASSERT_EQ(0, upng_probe_enable(name, false));
+	EXPECT_EQ(2, upng_probe_hits(name));
+	EXPECT_EQ(0, upng_probe_del(name));
+}
+
+/* A fixed-point overflow (ar), the program mask on: completed. */
+TEST_F_TIMEOUT(signals, overflow_in_stepped_copy, 120)
+{
+	trap_resumed_in_stepped_copy(_metadata, self->ev, site_fpovf, "fpovf",
+				     site_fpovf_probe, false);
+}
+
+/* A fixed-point divide exception (dsgr by 0): suppressed. */
+TEST_F_TIMEOUT(signals, divide_in_stepped_copy, 120)
+{
+	trap_resumed_in_stepped_copy(_metadata, self->ev, site_divz, "divz",
+				     site_divz_probe, false);
+}
+
+/*
+ * An operation exception of a 2-byte instruction that is not a
+ * breakpoint (pfpo, which TCG does not implement): SIGILL, in its stepped
+ * copy, or the probe refused; never tried again for ever.
+ */
+TEST_F_TIMEOUT(signals, operation_exception_in_stepped_copy, 120)
+{
+	trap_resumed_in_stepped_copy(_metadata, self->ev, site_pfpo, "pfpo",
+				     site_pfpo_probe, true);
+}
+
+/*
+ * The same instruction not probed, in a process with a probe elsewhere
+ * (site_work()): SIGILL, as without the probe. The kernel's trap handler
+ * sends back to the instruction a thread that trapped on a breakpoint of
+ * ours removed since, which it tells by the instruction there now: it
+ * must not take this one for that, and send the thread back for ever.
+ */
+TEST_F_TIMEOUT(signals, operation_exception_not_probed, 120)
+{
+	struct trap_run bare, r;
+
+	run_trapping(_metadata, site_pfpo, &bare);
+	ASSERT_FALSE(bare.timed_out);
+	if (!bare.sig)
+		SKIP(return, "pfpo raises no signal here");
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	ASSERT_EQ(4, site_work(1));
+	run_trapping(_metadata, site_pfpo, &r);
+	EXPECT_FALSE(r.timed_out) TH_LOG("no end in %d ms", TRAP_RUN_MS);
+	EXPECT_EQ(bare.sig, r.sig);
+	EXPECT_EQ(bare.code, r.code);
+	EXPECT_EQ(1, r.calls) TH_LOG("delivered %d times", r.calls);
+	EXPECT_EQ(bare.ip, r.ip);
+	EXPECT_EQ(bare.addr, r.addr);
+	EXPECT_EQ(bare.ret, r.ret);
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	EXPECT_EQ(1, upng_probe_hits(self->ev));
 }
 #endif
 

@@ -68,6 +68,12 @@ extern char site_xv_sim[];
 long site_rlload(void);
 extern char site_rlload_probe[];
 extern long site_rldata[];
+long site_fpovf(void);
+long site_divz(void);
+long site_pfpo(void);
+void site_lastbreak(void);
+extern char site_fpovf_probe[], site_divz_probe[], site_pfpo_probe[];
+extern char site_lastbreak_probe[], site_lastbreak_to[];
 #elif defined(__x86_64__)
 /* x86-64 only (sites.S). */
 void site_badret(unsigned long to);

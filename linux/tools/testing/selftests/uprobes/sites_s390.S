@@ -151,6 +151,76 @@ LABEL site_rlload_probe
 	br	%r14
 ENDF site_rlload
 
+/*
+ * Instructions that raise a signal in their stepped copy, in functions
+ * whose signal handler returns (signals.c): the program interruption
+ * leaves the PSW after the instruction, which a monitor event, a
+ * fixed-point overflow completed, a divide exception or an operation
+ * exception suppressed; the program goes on after it, as unprobed.
+ *
+ * long site_fpovf(void): 0x7fffffff + 1 (ar, site_fpovf_probe) with the
+ * fixed-point overflow mask on: SIGFPE (FPE_INTOVF) after the add, which
+ * completed; returns the sum, 0x80000000 (0x80000001 if the add ran
+ * twice). The program mask is put back after.
+ */
+FUNC site_fpovf
+	ipm	%r0
+	llilh	%r1, 0x0800			/* program mask: fixed-point overflow */
+	spm	%r1
+	llilf	%r2, 0x7fffffff
+	lhi	%r3, 1
+LABEL site_fpovf_probe
+	ar	%r2, %r3
+	spm	%r0
+	br	%r14
+ENDF site_fpovf
+
+/*
+ * long site_divz(void): 7 divided by 0 (dsgr, site_divz_probe): SIGFPE
+ * (FPE_INTDIV), the division suppressed; returns the dividend, 7.
+ */
+FUNC site_divz
+	lghi	%r2, 0
+	lghi	%r3, 7
+	lghi	%r1, 0
+LABEL site_divz_probe
+	dsgr	%r2, %r1
+	lgr	%r2, %r3
+	br	%r14
+ENDF site_divz
+
+/*
+ * long site_pfpo(void): pfpo (site_pfpo_probe, 0x010a, perform
+ * floating-point operation), its function only tested (bit 32 of r0), which QEMU's TCG
+ * does not implement: SIGILL (ILL_ILLOPC), the operation exception
+ * suppressing it; returns 0x9f0.
+ */
+FUNC site_pfpo
+	llilh	%r0, 0x8000
+	lghi	%r2, 0x9f0
+LABEL site_pfpo_probe
+	.short	0x010a				/* pfpo */
+	br	%r14
+ENDF site_pfpo
+
+/*
+ * void site_lastbreak(void): stops a traced process on gdb's breakpoint
+ * (0x0001), then calls (basr, site_lastbreak_probe) an empty function
+ * at site_lastbreak_to, for the tracer to single-step the call and read
+ * its breaking-event address (xolvis.c).
+ */
+FUNC site_lastbreak
+	lgr	%r0, %r14
+	.short	0x0001
+	larl	%r1, site_lastbreak_to
+LABEL site_lastbreak_probe
+	basr	%r14, %r1
+	lgr	%r14, %r0
+	br	%r14
+LABEL site_lastbreak_to
+	br	%r14
+ENDF site_lastbreak
+
 	.data
 	.p2align 3
 	.globl site_rldata

@@ -21,8 +21,10 @@
  * On arm64 (sites_a64.S) nothing runs from a boosted slot or a stub: the
  * probed instruction is a mul or a load, single-stepped in [uprobes],
  * or the loop's cbnz, simulated.  The cases on rip-relative reach and x87
- * state are x86's.
+ * state are x86's; on s390 the breaking-event address after a stepped
+ * branch (lastbreak_after_probed_basr) is checked too.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -30,6 +32,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdalign.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1157,6 +1160,118 @@ TEST(x87_store_fault_raised_at_the_probe)
 {
 	check_x87_fault(_metadata, site_x87_store_ro, site_x87_fstpl,
 			"site_x87_fstpl", SIGSEGV);
+}
+#elif defined(__s390x__)
+/* What a tracer saw of the child stopped after the call of site_lastbreak(). */
+struct lastbreak {
+	unsigned long psw;		/* the PSW address there */
+	unsigned long last_break;	/* NT_S390_LAST_BREAK */
+	unsigned long per_address;	/* the user area's per_info.address */
+	unsigned long xol_lo, xol_hi;	/* its [uprobes], if any */
+};
+
+static unsigned long lastbreak_psw(pid_t pid)
+{
+	struct user_regs_struct regs;
+
+	return upng_getregs(pid, &regs) ? 0 : UPNG_REGS_PC(&regs);
+}
+
+/*
+ * A traced child calls site_lastbreak(), which stops on gdb's breakpoint
+ * before its call: the tracer single-steps to the basr and the basr, and
+ * reads what the child shows then.
+ */
+static void lastbreak_stop(struct __test_metadata *_metadata,
+			   struct lastbreak *lb)
+{
+	struct iovec iov = { &lb->last_break, sizeof(lb->last_break) };
+	int i, status;
+	pid_t pid;
+
+	memset(lb, 0, sizeof(*lb));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		upng_die_with_parent();
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(2);
+		site_lastbreak();
+		_exit(0);
+	}
+	/* Its breakpoint, then the larl, then the basr. */
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP)
+		TH_LOG("status %#x", status);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP)
+			TH_LOG("step %d: status %#x", i, status);
+		if (!i)
+			ASSERT_EQ((unsigned long)site_lastbreak_probe,
+				  lastbreak_psw(pid));
+	}
+	lb->psw = lastbreak_psw(pid);
+	ASSERT_EQ(0, ptrace(PTRACE_GETREGSET, pid,
+			    (void *)NT_S390_LAST_BREAK, &iov));
+	errno = 0;
+	lb->per_address = ptrace(PTRACE_PEEKUSER, pid,
+				 (void *)offsetof(struct user,
+						  regs.per_info.address),
+				 NULL);
+	ASSERT_EQ(0, errno);
+	if (upng_xol_range(pid, &lb->xol_lo, &lb->xol_hi)) {
+		lb->xol_lo = 0;
+		lb->xol_hi = 0;
+	}
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("status %#x", status);
+}
+
+/*
+ * The breaking-event address, the last taken branch's (ptrace's
+ * NT_S390_LAST_BREAK and PTRACE_GET_LAST_BREAK, core dumps, a signal
+ * handler's r5 or r6), after a probed basr, stepped out of line: the
+ * basr's own, as unprobed, never the XOL slot's. Nor is the last PER
+ * event's address, which the step's own gives, in the XOL area. A
+ * debugger single-steps the basr, and reads them at the step's stop.
+ */
+TEST(lastbreak_after_probed_basr)
+{
+	unsigned long want = (unsigned long)site_lastbreak_probe;
+	struct lastbreak bare, probed;
+	struct upng_sym sym;
+	char ev[64];
+
+	upng_die_with_parent();
+	ASSERT_EQ(0, upng_trace_reset());
+	lastbreak_stop(_metadata, &bare);
+	if (bare.last_break != want)
+		SKIP(return, "last break %#lx after a step of the basr at %#lx",
+		     bare.last_break, want);
+
+	upng_evname(ev, sizeof(ev), "lastbreak");
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_lastbreak_probe",
+				  &sym));
+	ASSERT_EQ(want, sym.value);
+	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), sym.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	lastbreak_stop(_metadata, &probed);
+	ASSERT_EQ(0, upng_probe_enable(ev, false));
+	EXPECT_EQ(1, upng_probe_hits(ev));
+	EXPECT_EQ(0, upng_probe_del(ev));
+	ASSERT_NE(0UL, probed.xol_hi) TH_LOG("no [uprobes]: nothing stepped");
+	EXPECT_EQ(bare.psw, probed.psw);
+	EXPECT_EQ(want, probed.last_break)
+		TH_LOG("breaking-event address %#lx, [uprobes] at %#lx-%#lx",
+		       probed.last_break, probed.xol_lo, probed.xol_hi);
+	EXPECT_FALSE(probed.per_address >= probed.xol_lo &&
+		     probed.per_address < probed.xol_hi)
+		TH_LOG("PER address %#lx in [uprobes] at %#lx-%#lx",
+		       probed.per_address, probed.xol_lo, probed.xol_hi);
 }
 #endif
 
