@@ -45,13 +45,14 @@
  * single-stepped).
  */
 #include <linux/compat.h>
+#include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/unaligned.h>
 
 #ifdef CONFIG_S390
 #include <asm/dis.h>
 #endif
-#ifdef CONFIG_PPC
+#if defined(CONFIG_PPC) || defined(CONFIG_MIPS)
 #include <asm/inst.h>
 #endif
 
@@ -139,6 +140,33 @@ static bool uprobe_legacy_undecodable(struct arch_uprobe *aup)
 #endif
 }
 
+/*
+ * Is the instruction a system call that the stock analysis lets through?
+ * s390's svc (0x0a), mips's syscall (the SPECIAL opcode's function 0x0c;
+ * the instruction stepped, ixol[0], is a branch's delay slot's), sparc64's
+ * trap instructions (Tcc: op 2, op3 0x3a; "ta 0x6d" and "ta 0x10" are
+ * Linux's system calls) and loongarch's syscall (0x002b0000, its 15-bit
+ * code aside). riscv's ecall, powerpc's sc and scv and arm's svc their
+ * analyses refuse; csky's trap is not looked at here.
+ */
+static bool uprobe_legacy_syscall(struct arch_uprobe *aup)
+{
+#if defined(CONFIG_S390)
+	return (aup->insn[0] >> 8) == 0x0a;
+#elif defined(CONFIG_MIPS)
+	union mips_instruction inst = { .word = aup->ixol[0] };
+
+	return inst.r_format.opcode == spec_op &&
+	       inst.r_format.func == syscall_op;
+#elif defined(CONFIG_SPARC64)
+	return (get_unaligned_be32(aup->insn) & 0xc1f80000) == 0x81d00000;
+#elif defined(CONFIG_LOONGARCH)
+	return (aup->insn[0] >> 15) == 0x56;
+#else
+	return false;
+#endif
+}
+
 /**
  * uprobe_legacy_refuse() - refuse what the stock analysis lets through
  * @aup: the instruction, accepted by arch_uprobe_analyze_insn()
@@ -147,6 +175,13 @@ static bool uprobe_legacy_undecodable(struct arch_uprobe *aup)
  * analysis takes 0x0002 for an instruction it knows): a hit of a probe
  * there could not be told from the program's own trap, and its copy would
  * trap in the XOL slot.
+ *
+ * A system call (uprobe_legacy_syscall()), which is stepped out of line
+ * there as the x86 and arm64 parts refuse to: the stepped copy's execve
+ * leaves the new program with the step's state (s390's PER controls), a
+ * vfork or clone child sharing the address space resumes in the parent's
+ * XOL slot, and the step's fix-ups move the instruction pointer that
+ * rt_sigreturn loaded.
  *
  * riscv's lr and sc (the A extension's AMO opcode, funct5 2 and 3): the
  * copy of either is stepped out of line, and the trap that ends the step
@@ -165,6 +200,8 @@ static const char *uprobe_legacy_refuse(struct arch_uprobe *aup)
 	if (is_swbp_insn(&op) ||
 	    uprobe_legacy_dbg_bp_len(aup->insn, sizeof(aup->insn)))
 		return "a breakpoint instruction";
+	if (uprobe_legacy_syscall(aup))
+		return "system call";
 #ifdef CONFIG_RISCV
 	u32 insn = get_unaligned_le32(aup->insn);
 
@@ -215,10 +252,12 @@ int arch_uprobe_analyze(struct arch_uprobe *aup, bool is_64bit,
 		/*
 		 * riscv's, s390's, csky's and others' analyses refuse an
 		 * instruction with -EINVAL, which the engine's callers take
-		 * for a bad offset or argument (those were checked before): a
-		 * refused instruction is -EOPNOTSUPP, as on x86 and arm64.
+		 * for a bad offset or argument (those were checked before),
+		 * powerpc's with the kernel's own -ENOTSUPP, which user space
+		 * must not see: a refused instruction is -EOPNOTSUPP, as on
+		 * x86 and arm64.
 		 */
-		return err == -EINVAL ? -EOPNOTSUPP : err;
+		return err == -EINVAL || err == -ENOTSUPP ? -EOPNOTSUPP : err;
 	}
 	*reason = uprobe_legacy_refuse(aup);
 	return *reason ? -EOPNOTSUPP : 0;
@@ -267,6 +306,52 @@ void uprobe_legacy_sigtrap(struct pt_regs *regs)
 	else
 		force_sig(SIGTRAP);
 }
+
+#ifdef CONFIG_S390
+/**
+ * uprobe_s390_bkpt_gone() - was an invalid instruction's trap our breakpoint's?
+ * @vaddr: where current trapped, on an instruction the architecture does
+ *	not execute, and which is no breakpoint now
+ *
+ * s390's breakpoint traps as any invalid instruction does, and its trap
+ * handler reads what is at @vaddr after the trap: the probed instruction
+ * when the engine took its breakpoint out meanwhile, which the thread must
+ * then go back to and execute. But an instruction there that the machine
+ * does not execute (QEMU's TCG has no pfpo, for one) raises the same trap
+ * by itself, and must not be tried again for ever. A thread is sent back
+ * to an address once for each time breakpoints went from its address
+ * space (uprobe_bps_removed()), and only in a mapping that may hold ours:
+ * tried again with none gone since, the instruction is the one that traps
+ * (a single retry of an instruction the trap suppressed). The mmap lock
+ * is taken for writing: a debugger's write over a breakpoint counts its
+ * removal under the lock taken for reading, after the write the thread
+ * may have read already.
+ *
+ * Return: true to send current back to @vaddr, false to let the trap be
+ * the instruction's.
+ */
+bool uprobe_s390_bkpt_gone(unsigned long vaddr)
+{
+	struct uprobe_task *utask = uprobe_utask();
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	struct arch_uprobe_task *at;
+	unsigned long removed = 0;
+
+	if (!utask || !mm || mmap_write_lock_killable(mm))
+		return false;
+	vma = vma_lookup(mm, vaddr);
+	if (vma && uprobe_vma_probeable(vma))
+		removed = uprobe_bps_removed(mm);
+	mmap_write_unlock(mm);
+	at = &utask->autask;
+	if (!removed || (at->gone_vaddr == vaddr && at->gone_removed == removed))
+		return false;
+	at->gone_vaddr = vaddr;
+	at->gone_removed = removed;
+	return true;
+}
+#endif
 
 /**
  * arch_uprobe_insn_len() - length of a probed instruction

@@ -65,6 +65,7 @@
  * @prune_at: @nr at which the addresses of mappings gone are dropped
  * @remapped: a file was mapped since the last pass that dropped them
  * @lost: a breakpoint could not be recorded (see uprobe_bps_move())
+ * @removed: how many breakpoints of ours went, ever (uprobe_bps_removed())
  */
 struct uprobe_bps {
 	struct maple_tree	tree;
@@ -72,6 +73,7 @@ struct uprobe_bps {
 	long			prune_at;
 	bool			remapped;
 	bool			lost;
+	atomic_long_t		removed;
 };
 
 /*
@@ -237,8 +239,30 @@ void uprobe_bps_unnote(struct mm_struct *mm, unsigned long vaddr)
 	struct uprobe_bps *b = mm->uprobes_state.bps;
 
 	mmap_assert_locked(mm);
-	if (b)
-		uprobe_bps_erase(b, vaddr);
+	if (!b)
+		return;
+	uprobe_bps_erase(b, vaddr);
+	atomic_long_inc(&b->removed);
+}
+
+/**
+ * uprobe_bps_removed() - how many breakpoints of ours went from an mm
+ * @mm: the address space, mmap lock held
+ *
+ * A breakpoint is counted as it is recorded gone (uprobe_bps_unnote()),
+ * after its instruction was written back: under the mmap lock, a thread
+ * that found the instruction where it trapped finds its removal counted.
+ * For an architecture whose breakpoint traps as any invalid instruction
+ * does (s390, see uprobe_s390_bkpt_gone()).
+ *
+ * Return: the count, 0 when none ever went.
+ */
+unsigned long uprobe_bps_removed(struct mm_struct *mm)
+{
+	struct uprobe_bps *b = mm->uprobes_state.bps;
+
+	mmap_assert_locked(mm);
+	return b ? atomic_long_read(&b->removed) : 0;
 }
 
 /**

@@ -116,6 +116,36 @@ static void uprobe_bps_test_note(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x5555));
 }
 
+static unsigned long bps_t_removed(struct mm_struct *mm)
+{
+	unsigned long n;
+
+	mmap_read_lock(mm);
+	n = uprobe_bps_removed(mm);
+	mmap_read_unlock(mm);
+	return n;
+}
+
+/* Each breakpoint taken out is counted, for good; a moved one is not. */
+static void uprobe_bps_test_removed(struct kunit *test)
+{
+	struct mm_struct *mm = uprobe_bps_test_mm(test);
+
+	KUNIT_EXPECT_EQ(test, bps_t_removed(mm), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1000), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x2000), 0);
+	KUNIT_EXPECT_EQ(test, bps_t_removed(mm), 0);
+	bps_t_unnote(mm, 0x1000);
+	KUNIT_EXPECT_EQ(test, bps_t_removed(mm), 1);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1000), 0);
+	bps_t_move(mm, 0x1000, 0x5000, 0x1000);
+	KUNIT_EXPECT_EQ(test, bps_t_removed(mm), 1);
+	bps_t_unnote(mm, 0x5000);
+	bps_t_unnote(mm, 0x2000);
+	KUNIT_EXPECT_EQ(test, bps_t_removed(mm), 3);
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 0);
+}
+
 /* A child gets a copy: what either does later is its own. */
 static void uprobe_bps_test_dup(struct kunit *test)
 {
@@ -228,6 +258,7 @@ static void uprobe_bps_test_large(struct kunit *test)
 
 static struct kunit_case uprobe_bps_test_cases[] = {
 	KUNIT_CASE(uprobe_bps_test_note),
+	KUNIT_CASE(uprobe_bps_test_removed),
 	KUNIT_CASE(uprobe_bps_test_dup),
 	KUNIT_CASE(uprobe_bps_test_prune),
 	KUNIT_CASE(uprobe_bps_test_moved_away),

@@ -778,12 +778,13 @@ static void rseq_child(void *arg, int cmd, int ack)
 /*
  * A debugger's breakpoint (0x0001) over a probe in an rseq critical
  * section, entered by a thread whose signal left the kernel's rseq event
- * pending: the probe's hit aborts the section before the instruction
- * (the trap taken care of, as a hit of the probe alone would be), and
- * sends no SIGTRAP then; the debugger's comes when the thread, back in
- * the section, gets to its breakpoint again: the PSW after it, the probe
- * counting that hit too. (s390's trap handler reports gdb's breakpoint
- * itself, after the engine saw it.)
+ * pending: the probe's hit leaves the instruction for after an abort of
+ * the section (uprobe_rseq_aborts()), the trap taken care of as a hit of
+ * the probe alone would be, and sends no SIGTRAP then; the debugger's
+ * comes when the thread gets to its breakpoint again: the PSW after it,
+ * the hit counted once. (s390's trap handler reports gdb's breakpoint
+ * itself, after the engine saw it.) Continued, the thread aborts the
+ * section (the stop preempted it) and commits through the probe.
  */
 TEST(rseq_abort_under_debugger_breakpoint)
 {
@@ -791,9 +792,9 @@ TEST(rseq_abort_under_debugger_breakpoint)
 	int cmd, ack, status, err;
 	unsigned char n = 1;
 	struct upng_sym sym;
+	long word, hits;
 	siginfo_t si;
 	char ev[64];
-	long word;
 	char c = 0;
 	pid_t pid;
 
@@ -830,13 +831,16 @@ TEST(rseq_abort_under_debugger_breakpoint)
 		       get_ip(pid), addr);
 	ASSERT_EQ(0, ptrace(PTRACE_GETSIGINFO, pid, NULL, &si));
 	EXPECT_EQ(UPNG_DBG_SI_CODE, si.si_code);
-	EXPECT_LE(2, upng_probe_hits(ev));
+	/* Once, or twice where a preemption aborted the section first. */
+	hits = upng_probe_hits(ev);
+	EXPECT_TRUE(hits == 1 || hits == 2) TH_LOG("%ld hits", hits);
 	/* gdb's "delete" and "continue": the probe's step commits. */
 	ASSERT_EQ(0, poke(pid, addr, word));
 	ASSERT_EQ(0, set_ip(pid, addr));
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	ASSERT_EQ(0, next_event(pid, ack, &c));
 	EXPECT_EQ('a', c);
+	EXPECT_LT(hits, upng_probe_hits(ev));
 	EXPECT_EQ(0, upng_probe_enable(ev, false));
 	end_child(pid, cmd, ack);
 	upng_probe_del(ev);
