@@ -740,6 +740,7 @@ TEST_F(misc, offset_past_eof)
 	ASSERT_EQ(caret, upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd)));
 }
 
+#if defined(__x86_64__)
 /*
  * An instruction that cannot be probed, at symbol @sym of @path:
  * EOPNOTSUPP with the reason in
@@ -776,7 +777,6 @@ static void unprobeable(struct __test_metadata *_metadata, const char *path,
 		ASSERT_LT(0, upng_kmsg_count(where));
 }
 
-#if defined(__x86_64__)
 TEST_F(misc, unprobeable_int3)
 {
 	unprobeable(_metadata, self->path, "uev_bad_int3");

@@ -373,6 +373,7 @@ static ssize_t ksyms_read(struct ksym **syms)
 	char line[512], sym[256], type;
 	unsigned long addr;
 	bool nz = false;
+	size_t len;
 	FILE *f;
 
 	f = fopen("/proc/kallsyms", "re");
@@ -396,7 +397,9 @@ static ssize_t ksyms_read(struct ksym **syms)
 			v = m;
 		}
 		v[n].addr = addr;
-		snprintf(v[n].name, sizeof(v[n].name), "%s", sym);
+		len = strnlen(sym, sizeof(v[n].name) - 1);
+		memcpy(v[n].name, sym, len);
+		v[n].name[len] = '\0';
 		nz |= addr != 0;
 		n++;
 	}
