@@ -15,6 +15,8 @@
  *   two_probes_one_page the breakpoint of a second probe of the page,
  *                       inserted while the first one goes, and exact
  *                       counts of the second while the first is toggled
+ *   dontneed_vs_hits    the process drops its copy of the page
+ *                       (MADV_DONTNEED) while its threads hit the probe
  *   writable_text       the program's own writes into its text, which it
  *                       made writable
  *   mlocked_text        mlockall()ed text stays resident and locked
@@ -947,6 +949,49 @@ TEST_F_TIMEOUT(races, mlocked_text, 300)
 	ASSERT_EQ(0, upng_probe_enable(st->ev[0], false));
 	check_locked(_metadata, pid, st->page.value, "after the calls");
 	ASSERT_LE(lck_before, upng_status_kb(pid, "VmLck"));
+	quit(_metadata, st, 0);
+}
+
+/*
+ * Two threads call race_a without pause while the target drops its copy
+ * of the race page again and again (MADV_DONTNEED): the file's page comes
+ * back without the breakpoint, until the engine puts it back. A thread
+ * that trapped on the breakpoint just before a drop finds the original
+ * instruction where it trapped, and must go on with it (s390's trap
+ * handler tells that from an instruction the machine does not have by
+ * the count of breakpoints gone), never die of SIGILL or SIGTRAP; every
+ * call computes right, and the probe counts every call afterwards.
+ */
+TEST_F_TIMEOUT(races, dontneed_vs_hits, 300)
+{
+	struct race_state *st = &self->st;
+	struct spin_result r;
+	long drops = 0, hits;
+	char line[64];
+	long long end;
+
+	spawn(_metadata, st, 0);
+	ASSERT_EQ(0, upng_probe_add(st->ev[0], st->bin, st->a.offset,
+				    NULL));
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], true));
+	ask(_metadata, st, 0, "spin a 2", line, sizeof(line));
+	end = upng_now_ms() + race_ms();
+	jitter_start(&st->jitter);
+	while (upng_now_ms() < end) {
+		ask(_metadata, st, 0, "drop 50", line, sizeof(line));
+		ASSERT_STREQ("dropped 50", line);
+		drops += 50;
+	}
+	jitter_stop(&st->jitter);
+	check_alive(_metadata, st, 0);
+	spin_stop(_metadata, st, 0, &r);
+	hits = upng_probe_hits(st->ev[0]);
+	TH_LOG("%ld drops, %ld hits", drops, hits);
+	EXPECT_LT(0, hits);
+	run_calls(_metadata, st, 0, 'a', 100);
+	ASSERT_EQ(hits + 100, upng_probe_hits(st->ev[0]));
+	ASSERT_EQ(0, upng_probe_enable(st->ev[0], false));
+	check_orig(_metadata, site(st->t[0].pid, st->a.value, st->file_a));
 	quit(_metadata, st, 0);
 }
 

@@ -12,6 +12,8 @@
  *   sem            print "sem V", V = race_sem as the program reads it
  *   mlock          mlockall(MCL_CURRENT | MCL_FUTURE); print "mlock 0" or
  *                  "mlock -ERRNO"
+ *   drop N         drop the process's copy of the race page N times
+ *                  (MADV_DONTNEED); print "dropped D", D the drops done
  *   wstart         make the race page writable (PROT_READ | PROT_WRITE |
  *                  PROT_EXEC) and start a thread that writes race_word
  *                  without pause, alternately 0 (the file's value) and a
@@ -283,6 +285,12 @@ int main(int argc, char **argv)
 			spin_end();
 		} else if (!strncmp(line, "sem", 3)) {
 			printf("sem %d\n", sem_now());
+		} else if (sscanf(line, "drop %ld", &n) == 1) {
+			for (i = 0; i < n; i++)
+				if (madvise(race_page, RACE_PAGE_SIZE,
+					    MADV_DONTNEED))
+					break;
+			printf("dropped %ld\n", i);
 		} else if (!strncmp(line, "mlock", 5)) {
 			printf("mlock %d\n",
 			       mlockall(MCL_CURRENT | MCL_FUTURE) ? -errno : 0);

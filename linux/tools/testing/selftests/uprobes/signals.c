@@ -827,13 +827,13 @@ static void trap_resume_handler(int sig, siginfo_t *si, void *uc)
 		siglongjmp(fault_jmp, 1);
 }
 
-static void run_trapping(struct __test_metadata *_metadata,
-			 long (*site)(void), struct trap_run *r)
+/* A child runs @site, once a byte comes through @gate (-1: at once). */
+static pid_t trap_child(struct __test_metadata *_metadata,
+			long (*site)(void), int gate)
 {
-	long long end = upng_now_ms() + TRAP_RUN_MS;
 	struct sigaction sa;
-	int status;
-	pid_t pid, w;
+	pid_t pid;
+	char c;
 
 	if (!trap_seen) {
 		trap_seen = mmap(NULL, sizeof(*trap_seen),
@@ -852,10 +852,23 @@ static void run_trapping(struct __test_metadata *_metadata,
 		if (sigaction(SIGILL, &sa, NULL) ||
 		    sigaction(SIGFPE, &sa, NULL))
 			_exit(2);
+		if (gate >= 0 && read(gate, &c, 1) != 1)
+			_exit(3);
 		if (!sigsetjmp(fault_jmp, 1))
 			trap_seen->ret = site();
 		_exit(0);
 	}
+	return pid;
+}
+
+/* What the child saw, or that it did not end within TRAP_RUN_MS. */
+static void trap_wait(struct __test_metadata *_metadata, pid_t pid,
+		      struct trap_run *r)
+{
+	long long end = upng_now_ms() + TRAP_RUN_MS;
+	int status;
+	pid_t w;
+
 	do {
 		w = waitpid(pid, &status, WNOHANG);
 		if (!w)
@@ -869,6 +882,12 @@ static void run_trapping(struct __test_metadata *_metadata,
 	r->timed_out = !w;
 	ASSERT_TRUE(r->timed_out || (WIFEXITED(status) && !WEXITSTATUS(status)))
 		TH_LOG("child status %#x", status);
+}
+
+static void run_trapping(struct __test_metadata *_metadata,
+			 long (*site)(void), struct trap_run *r)
+{
+	trap_wait(_metadata, trap_child(_metadata, site, -1), r);
 }
 
 /*
@@ -980,6 +999,39 @@ TEST_F_TIMEOUT(signals, operation_exception_not_probed, 120)
 	EXPECT_EQ(bare.ret, r.ret);
 	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
 	EXPECT_EQ(1, upng_probe_hits(self->ev));
+}
+
+/*
+ * The same in a process that had one of its breakpoints removed (the
+ * probe elsewhere, enabled when it forked, disabled before it runs the
+ * instruction): the trap handler may send it back to the instruction
+ * once for that removal, then the trap is the instruction's: SIGILL,
+ * delivered once.
+ */
+TEST_F_TIMEOUT(signals, operation_exception_after_removal, 120)
+{
+	struct trap_run bare, r;
+	int gate[2];
+	pid_t pid;
+
+	run_trapping(_metadata, site_pfpo, &bare);
+	ASSERT_FALSE(bare.timed_out);
+	if (!bare.sig)
+		SKIP(return, "pfpo raises no signal here");
+	ASSERT_EQ(0, pipe(gate));
+	ASSERT_EQ(0, upng_probe_enable(self->ev, true));
+	pid = trap_child(_metadata, site_pfpo, gate[0]);
+	ASSERT_EQ(0, upng_probe_enable(self->ev, false));
+	ASSERT_EQ(1, write(gate[1], "g", 1));
+	trap_wait(_metadata, pid, &r);
+	close(gate[0]);
+	close(gate[1]);
+	EXPECT_FALSE(r.timed_out) TH_LOG("no end in %d ms", TRAP_RUN_MS);
+	EXPECT_EQ(bare.sig, r.sig);
+	EXPECT_EQ(bare.code, r.code);
+	EXPECT_EQ(1, r.calls) TH_LOG("delivered %d times", r.calls);
+	EXPECT_EQ(bare.ip, r.ip);
+	EXPECT_EQ(bare.ret, r.ret);
 }
 #endif
 
