@@ -361,6 +361,7 @@ static __always_inline bool uprobe_dbg_bp_at(struct mm_struct *mm,
 /* written.c: where an address space has breakpoints of ours */
 int uprobe_bps_note(struct mm_struct *mm, unsigned long vaddr);
 void uprobe_bps_unnote(struct mm_struct *mm, unsigned long vaddr);
+void uprobe_bps_dropped(struct mm_struct *mm);
 unsigned long uprobe_bps_removed(struct mm_struct *mm);
 bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr);
 void uprobe_bps_remapped(struct mm_struct *mm);

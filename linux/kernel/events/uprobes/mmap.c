@@ -188,7 +188,7 @@ static void uprobe_resync_work(struct callback_head *head)
 
 /**
  * uprobe_resync_later() - put breakpoints back before returning to user mode
- * @vma: a mapping of current's address space; mmap lock held
+ * @vma: the mapping, mmap lock held
  * @start: first address of a range of @vma whose probes are looked for
  * @end: address after it
  * @at: where that code's pages went back to the file's, while mapped
@@ -197,7 +197,8 @@ static void uprobe_resync_work(struct callback_head *head)
  * @end - @start): touched again, the file's pages come back, without
  * breakpoints. Where @vma has a probe in [@start, @end), the breakpoints
  * there are inserted again before current returns to user mode, so that
- * a registered probe does not stop firing.
+ * a registered probe does not stop firing (in current's address space
+ * only). Meanwhile they count as gone (uprobe_bps_dropped()).
  */
 void uprobe_resync_later(struct vm_area_struct *vma, unsigned long start,
 			 unsigned long end, unsigned long at)
@@ -205,9 +206,11 @@ void uprobe_resync_later(struct vm_area_struct *vma, unsigned long start,
 	struct uprobe_resync *r;
 	struct uprobe *probe;
 
-	if (vma->vm_mm != current->mm || !uprobe_vma_insertable(vma) ||
-	    !test_bit(MMF_HAS_UPROBES, &vma->vm_mm->flags) ||
-	    uprobes_registry_empty())
+	if (!uprobe_vma_insertable(vma) ||
+	    !test_bit(MMF_HAS_UPROBES, &vma->vm_mm->flags))
+		return;
+	uprobe_bps_dropped(vma->vm_mm);
+	if (vma->vm_mm != current->mm || uprobes_registry_empty())
 		return;
 	/* Only a range with a probe in it costs anything more. */
 	if (!uprobe_collect_range(file_inode(vma->vm_file),

@@ -65,7 +65,7 @@
  * @prune_at: @nr at which the addresses of mappings gone are dropped
  * @remapped: a file was mapped since the last pass that dropped them
  * @lost: a breakpoint could not be recorded (see uprobe_bps_move())
- * @removed: how many breakpoints of ours went, ever (uprobe_bps_removed())
+ * @removed: how many times breakpoints of ours went (uprobe_bps_removed())
  */
 struct uprobe_bps {
 	struct maple_tree	tree;
@@ -137,6 +137,13 @@ static void uprobe_bps_erase(struct uprobe_bps *b, unsigned long vaddr)
 	mtree_unlock(&b->tree);
 	if (entry && !left)
 		atomic_long_dec(&b->nr);
+}
+
+/* The breakpoint at @vaddr went, with its record: counted. */
+static void uprobe_bps_gone(struct uprobe_bps *b, unsigned long vaddr)
+{
+	uprobe_bps_erase(b, vaddr);
+	atomic_long_inc(&b->removed);
 }
 
 /* What @vaddr is recorded with. Safe beside an erase under the read lock. */
@@ -239,21 +246,40 @@ void uprobe_bps_unnote(struct mm_struct *mm, unsigned long vaddr)
 	struct uprobe_bps *b = mm->uprobes_state.bps;
 
 	mmap_assert_locked(mm);
-	if (!b)
-		return;
-	uprobe_bps_erase(b, vaddr);
-	atomic_long_inc(&b->removed);
+	if (b)
+		uprobe_bps_gone(b, vaddr);
 }
 
 /**
- * uprobe_bps_removed() - how many breakpoints of ours went from an mm
+ * uprobe_bps_dropped() - breakpoints of ours went with their pages
  * @mm: the address space, mmap lock held
  *
- * A breakpoint is counted as it is recorded gone (uprobe_bps_unnote()),
- * after its instruction was written back: under the mmap lock, a thread
- * that found the instruction where it trapped finds its removal counted.
- * For an architecture whose breakpoint traps as any invalid instruction
- * does (s390, see uprobe_s390_bkpt_gone()).
+ * The process's copies of probed pages were dropped (MADV_DONTNEED, or
+ * the range MREMAP_DONTUNMAP leaves): the file's pages come back, without
+ * the breakpoints, which stay recorded until they are put back. Counted
+ * as breakpoints gone (uprobe_bps_removed()).
+ */
+void uprobe_bps_dropped(struct mm_struct *mm)
+{
+	struct uprobe_bps *b = mm->uprobes_state.bps;
+
+	mmap_assert_locked(mm);
+	if (b)
+		atomic_long_inc(&b->removed);
+}
+
+/**
+ * uprobe_bps_removed() - how many times breakpoints of ours went from an mm
+ * @mm: the address space, mmap lock held
+ *
+ * Counted under the mmap lock, after the instruction is back: written
+ * back (uprobe_bps_unnote()), dropped with the process's copy of the page
+ * (uprobe_bps_dropped()), or the address given to other code (a mapping
+ * replaced, code moved over it). So a thread that found an instruction
+ * where it trapped on a breakpoint, and then takes the mmap lock for
+ * writing, finds the breakpoint's going counted. For an architecture
+ * whose breakpoint traps as any invalid instruction does (s390, see
+ * uprobe_s390_bkpt_gone()).
  *
  * Return: the count, 0 when none ever went.
  */
@@ -320,7 +346,7 @@ void uprobe_bps_recheck(struct mm_struct *mm, unsigned long vaddr)
 	if (!b || b->lost || !mtree_load(&b->tree, vaddr))
 		return;
 	if (!uprobe_peek(mm, vaddr, &byte, 1, &anon) && !anon)
-		uprobe_bps_erase(b, vaddr);
+		uprobe_bps_gone(b, vaddr);
 }
 
 /**
@@ -352,7 +378,7 @@ void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 	b->remapped = true;
 	/* What was recorded where the code lands is gone (MREMAP_FIXED). */
 	for (vaddr = new_addr; mt_find(&b->tree, &vaddr, new_addr + len - 1);)
-		uprobe_bps_erase(b, vaddr - 1);
+		uprobe_bps_gone(b, vaddr - 1);
 	/* The same file and offset, at their new address. */
 	while ((entry = mt_find(&b->tree, &index, old_addr + len - 1))) {
 		vaddr = new_addr + (index - 1 - old_addr);

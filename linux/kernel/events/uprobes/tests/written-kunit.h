@@ -126,7 +126,11 @@ static unsigned long bps_t_removed(struct mm_struct *mm)
 	return n;
 }
 
-/* Each breakpoint taken out is counted, for good; a moved one is not. */
+/*
+ * Each breakpoint taken out is counted, for good, and so is one whose
+ * address moved code lands on, and each drop of the process's copies of
+ * probed pages; a moved one is not.
+ */
 static void uprobe_bps_test_removed(struct kunit *test)
 {
 	struct mm_struct *mm = uprobe_bps_test_mm(test);
@@ -144,6 +148,18 @@ static void uprobe_bps_test_removed(struct kunit *test)
 	bps_t_unnote(mm, 0x2000);
 	KUNIT_EXPECT_EQ(test, bps_t_removed(mm), 3);
 	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 0);
+	/* Code moved over 0x3000: its breakpoint went. */
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x3000), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x7000), 0);
+	bps_t_move(mm, 0x7000, 0x3000, 0x1000);
+	KUNIT_EXPECT_EQ(test, bps_t_removed(mm), 4);
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x3000));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 1);
+	mmap_read_lock(mm);
+	uprobe_bps_dropped(mm);
+	mmap_read_unlock(mm);
+	KUNIT_EXPECT_EQ(test, bps_t_removed(mm), 5);
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x3000));
 }
 
 /* A child gets a copy: what either does later is its own. */
