@@ -28,9 +28,7 @@
 #define LONG70	LONG40 "abcdefghijabcdefghijabcdefghij"
 
 FIXTURE(bad) {
-	char path[256];
-	struct upng_sym regs;
-	char buf[16384];
+	struct uev_state s;
 };
 
 /*
@@ -490,14 +488,9 @@ FIXTURE_VARIANT_ADD(bad, filter_not_last) {
 
 FIXTURE_SETUP(bad)
 {
-	if (geteuid())
-		SKIP(return, "must be run as root");
-	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
-	snprintf(self->path, sizeof(self->path), "%s",
-		 upng_path("bin/" UEV_TARGET));
-	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_regs_probe", &self->regs));
-	ASSERT_EQ(0, upng_tracefs_reset());
+	if (!uev_can_run(_metadata))
+		return;
+	ASSERT_EQ(0, uev_state_init(&self->s));
 }
 
 FIXTURE_TEARDOWN(bad)
@@ -541,14 +534,14 @@ TEST_F(bad, refused)
 	int err = variant->err ?: EINVAL;
 	int caret, pos;
 
-	caret = expand(self->path, self->regs.offset, variant->def, def,
+	caret = expand(self->s.path, self->s.regs.offset, variant->def, def,
 		       sizeof(def));
 	ASSERT_EQ(-err, upng_tracefs_write("uprobe_events", def)) {
 		TH_LOG("'%s'", def);
 	}
 	/* Nothing was created. */
-	ASSERT_LE(0, upng_tracefs_read_len("uprobe_events", self->buf, sizeof(self->buf)));
-	ASSERT_STREQ("", self->buf);
+	ASSERT_LE(0, upng_tracefs_read_len("uprobe_events", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_STREQ("", self->s.buf);
 	pos = upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd));
 	if (!variant->msg) {
 		ASSERT_EQ(-ENOENT, pos) {
@@ -570,27 +563,19 @@ TEST_F(bad, refused)
 	pos = upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd));
 	ASSERT_EQ(caret, pos);
 	ASSERT_STREQ(variant->msg, msg);
-	ASSERT_LE(0, upng_tracefs_read_len("dynamic_events", self->buf, sizeof(self->buf)));
-	ASSERT_STREQ("", self->buf);
+	ASSERT_LE(0, upng_tracefs_read_len("dynamic_events", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_STREQ("", self->s.buf);
 }
 
 FIXTURE(misc) {
-	char path[256];
-	struct upng_sym regs, count;
-	char buf[16384];
+	struct uev_state s;
 };
 
 FIXTURE_SETUP(misc)
 {
-	if (geteuid())
-		SKIP(return, "must be run as root");
-	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
-	snprintf(self->path, sizeof(self->path), "%s",
-		 upng_path("bin/" UEV_TARGET));
-	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_regs_probe", &self->regs));
-	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_count_func", &self->count));
-	ASSERT_EQ(0, upng_tracefs_reset());
+	if (!uev_can_run(_metadata))
+		return;
+	ASSERT_EQ(0, uev_state_init(&self->s));
 }
 
 FIXTURE_TEARDOWN(misc)
@@ -614,7 +599,7 @@ static int define_and_enable(const char *path, unsigned long off,
 	int err;
 
 	*created = false;
-	err = upng_tracefs_writef("uprobe_events", "p:uprobes/np %s:0x%lx", path, off);
+	err = uev_define("p:uprobes/np", path, off, NULL);
 	if (err)
 		return err;
 	*created = true;
@@ -638,15 +623,15 @@ TEST_F(misc, offset_past_eof)
 	int err, caret;
 	bool created;
 
-	ASSERT_EQ(0, stat(self->path, &st));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
-	err = define_and_enable(self->path, st.st_size + 0x1000, &p, &created);
+	ASSERT_EQ(0, stat(self->s.path, &st));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	err = define_and_enable(self->s.path, st.st_size + 0x1000, &p, &created);
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(-EINVAL, err);
 	if (created)
 		return;
 	/* Refused when defined: logged, with the caret on the offset. */
-	caret = strlen("p:uprobes/np ") + strlen(self->path) + 1;
+	caret = strlen("p:uprobes/np ") + strlen(self->s.path) + 1;
 	ASSERT_EQ(caret, upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd)));
 }
 
@@ -689,12 +674,12 @@ static void unprobeable(struct __test_metadata *_metadata, const char *path,
 
 TEST_F(misc, unprobeable_int3)
 {
-	unprobeable(_metadata, self->path, "uev_bad_int3");
+	unprobeable(_metadata, self->s.path, "uev_bad_int3");
 }
 
 TEST_F(misc, unprobeable_iret)
 {
-	unprobeable(_metadata, self->path, "uev_bad_iret");
+	unprobeable(_metadata, self->s.path, "uev_bad_iret");
 }
 #endif
 
@@ -720,27 +705,27 @@ TEST_F(misc, duplicate_name)
 	char def[1024], expect[2048];
 	int caret;
 
-	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx a=%s", self->path,
-		 self->regs.offset, UEV_R_WIDE);
+	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx a=%s", self->s.path,
+		 self->s.regs.offset, UEV_R_WIDE);
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
 	/* The very same probe again. */
 	dup_refused(_metadata, def, "There is already the exact same probe event", 0);
 	/* Same name, other arguments: the caret is on the differing one. */
-	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx b=%s", self->path,
-		 self->count.offset, UEV_R_WIDE);
+	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx b=%s", self->s.path,
+		 self->s.count.offset, UEV_R_WIDE);
 	caret = strchr(def, ' ') - def + 1;
 	caret = strchr(def + caret, ' ') - def + 1;
 	dup_refused(_metadata, def, "Argument type or name is different from existing probe",
 		    caret);
 	/* Same name, a return probe. */
-	snprintf(def, sizeof(def), "r:uprobes/dup %s:0x%lx a=%s", self->path,
-		 self->count.offset, UEV_R_WIDE);
+	snprintf(def, sizeof(def), "r:uprobes/dup %s:0x%lx a=%s", self->s.path,
+		 self->s.count.offset, UEV_R_WIDE);
 	dup_refused(_metadata, def, "Probe type is different from existing probe", 0);
 	/* Nothing but the first definition is left. */
 	snprintf(expect, sizeof(expect), "p:uprobes/dup %s:0x%016lx a=%s\n",
-		 self->path, self->regs.offset, UEV_R_WIDE);
-	ASSERT_LT(0, upng_tracefs_read_len("uprobe_events", self->buf, sizeof(self->buf)));
-	ASSERT_STREQ(expect, self->buf);
+		 self->s.path, self->s.regs.offset, UEV_R_WIDE);
+	ASSERT_LT(0, upng_tracefs_read_len("uprobe_events", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_STREQ(expect, self->s.buf);
 }
 
 /* The name of an event of another kind (a kprobe event) is taken. */
@@ -751,20 +736,19 @@ TEST_F(misc, name_of_other_event)
 	if (access(UPNG_TRACEFS "/kprobe_events", W_OK))
 		SKIP(return, "no kprobe_events");
 	ASSERT_EQ(0, upng_tracefs_write("kprobe_events", "p:uevtest/kp vfs_read"));
-	snprintf(def, sizeof(def), "p:uevtest/kp %s:0x%lx", self->path,
-		 self->regs.offset);
+	snprintf(def, sizeof(def), "p:uevtest/kp %s:0x%lx", self->s.path,
+		 self->s.regs.offset);
 	dup_refused(_metadata, def, "Given group/event name is already used by another event", 0);
 	ASSERT_EQ(0, upng_tracefs_write_trunc("kprobe_events", ""));
-	ASSERT_LE(0, upng_tracefs_read_len("uprobe_events", self->buf, sizeof(self->buf)));
-	ASSERT_STREQ("", self->buf);
+	ASSERT_LE(0, upng_tracefs_read_len("uprobe_events", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_STREQ("", self->s.buf);
 }
 
 TEST_F(misc, delete_enabled_is_busy)
 {
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/busy %s:0x%lx",
-					 self->path, self->count.offset));
+	ASSERT_EQ(0, uev_define("p:uprobes/busy", self->s.path, self->s.count.offset, NULL));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/busy/enable", "1"));
 	ASSERT_EQ(-EBUSY, upng_tracefs_write("uprobe_events", "-:busy"));
 	ASSERT_EQ(-EBUSY, upng_tracefs_write("dynamic_events", "-:uprobes/busy"));
@@ -772,7 +756,7 @@ TEST_F(misc, delete_enabled_is_busy)
 	ASSERT_EQ(-EBUSY, upng_tracefs_write_trunc("dynamic_events", ""));
 	/* Still there and still working. */
 	ASSERT_TRUE(upng_event_exists("uprobes", "busy"));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(2, upng_trace_get("trace", "busy", &(struct upng_trace){ 0 }));
@@ -784,10 +768,8 @@ TEST_F(misc, delete_enabled_is_busy)
 /* Any of several events still enabled makes truncation fail as a whole. */
 TEST_F(misc, truncate_with_one_enabled)
 {
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/e1 %s:0x%lx",
-					 self->path, self->count.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/e2 %s:0x%lx",
-					 self->path, self->regs.offset));
+	ASSERT_EQ(0, uev_define("p:uprobes/e1", self->s.path, self->s.count.offset, NULL));
+	ASSERT_EQ(0, uev_define("p:uprobes/e2", self->s.path, self->s.regs.offset, NULL));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/e2/enable", "1"));
 	ASSERT_EQ(-EBUSY, upng_tracefs_write_trunc("uprobe_events", ""));
 	ASSERT_TRUE(upng_event_exists("uprobes", "e2"));
@@ -800,13 +782,13 @@ TEST_F(misc, truncate_with_one_enabled)
 TEST_F(misc, ref_ctr_mismatch)
 {
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rc1 %s:0x%lx(0x10)",
-					 self->path, self->count.offset));
+					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(-EINVAL, upng_tracefs_writef("uprobe_events", "p:uprobes/rc2 %s:0x%lx(0x20)",
-					       self->path, self->count.offset));
+					       self->s.path, self->s.count.offset));
 	ASSERT_FALSE(upng_event_exists("uprobes", "rc2"));
 	/* The same reference counter is fine. */
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rc3 %s:0x%lx(0x10)",
-					 self->path, self->count.offset));
+					 self->s.path, self->s.count.offset));
 }
 
 TEST_F(misc, too_many_args)
@@ -814,8 +796,8 @@ TEST_F(misc, too_many_args)
 	char def[4096];
 	int len, i;
 
-	len = snprintf(def, sizeof(def), "p:uprobes/many %s:0x%lx", self->path,
-		       self->count.offset);
+	len = snprintf(def, sizeof(def), "p:uprobes/many %s:0x%lx", self->s.path,
+		       self->s.count.offset);
 	for (i = 0; i < 128; i++)
 		len += snprintf(def + len, sizeof(def) - len, " %s", UEV_R_ARG1);
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
@@ -840,7 +822,7 @@ TEST_F(misc, nonroot_refused)
 			_exit(10);
 		for (i = 0; i < 2; i++) {
 			int err = upng_tracefs_writef(files[i], "p:uprobes/nobody %s:0x%lx",
-						      self->path, self->count.offset);
+						      self->s.path, self->s.count.offset);
 
 			if (err != -EACCES && err != -EPERM)
 				_exit(20 + i);

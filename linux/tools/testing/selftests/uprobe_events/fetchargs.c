@@ -121,10 +121,8 @@ FIXTURE_VARIANT(fetch) {
 
 FIXTURE_SETUP(fetch)
 {
-	if (geteuid())
-		SKIP(return, "must be run as root");
-	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
+	if (!uev_can_run(_metadata))
+		return;
 	ASSERT_EQ(0, get_addrs(variant->target ?: UEV_TARGET, &self->a));
 	ASSERT_EQ(0, upng_tracefs_reset());
 }
@@ -552,7 +550,6 @@ static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 	static struct upng_trace t;
 	char def[1024], args[768];
 	const struct upng_sym *at;
-	struct uev_proc p;
 	bool func = strcmp(kind, "p");
 	bool ret = func && strcmp(kind, "e");
 	const char *suffix = "";
@@ -574,18 +571,7 @@ static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 		       strerror(-err), pos >= 0 ? msg : "-", pos);
 		return err;
 	}
-	err = upng_tracefs_write("events/uprobes/fa/enable", "1");
-	if (err)
-		return err;
-	err = uev_spawn(&p, a->path);
-	if (err)
-		return err;
-	err = uev_cmd(&p, func ? 'r' : 'a', 1);
-	if (uev_finish(&p) != 0 && !err)
-		err = -ECHILD;
-	if (err)
-		return err;
-	err = upng_tracefs_write("events/uprobes/fa/enable", "0");
+	err = uev_run("events/uprobes/fa/enable", a->path, func ? 'r' : 'a', 1);
 	if (err)
 		return err;
 	if (upng_trace_get("trace", "fa", &t) != 1) {
