@@ -28,17 +28,15 @@
 #define LONG70	LONG40 "abcdefghijabcdefghijabcdefghij"
 
 FIXTURE(bad) {
-	char path[256];
-	struct upng_sym regs;
-	char buf[16384];
+	struct uev_state s;
 };
 
 /*
  * A definition written to uprobe_events ({T}: the target, {O}: a valid
  * offset in it, %{WIDE} ...: a register of the target, see uev_lib.h; '^'
  * marks where error_log's caret must point and is not written), the
- * errno of the write, and the error_log text, NULL when the definition is
- * refused before the parser logs anything.
+ * errno of the write (EINVAL when 0), and the error_log text, NULL when
+ * the definition is refused before the parser logs anything.
  */
 FIXTURE_VARIANT(bad) {
 	const char *def;
@@ -49,32 +47,22 @@ FIXTURE_VARIANT(bad) {
 /* Refused before any logging: not recognised as a uprobe at all. */
 FIXTURE_VARIANT_ADD(bad, no_path_offset) {
 	.def = "p",
-	.err = EINVAL,
-	.msg = NULL,
 };
 
 FIXTURE_VARIANT_ADD(bad, no_offset) {
 	.def = "p {T}",
-	.err = EINVAL,
-	.msg = NULL,
 };
 
 FIXTURE_VARIANT_ADD(bad, offset_not_number) {
 	.def = "p {T}:abc",
-	.err = EINVAL,
-	.msg = NULL,
 };
 
 FIXTURE_VARIANT_ADD(bad, relative_path) {
 	.def = "p uev_target:0x10",
-	.err = EINVAL,
-	.msg = NULL,
 };
 
 FIXTURE_VARIANT_ADD(bad, unknown_kind) {
 	.def = "x {T}:{O}",
-	.err = EINVAL,
-	.msg = NULL,
 };
 
 /* The file and the address. */
@@ -86,117 +74,98 @@ FIXTURE_VARIANT_ADD(bad, file_not_found) {
 
 FIXTURE_VARIANT_ADD(bad, file_is_dir) {
 	.def = "p ^/sys:0x10",
-	.err = EINVAL,
 	.msg = "Not a regular file",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_offset) {
 	.def = "p {T}:^10a",
-	.err = EINVAL,
 	.msg = "Invalid uprobe offset",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_refcnt) {
 	.def = "p {T}:10(^1a)",
-	.err = EINVAL,
 	.msg = "Invalid reference counter offset",
 };
 
 FIXTURE_VARIANT_ADD(bad, refcnt_open) {
 	.def = "p {T}:10(10^",
-	.err = EINVAL,
 	.msg = "Reference counter brace is not closed",
 };
 
 FIXTURE_VARIANT_ADD(bad, refcnt_suffix) {
 	.def = "p {T}:10(10)^a",
-	.err = EINVAL,
 	.msg = "Reference counter has wrong suffix",
 };
 
 FIXTURE_VARIANT_ADD(bad, refcnt_return) {
 	.def = "p {T}:10(10)^%return",
-	.err = EINVAL,
 	.msg = "Reference counter has wrong suffix",
 };
 
 FIXTURE_VARIANT_ADD(bad, addr_suffix) {
 	.def = "p {T}:10^%hoge",
-	.err = EINVAL,
 	.msg = "Invalid probed address suffix",
 };
 
 /* Group and event names. */
 FIXTURE_VARIANT_ADD(bad, no_group) {
 	.def = "p:^/ev {T}:{O}",
-	.err = EINVAL,
 	.msg = "Group name is not specified",
 };
 
 FIXTURE_VARIANT_ADD(bad, no_event) {
 	.def = "p:^ {T}:{O}",
-	.err = EINVAL,
 	.msg = "Event name is not specified",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_group) {
 	.def = "p:^1grp/ev {T}:{O}",
-	.err = EINVAL,
 	.msg = "Group name must follow the same rules as C identifiers",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_event) {
 	.def = "p:grp/^ev-1 {T}:{O}",
-	.err = EINVAL,
 	.msg = "Event name must follow the same rules as C identifiers",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_event_dot) {
 	.def = "p:grp/^e.v {T}:{O}",
-	.err = EINVAL,
 	.msg = "Event name must follow the same rules as C identifiers",
 };
 
 FIXTURE_VARIANT_ADD(bad, group_too_long) {
 	.def = "p:^" LONG70 "/ev {T}:{O}",
-	.err = EINVAL,
 	.msg = "Group name is too long",
 };
 
 FIXTURE_VARIANT_ADD(bad, event_too_long) {
 	.def = "p:grp/^" LONG70 " {T}:{O}",
-	.err = EINVAL,
 	.msg = "Event name is too long",
 };
 
 /* Fetch arguments. */
 FIXTURE_VARIANT_ADD(bad, retval_on_probe) {
 	.def = "p {T}:{O} ^$retval",
-	.err = EINVAL,
 	.msg = "$retval is not available on probe",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_var) {
 	.def = "p {T}:{O} ^$foo",
-	.err = EINVAL,
 	.msg = "Invalid $-variable specified",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_stack) {
 	.def = "p {T}:{O} ^$stackx",
-	.err = EINVAL,
 	.msg = "Invalid $-variable specified",
 };
 
 FIXTURE_VARIANT_ADD(bad, arg_not_entry) {
 	.def = "p {T}:{O} ^$arg1",
-	.err = EINVAL,
 	.msg = "$arg* can be used only on function entry or exit",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_reg) {
 	.def = "p {T}:{O} ^%nosuch",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
@@ -204,305 +173,255 @@ FIXTURE_VARIANT_ADD(bad, bad_reg) {
 /* arm64 knows x0..x30, lr, sp, pc and pstate only. */
 FIXTURE_VARIANT_ADD(bad, reg_x86_name) {
 	.def = "p {T}:{O} a=%x0 b=^%ax",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_x31) {
 	.def = "p {T}:{O} ^%x31",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_w0) {
 	.def = "p {T}:{O} ^%w0",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_xzr) {
 	.def = "p {T}:{O} ^%xzr",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_upper_case) {
 	.def = "p {T}:{O} ^%X0",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_ip) {
 	.def = "p {T}:{O} ^%ip",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_x31) {
 	.def = "p {T}:{O} +8(^%x31):u32",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, retval_reg_x32) {
 	.def = "r {T}:{O} rv=$retval ^%x32",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 #elif defined(__riscv)
 /* riscv knows its ABI names and epc, status, badaddr, cause, orig_a0. */
 FIXTURE_VARIANT_ADD(bad, reg_x86_name) {
 	.def = "p {T}:{O} a=%a0 b=^%ax",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_x5) {
 	.def = "p {T}:{O} ^%x5",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_zero) {
 	.def = "p {T}:{O} ^%zero",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_upper_case) {
 	.def = "p {T}:{O} ^%A0",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_pc) {
 	.def = "p {T}:{O} ^%pc",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_a8) {
 	.def = "p {T}:{O} +8(^%a8):u32",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 #elif defined(__s390x__)
 /* s390 knows r0..r15 only: no sp, no instruction address. */
 FIXTURE_VARIANT_ADD(bad, reg_x86_name) {
 	.def = "p {T}:{O} a=%r2 b=^%ax",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_r16) {
 	.def = "p {T}:{O} ^%r16",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_sp) {
 	.def = "p {T}:{O} ^%sp",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, reg_ip) {
 	.def = "p {T}:{O} ^%ip",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_r16) {
 	.def = "p {T}:{O} +8(^%r16):u32",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 #endif
 
 FIXTURE_VARIANT_ADD(bad, bad_mem) {
 	.def = "p {T}:{O} ^@0xzz",
-	.err = EINVAL,
 	.msg = "Invalid memory address",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_file_offs) {
 	.def = "p {T}:{O} ^@+ab",
-	.err = EINVAL,
 	.msg = "Invalid file offset value",
 };
 
 FIXTURE_VARIANT_ADD(bad, symbol) {
 	.def = "p {T}:{O} ^@symbol",
-	.err = EINVAL,
 	.msg = "Symbol is not available with uprobe",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_imm) {
 	.def = "p {T}:{O} \\^abc",
-	.err = EINVAL,
 	.msg = "Invalid immediate value",
 };
 
 FIXTURE_VARIANT_ADD(bad, imm_str_open) {
 	.def = "p {T}:{O} \\\"abc^",
-	.err = EINVAL,
 	.msg = "String is not closed with '\"'",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_brace) {
 	.def = "p {T}:{O} ^+0%{WIDE}",
-	.err = EINVAL,
 	.msg = "Dereference needs a brace",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_offs) {
 	.def = "p {T}:{O} ^+zz(%{WIDE})",
-	.err = EINVAL,
 	.msg = "Invalid dereference offset",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_open) {
 	.def = "p {T}:{O} +0(%{WIDE}^",
-	.err = EINVAL,
 	.msg = "Dereference brace is not closed",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_comm) {
 	.def = "p {T}:{O} +0(^$comm)",
-	.err = EINVAL,
 	.msg = "$comm can not be dereferenced",
 };
 
 FIXTURE_VARIANT_ADD(bad, deref_bad_reg) {
 	.def = "p {T}:{O} +8(^%foo)",
-	.err = EINVAL,
 	.msg = "Invalid register name",
 };
 
 FIXTURE_VARIANT_ADD(bad, btf_arg) {
 	.def = "p {T}:{O} ^foo",
-	.err = EINVAL,
 	.msg = "BTF is not available or not supported",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_fetch_arg) {
 	.def = "p {T}:{O} ^*x",
-	.err = EINVAL,
 	.msg = "Invalid fetch argument",
 };
 
 FIXTURE_VARIANT_ADD(bad, array_open) {
 	.def = "p {T}:{O} %{WIDE}:u8[3^",
-	.err = EINVAL,
 	.msg = "Array is not closed",
 };
 
 FIXTURE_VARIANT_ADD(bad, array_suffix) {
 	.def = "p {T}:{O} %{WIDE}:u8[3]^x",
-	.err = EINVAL,
 	.msg = "Array has wrong suffix",
 };
 
 FIXTURE_VARIANT_ADD(bad, array_zero) {
 	.def = "p {T}:{O} %{WIDE}:u8[^0]",
-	.err = EINVAL,
 	.msg = "Invalid array size",
 };
 
 FIXTURE_VARIANT_ADD(bad, array_too_big) {
 	.def = "p {T}:{O} %{WIDE}:u8[^65]",
-	.err = EINVAL,
 	.msg = "Array number is too big",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_type) {
 	.def = "p {T}:{O} %{WIDE}:^u9",
-	.err = EINVAL,
 	.msg = "Unknown type is specified",
 };
 
 FIXTURE_VARIANT_ADD(bad, type_symbol) {
 	.def = "p {T}:{O} $stack0:^symbol",
-	.err = EINVAL,
 	.msg = "Unknown type is specified",
 };
 
 FIXTURE_VARIANT_ADD(bad, type_symstr) {
 	.def = "p {T}:{O} $stack0:^symstr",
-	.err = EINVAL,
 	.msg = "Unknown type is specified",
 };
 
 FIXTURE_VARIANT_ADD(bad, string_of_reg) {
 	.def = "p {T}:{O} %{WIDE}:^string",
-	.err = EINVAL,
 	.msg = "String accepts only memory argument",
 };
 
 FIXTURE_VARIANT_ADD(bad, comm_not_string) {
 	.def = "p {T}:{O} $comm:^u32",
-	.err = EINVAL,
 	.msg = "$comm and immediate-string only accepts string type",
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_too_wide) {
 	.def = "p {T}:{O} %{WIDE}:^b65@0/64",
-	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_overflow) {
 	.def = "p {T}:{O} %{NEG}:^b4@6/8",
-	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_zero) {
 	.def = "p {T}:{O} %{WIDE}:^b0@0/8",
-	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, bitfield_no_offs) {
 	.def = "p {T}:{O} %{WIDE}:^b2@/8",
-	.err = EINVAL,
 	.msg = "Invalid bitfield",
 };
 
 FIXTURE_VARIANT_ADD(bad, no_arg_name) {
 	.def = "p {T}:{O} ^=%{WIDE}",
-	.err = EINVAL,
 	.msg = "Argument name is not specified",
 };
 
 FIXTURE_VARIANT_ADD(bad, bad_arg_name) {
 	.def = "p {T}:{O} ^1a=%{WIDE}",
-	.err = EINVAL,
 	.msg = "Argument name must follow the same rules as C identifiers",
 };
 
 FIXTURE_VARIANT_ADD(bad, arg_name_too_long) {
 	.def = "p {T}:{O} ^" LONG40 "=%{WIDE}",
-	.err = EINVAL,
 	.msg = "Argument name is too long",
 };
 
 FIXTURE_VARIANT_ADD(bad, used_arg_name) {
 	.def = "p {T}:{O} a=%{WIDE} ^a=%{DATA}",
-	.err = EINVAL,
 	.msg = "This argument name is already used",
 };
 
 FIXTURE_VARIANT_ADD(bad, reserved_arg_name) {
 	.def = "p {T}:{O} ^common_pid=%{WIDE}",
-	.err = EINVAL,
 	.msg = "This argument name is already used",
 };
 
 /* 63 characters: the longest accepted argument, but 17 fetch steps. */
 FIXTURE_VARIANT_ADD(bad, too_many_ops) {
 	.def = "p {T}:{O} +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(%{WIDE})))))))))))))))",
-	.err = EINVAL,
 	.msg = "Dereference is too much nested",
 };
 
@@ -514,80 +433,64 @@ FIXTURE_VARIANT_ADD(bad, arg_too_long) {
 
 FIXTURE_VARIANT_ADD(bad, no_arg_body) {
 	.def = "p {T}:{O} a=^",
-	.err = EINVAL,
 	.msg = "No argument expression",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_kind) {
 	.def = "p {T}:{O} if ^uid==1",
-	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_single_eq) {
 	.def = "p {T}:{O} a=%{WIDE} if ^pid=1",
-	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_id) {
 	.def = "p {T}:{O} if pid==^abc",
-	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_zero) {
 	.def = "p {T}:{O} if pid==^0",
-	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_plus) {
 	.def = "p {T}:{O} if pid==^+5",
-	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_leading_zero) {
 	.def = "p {T}:{O} if ppid==^05",
-	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_negative) {
 	.def = "r {T}:{O} if tid==^-5",
-	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_trailing) {
 	.def = "p {T}:{O} if sid==^1x",
-	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_missing) {
 	.def = "p {T}:{O} a=%{WIDE} ^if",
-	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_VARIANT_ADD(bad, filter_not_last) {
 	.def = "p {T}:{O} ^if pid==1 a=%{WIDE}",
-	.err = EINVAL,
 	.msg = "Task filter must be pid|tid|ppid|sid==ID",
 };
 
 FIXTURE_SETUP(bad)
 {
-	if (geteuid())
-		SKIP(return, "must be run as root");
-	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
-	snprintf(self->path, sizeof(self->path), "%s",
-		 upng_path("bin/" UEV_TARGET));
-	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_regs_probe", &self->regs));
-	ASSERT_EQ(0, upng_tracefs_reset());
+	if (!uev_can_run(_metadata))
+		return;
+	ASSERT_EQ(0, uev_state_init(&self->s));
 }
 
 FIXTURE_TEARDOWN(bad)
@@ -628,16 +531,17 @@ static int expand(const char *path, unsigned long off, const char *in,
 TEST_F(bad, refused)
 {
 	char def[1024], msg[256], cmd[1024];
+	int err = variant->err ?: EINVAL;
 	int caret, pos;
 
-	caret = expand(self->path, self->regs.offset, variant->def, def,
+	caret = expand(self->s.path, self->s.regs.offset, variant->def, def,
 		       sizeof(def));
-	ASSERT_EQ(-variant->err, upng_tracefs_write("uprobe_events", def)) {
+	ASSERT_EQ(-err, upng_tracefs_write("uprobe_events", def)) {
 		TH_LOG("'%s'", def);
 	}
 	/* Nothing was created. */
-	ASSERT_LE(0, upng_tracefs_read_len("uprobe_events", self->buf, sizeof(self->buf)));
-	ASSERT_STREQ("", self->buf);
+	ASSERT_LE(0, upng_tracefs_read_len("uprobe_events", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_STREQ("", self->s.buf);
 	pos = upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd));
 	if (!variant->msg) {
 		ASSERT_EQ(-ENOENT, pos) {
@@ -655,32 +559,23 @@ TEST_F(bad, refused)
 	}
 	/* The same through dynamic_events. */
 	ASSERT_EQ(0, upng_tracefs_write_trunc("error_log", ""));
-	ASSERT_EQ(-variant->err, upng_tracefs_write("dynamic_events", def));
+	ASSERT_EQ(-err, upng_tracefs_write("dynamic_events", def));
 	pos = upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd));
 	ASSERT_EQ(caret, pos);
 	ASSERT_STREQ(variant->msg, msg);
-	ASSERT_LE(0, upng_tracefs_read_len("dynamic_events", self->buf, sizeof(self->buf)));
-	ASSERT_STREQ("", self->buf);
+	ASSERT_LE(0, upng_tracefs_read_len("dynamic_events", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_STREQ("", self->s.buf);
 }
 
 FIXTURE(misc) {
-	char path[256];
-	struct upng_sym regs, count;
-	char buf[16384];
-	char msg[256];
+	struct uev_state s;
 };
 
 FIXTURE_SETUP(misc)
 {
-	if (geteuid())
-		SKIP(return, "must be run as root");
-	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
-	snprintf(self->path, sizeof(self->path), "%s",
-		 upng_path("bin/" UEV_TARGET));
-	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_regs_probe", &self->regs));
-	ASSERT_EQ(0, upng_elf_sym(self->path, "uev_count_func", &self->count));
-	ASSERT_EQ(0, upng_tracefs_reset());
+	if (!uev_can_run(_metadata))
+		return;
+	ASSERT_EQ(0, uev_state_init(&self->s));
 }
 
 FIXTURE_TEARDOWN(misc)
@@ -704,7 +599,7 @@ static int define_and_enable(const char *path, unsigned long off,
 	int err;
 
 	*created = false;
-	err = upng_tracefs_writef("uprobe_events", "p:uprobes/np %s:0x%lx", path, off);
+	err = uev_define("p:uprobes/np", path, off, NULL);
 	if (err)
 		return err;
 	*created = true;
@@ -728,15 +623,15 @@ TEST_F(misc, offset_past_eof)
 	int err, caret;
 	bool created;
 
-	ASSERT_EQ(0, stat(self->path, &st));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
-	err = define_and_enable(self->path, st.st_size + 0x1000, &p, &created);
+	ASSERT_EQ(0, stat(self->s.path, &st));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
+	err = define_and_enable(self->s.path, st.st_size + 0x1000, &p, &created);
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(-EINVAL, err);
 	if (created)
 		return;
 	/* Refused when defined: logged, with the caret on the offset. */
-	caret = strlen("p:uprobes/np ") + strlen(self->path) + 1;
+	caret = strlen("p:uprobes/np ") + strlen(self->s.path) + 1;
 	ASSERT_EQ(caret, upng_errlog_last(msg, sizeof(msg), cmd, sizeof(cmd)));
 }
 
@@ -779,99 +674,81 @@ static void unprobeable(struct __test_metadata *_metadata, const char *path,
 
 TEST_F(misc, unprobeable_int3)
 {
-	unprobeable(_metadata, self->path, "uev_bad_int3");
+	unprobeable(_metadata, self->s.path, "uev_bad_int3");
 }
 
 TEST_F(misc, unprobeable_iret)
 {
-	unprobeable(_metadata, self->path, "uev_bad_iret");
+	unprobeable(_metadata, self->s.path, "uev_bad_iret");
 }
 #endif
 
-/*
- * Refused with EEXIST, logged with the text @want at the caret @caret;
- * @got receives the text that was logged.
- */
-static int dup_refused(const char *def, const char *want, int caret,
-		       char *got, size_t size)
+/* @def is refused with EEXIST, logged with the text @want at the caret @caret. */
+static void dup_refused(struct __test_metadata *_metadata, const char *def,
+			const char *want, int caret)
 {
-	char cmd[1024];
+	char got[256], cmd[1024];
 	int pos;
 
-	got[0] = '\0';
-	if (upng_tracefs_write_trunc("error_log", ""))
-		return -EIO;
-	if (upng_tracefs_write("uprobe_events", def) != -EEXIST)
-		return -EBADE;
-	pos = upng_errlog_last(got, size, cmd, sizeof(cmd));
-	if (pos != caret || strcmp(got, want) || strcmp(cmd, def))
-		return -EBADMSG;
-	return 0;
+	ASSERT_EQ(0, upng_tracefs_write_trunc("error_log", ""));
+	ASSERT_EQ(-EEXIST, upng_tracefs_write("uprobe_events", def)) {
+		TH_LOG("'%s'", def);
+	}
+	pos = upng_errlog_last(got, sizeof(got), cmd, sizeof(cmd));
+	ASSERT_TRUE(pos == caret && !strcmp(got, want) && !strcmp(cmd, def)) {
+		TH_LOG("got '%s' at %d for '%s'", pos >= 0 ? got : "-", pos, def);
+	}
 }
 
 TEST_F(misc, duplicate_name)
 {
 	char def[1024], expect[2048];
-	const char *want;
 	int caret;
 
-	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx a=%s", self->path,
-		 self->regs.offset, UEV_R_WIDE);
+	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx a=%s", self->s.path,
+		 self->s.regs.offset, UEV_R_WIDE);
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
 	/* The very same probe again. */
-	want = "There is already the exact same probe event";
-	ASSERT_EQ(0, dup_refused(def, want, 0, self->msg, sizeof(self->msg))) {
-		TH_LOG("got '%s' for '%s'", self->msg, def);
-	}
+	dup_refused(_metadata, def, "There is already the exact same probe event", 0);
 	/* Same name, other arguments: the caret is on the differing one. */
-	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx b=%s", self->path,
-		 self->count.offset, UEV_R_WIDE);
+	snprintf(def, sizeof(def), "p:uprobes/dup %s:0x%lx b=%s", self->s.path,
+		 self->s.count.offset, UEV_R_WIDE);
 	caret = strchr(def, ' ') - def + 1;
 	caret = strchr(def + caret, ' ') - def + 1;
-	want = "Argument type or name is different from existing probe";
-	ASSERT_EQ(0, dup_refused(def, want, caret, self->msg, sizeof(self->msg))) {
-		TH_LOG("got '%s' for '%s'", self->msg, def);
-	}
+	dup_refused(_metadata, def, "Argument type or name is different from existing probe",
+		    caret);
 	/* Same name, a return probe. */
-	snprintf(def, sizeof(def), "r:uprobes/dup %s:0x%lx a=%s", self->path,
-		 self->count.offset, UEV_R_WIDE);
-	want = "Probe type is different from existing probe";
-	ASSERT_EQ(0, dup_refused(def, want, 0, self->msg, sizeof(self->msg))) {
-		TH_LOG("got '%s' for '%s'", self->msg, def);
-	}
+	snprintf(def, sizeof(def), "r:uprobes/dup %s:0x%lx a=%s", self->s.path,
+		 self->s.count.offset, UEV_R_WIDE);
+	dup_refused(_metadata, def, "Probe type is different from existing probe", 0);
 	/* Nothing but the first definition is left. */
 	snprintf(expect, sizeof(expect), "p:uprobes/dup %s:0x%016lx a=%s\n",
-		 self->path, self->regs.offset, UEV_R_WIDE);
-	ASSERT_LT(0, upng_tracefs_read_len("uprobe_events", self->buf, sizeof(self->buf)));
-	ASSERT_STREQ(expect, self->buf);
+		 self->s.path, self->s.regs.offset, UEV_R_WIDE);
+	ASSERT_LT(0, upng_tracefs_read_len("uprobe_events", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_STREQ(expect, self->s.buf);
 }
 
 /* The name of an event of another kind (a kprobe event) is taken. */
 TEST_F(misc, name_of_other_event)
 {
 	char def[1024];
-	const char *want;
 
 	if (access(UPNG_TRACEFS "/kprobe_events", W_OK))
 		SKIP(return, "no kprobe_events");
 	ASSERT_EQ(0, upng_tracefs_write("kprobe_events", "p:uevtest/kp vfs_read"));
-	snprintf(def, sizeof(def), "p:uevtest/kp %s:0x%lx", self->path,
-		 self->regs.offset);
-	want = "Given group/event name is already used by another event";
-	ASSERT_EQ(0, dup_refused(def, want, 0, self->msg, sizeof(self->msg))) {
-		TH_LOG("got '%s' for '%s'", self->msg, def);
-	}
+	snprintf(def, sizeof(def), "p:uevtest/kp %s:0x%lx", self->s.path,
+		 self->s.regs.offset);
+	dup_refused(_metadata, def, "Given group/event name is already used by another event", 0);
 	ASSERT_EQ(0, upng_tracefs_write_trunc("kprobe_events", ""));
-	ASSERT_LE(0, upng_tracefs_read_len("uprobe_events", self->buf, sizeof(self->buf)));
-	ASSERT_STREQ("", self->buf);
+	ASSERT_LE(0, upng_tracefs_read_len("uprobe_events", self->s.buf, sizeof(self->s.buf)));
+	ASSERT_STREQ("", self->s.buf);
 }
 
 TEST_F(misc, delete_enabled_is_busy)
 {
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/busy %s:0x%lx",
-					 self->path, self->count.offset));
+	ASSERT_EQ(0, uev_define("p:uprobes/busy", self->s.path, self->s.count.offset, NULL));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/busy/enable", "1"));
 	ASSERT_EQ(-EBUSY, upng_tracefs_write("uprobe_events", "-:busy"));
 	ASSERT_EQ(-EBUSY, upng_tracefs_write("dynamic_events", "-:uprobes/busy"));
@@ -879,7 +756,7 @@ TEST_F(misc, delete_enabled_is_busy)
 	ASSERT_EQ(-EBUSY, upng_tracefs_write_trunc("dynamic_events", ""));
 	/* Still there and still working. */
 	ASSERT_TRUE(upng_event_exists("uprobes", "busy"));
-	ASSERT_EQ(0, uev_spawn(&p, self->path));
+	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(2, upng_trace_get("trace", "busy", &(struct upng_trace){ 0 }));
@@ -891,10 +768,8 @@ TEST_F(misc, delete_enabled_is_busy)
 /* Any of several events still enabled makes truncation fail as a whole. */
 TEST_F(misc, truncate_with_one_enabled)
 {
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/e1 %s:0x%lx",
-					 self->path, self->count.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/e2 %s:0x%lx",
-					 self->path, self->regs.offset));
+	ASSERT_EQ(0, uev_define("p:uprobes/e1", self->s.path, self->s.count.offset, NULL));
+	ASSERT_EQ(0, uev_define("p:uprobes/e2", self->s.path, self->s.regs.offset, NULL));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/e2/enable", "1"));
 	ASSERT_EQ(-EBUSY, upng_tracefs_write_trunc("uprobe_events", ""));
 	ASSERT_TRUE(upng_event_exists("uprobes", "e2"));
@@ -907,13 +782,13 @@ TEST_F(misc, truncate_with_one_enabled)
 TEST_F(misc, ref_ctr_mismatch)
 {
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rc1 %s:0x%lx(0x10)",
-					 self->path, self->count.offset));
+					 self->s.path, self->s.count.offset));
 	ASSERT_EQ(-EINVAL, upng_tracefs_writef("uprobe_events", "p:uprobes/rc2 %s:0x%lx(0x20)",
-					       self->path, self->count.offset));
+					       self->s.path, self->s.count.offset));
 	ASSERT_FALSE(upng_event_exists("uprobes", "rc2"));
 	/* The same reference counter is fine. */
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rc3 %s:0x%lx(0x10)",
-					 self->path, self->count.offset));
+					 self->s.path, self->s.count.offset));
 }
 
 TEST_F(misc, too_many_args)
@@ -921,8 +796,8 @@ TEST_F(misc, too_many_args)
 	char def[4096];
 	int len, i;
 
-	len = snprintf(def, sizeof(def), "p:uprobes/many %s:0x%lx", self->path,
-		       self->count.offset);
+	len = snprintf(def, sizeof(def), "p:uprobes/many %s:0x%lx", self->s.path,
+		       self->s.count.offset);
 	for (i = 0; i < 128; i++)
 		len += snprintf(def + len, sizeof(def) - len, " %s", UEV_R_ARG1);
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", def));
@@ -947,7 +822,7 @@ TEST_F(misc, nonroot_refused)
 			_exit(10);
 		for (i = 0; i < 2; i++) {
 			int err = upng_tracefs_writef(files[i], "p:uprobes/nobody %s:0x%lx",
-						      self->path, self->count.offset);
+						      self->s.path, self->s.count.offset);
 
 			if (err != -EACCES && err != -EPERM)
 				_exit(20 + i);

@@ -17,31 +17,15 @@
 #include "../uprobes/upng.h"
 #include "uev_lib.h"
 
-/* The target, its symbols and buffers for what the tests read back. */
-struct ev_state {
-	char path[256];
-	struct upng_sym regs, count, ret, retsite;
-	struct upng_trace t;
-	char buf[65536];
-};
-
 FIXTURE(ev) {
-	struct ev_state s;
+	struct uev_state s;
 };
 
 FIXTURE_SETUP(ev)
 {
-	if (geteuid())
-		SKIP(return, "must be run as root");
-	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
-	snprintf(self->s.path, sizeof(self->s.path), "%s",
-		 upng_path("bin/" UEV_TARGET));
-	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_regs_probe", &self->s.regs));
-	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_count_func", &self->s.count));
-	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_ret_func", &self->s.ret));
-	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_ret_site", &self->s.retsite));
-	ASSERT_EQ(0, upng_tracefs_reset());
+	if (!uev_can_run(_metadata))
+		return;
+	ASSERT_EQ(0, uev_state_init(&self->s));
 }
 
 FIXTURE_TEARDOWN(ev)
@@ -51,19 +35,12 @@ FIXTURE_TEARDOWN(ev)
 }
 
 /* The content of a tracefs file must be exactly @expect. */
-static bool file_is(struct ev_state *s, const char *file,
+static bool file_is(struct uev_state *s, const char *file,
 		    const char *expect)
 {
 	if (upng_tracefs_read_len(file, s->buf, sizeof(s->buf)) < 0)
 		return false;
 	return !strcmp(s->buf, expect);
-}
-
-/* The trace holds exactly the "n=" values @ns of @event at uev_count_func. */
-static bool trace_ns(struct ev_state *s, const char *event, const int *ns,
-		     int nr)
-{
-	return upng_trace_ns(&s->t, "trace", event, s->count.value, ns, nr);
 }
 
 TEST_F(ev, readback_canonical)
@@ -75,14 +52,11 @@ TEST_F(ev, readback_canonical)
 					 "p:uprobes/rb   %s:%lu  a=%s  +8(%s):x32\n",
 					 self->s.path, self->s.regs.offset, UEV_R_WIDE,
 					 UEV_R_DATA));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:mygrp/ev2 %s:0x%lx",
-					 self->s.path, self->s.count.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/rr %s:0x%lx rv=$retval",
-					 self->s.path, self->s.ret.offset));
+	ASSERT_EQ(0, uev_define("p:mygrp/ev2", self->s.path, self->s.count.offset, NULL));
+	ASSERT_EQ(0, uev_define("r:uprobes/rr", self->s.path, self->s.ret.offset, "rv=$retval"));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rs %s:0x%lx%%return %s:s8",
 					 self->s.path, self->s.ret.offset, UEV_R_RET));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p %s:0x%lx",
-					 self->s.path, self->s.regs.offset));
+	ASSERT_EQ(0, uev_define("p", self->s.path, self->s.regs.offset, NULL));
 	snprintf(expect, sizeof(expect),
 		 "p:uprobes/rb %s:0x%016lx a=%s arg2=+8(%s):x32\n"
 		 "p:mygrp/ev2 %s:0x%016lx\n"
@@ -135,8 +109,8 @@ TEST_F(ev, format_and_id)
 					 "p:uprobes/fm %s:0x%lx a=%s b=+8(%s):s32 s=+0(%s):string",
 					 self->s.path, self->s.regs.offset, UEV_R_WIDE,
 					 UEV_R_DATA, UEV_R_STR));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/fr %s:0x%lx rv=$retval:u16",
-					 self->s.path, self->s.ret.offset));
+	ASSERT_EQ(0, uev_define("r:uprobes/fr", self->s.path, self->s.ret.offset,
+				"rv=$retval:u16"));
 	ASSERT_LT(0, upng_tracefs_read_len("events/uprobes/fm/id", id, sizeof(id)));
 	ASSERT_LT(0, upng_tracefs_read_len("events/uprobes/fm/format",
 					   self->s.buf, sizeof(self->s.buf)));
@@ -164,12 +138,9 @@ TEST_F(ev, delete)
 {
 	char expect[8192];
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/d1 %s:0x%lx",
-					 self->s.path, self->s.regs.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/d2 %s:0x%lx",
-					 self->s.path, self->s.count.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:grp2/d3 %s:0x%lx",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, uev_define("p:uprobes/d1", self->s.path, self->s.regs.offset, NULL));
+	ASSERT_EQ(0, uev_define("p:uprobes/d2", self->s.path, self->s.count.offset, NULL));
+	ASSERT_EQ(0, uev_define("p:grp2/d3", self->s.path, self->s.count.offset, NULL));
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:d1"));
 	ASSERT_FALSE(upng_event_exists("uprobes", "d1"));
 	ASSERT_TRUE(upng_event_exists("uprobes", "d2"));
@@ -219,11 +190,9 @@ TEST_F(ev, truncate_clears)
 	ASSERT_FALSE(upng_event_exists("uprobes", "t0"));
 	ASSERT_FALSE(upng_event_exists("uprobes", "t4"));
 	/* Truncate and define in one go: only the new one remains. */
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/old %s:0x%lx",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, uev_define("p:uprobes/old", self->s.path, self->s.count.offset, NULL));
 	ASSERT_EQ(0, upng_tracefs_write_trunc("uprobe_events", ""));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/new %s:0x%lx",
-					 self->s.path, self->s.count.offset));
+	ASSERT_EQ(0, uev_define("p:uprobes/new", self->s.path, self->s.count.offset, NULL));
 	ASSERT_FALSE(upng_event_exists("uprobes", "old"));
 	ASSERT_TRUE(upng_event_exists("uprobes", "new"));
 }
@@ -234,8 +203,7 @@ TEST_F(ev, enable_disable_while_running)
 	static const int ns[] = { 3, 4, 5, 6, 7, 10, 13, 14 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/cnt", self->s.path, self->s.count.offset, UEV_ARG_N));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
@@ -254,12 +222,7 @@ TEST_F(ev, enable_disable_while_running)
 	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/enable", "0\n"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, ARRAY_SIZE(ns))) {
-		int i;
-
-		for (i = 0; i < self->s.t.nr && i < UPNG_TRACE_LINES; i++)
-			TH_LOG("trace: %s", self->s.t.line[i]);
-	}
+	ASSERT_TRUE(uev_trace_ns(&self->s, "cnt", ns, ARRAY_SIZE(ns)));
 }
 
 /* A process started while the event is enabled is probed from the start. */
@@ -268,8 +231,7 @@ TEST_F(ev, enabled_before_exec)
 	static const int ns[] = { 0, 1, 0, 1 };
 	struct uev_proc p, q;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/cnt", self->s.path, self->s.count.offset, UEV_ARG_N));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
@@ -279,7 +241,7 @@ TEST_F(ev, enabled_before_exec)
 	ASSERT_EQ(0, uev_finish(&q));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
 	/* Two processes, each counting from 0. */
-	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 4));
+	ASSERT_TRUE(uev_trace_ns(&self->s, "cnt", ns, 4));
 }
 
 TEST_F(ev, filter_on_argument)
@@ -287,8 +249,7 @@ TEST_F(ev, filter_on_argument)
 	static const int ns[] = { 3, 4, 5, 8 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/cnt", self->s.path, self->s.count.offset, UEV_ARG_N));
 	ASSERT_EQ(0, upng_tracefs_write_trunc("events/uprobes/cnt/filter", "n >= 3 && n < 6"));
 	ASSERT_TRUE(file_is(&self->s, "events/uprobes/cnt/filter", "n >= 3 && n < 6\n"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
@@ -301,12 +262,7 @@ TEST_F(ev, filter_on_argument)
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
 	/* n = 8 ran with the filter still set: only 3, 4, 5 and then 8. */
-	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 4)) {
-		int i;
-
-		for (i = 0; i < self->s.t.nr && i < UPNG_TRACE_LINES; i++)
-			TH_LOG("trace: %s", self->s.t.line[i]);
-	}
+	ASSERT_TRUE(uev_trace_ns(&self->s, "cnt", ns, 4));
 }
 
 /* A filter on a common field: only one of two processes is traced. */
@@ -316,8 +272,7 @@ TEST_F(ev, filter_on_pid)
 	struct uev_proc p, q;
 	char filter[64];
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/cnt", self->s.path, self->s.count.offset, UEV_ARG_N));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_spawn(&q, self->s.path));
 	snprintf(filter, sizeof(filter), "common_pid == %d", q.pid);
@@ -329,7 +284,7 @@ TEST_F(ev, filter_on_pid)
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, uev_finish(&q));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
-	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 3));
+	ASSERT_TRUE(uev_trace_ns(&self->s, "cnt", ns, 3));
 	/* And the pid on the lines is q's. */
 	ASSERT_LT(0, upng_tracefs_read_len("trace", self->s.buf, sizeof(self->s.buf)));
 	snprintf(filter, sizeof(filter), "-%d ", p.pid);
@@ -383,8 +338,8 @@ TEST_F(ev, task_filter_clause)
 	ASSERT_EQ(0, uev_finish(&q));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
 
-	ASSERT_TRUE(trace_ns(&self->s, "tq", q_ns, 3));
-	ASSERT_TRUE(trace_ns(&self->s, "tp", child_ns, 1));
+	ASSERT_TRUE(uev_trace_ns(&self->s, "tq", q_ns, 3));
+	ASSERT_TRUE(uev_trace_ns(&self->s, "tp", child_ns, 1));
 	ASSERT_EQ(4, upng_trace_get("trace", "tt", &self->s.t));
 	ASSERT_EQ(8, upng_trace_get("trace", "ts", &self->s.t));
 	/* The profile counts the hits of the tasks traced. */
@@ -408,9 +363,8 @@ TEST_F(ev, filter_on_string)
 {
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "p:uprobes/fs %s:0x%lx s=+0(%s):string b=+15(%s):b4@4/8",
-					 self->s.path, self->s.regs.offset, UEV_R_STR, UEV_R_DATA));
+	ASSERT_EQ(0, uev_define("p:uprobes/fs", self->s.path, self->s.regs.offset,
+				"s=+0(" UEV_R_STR "):string b=+15(" UEV_R_DATA "):b4@4/8"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/fs/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, upng_tracefs_write_trunc("events/uprobes/fs/filter", "s == \"nope\""));
@@ -434,10 +388,8 @@ TEST_F(ev, enable_event_trigger)
 	static const int ns[] = { 2, 3 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ta %s:0x%lx",
-					 self->s.path, self->s.regs.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/ta", self->s.path, self->s.regs.offset, NULL));
+	ASSERT_EQ(0, uev_define("p:uprobes/cnt", self->s.path, self->s.count.offset, UEV_ARG_N));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/trigger", "enable_event:uprobes:cnt"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/enable", "1"));
 	/* Soft-disabled: armed but not recording. */
@@ -450,7 +402,7 @@ TEST_F(ev, enable_event_trigger)
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/enable", "0"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ta/trigger", "!enable_event:uprobes:cnt"));
-	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 2));
+	ASSERT_TRUE(uev_trace_ns(&self->s, "cnt", ns, 2));
 	ASSERT_EQ(1, upng_trace_get("trace", "ta", &self->s.t));
 	/* The fired trigger left it enabled; once disabled it can go. */
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
@@ -462,12 +414,9 @@ TEST_F(ev, profile_counts)
 	struct uev_proc p, q;
 	char line[1024];
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/pc %s:0x%lx",
-					 self->s.path, self->s.count.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/pr %s:0x%lx",
-					 self->s.path, self->s.ret.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/pa %s:0x%lx",
-					 self->s.path, self->s.regs.offset));
+	ASSERT_EQ(0, uev_define("p:uprobes/pc", self->s.path, self->s.count.offset, NULL));
+	ASSERT_EQ(0, uev_define("r:uprobes/pr", self->s.path, self->s.ret.offset, NULL));
+	ASSERT_EQ(0, uev_define("p:uprobes/pa", self->s.path, self->s.regs.offset, NULL));
 	ASSERT_EQ(0, upng_probe_hits_at(self->s.path, "pc"));
 	ASSERT_EQ(0, upng_probe_hits_at(self->s.path, "pr"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
@@ -521,18 +470,11 @@ static bool alternate(const char *buf, const char *first, const char *second,
 TEST_F(ev, entry_and_return)
 {
 	char entry[UPNG_TRACE_LINE_LEN], ret[UPNG_TRACE_LINE_LEN];
-	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/fn %s:0x%lx",
-					 self->s.path, self->s.ret.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "r:uprobes/fn_ret %s:0x%lx rv=$retval:s32",
-					 self->s.path, self->s.ret.offset));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
-	ASSERT_EQ(0, uev_cmd(&p, 'r', 3));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(0, uev_define("p:uprobes/fn", self->s.path, self->s.ret.offset, NULL));
+	ASSERT_EQ(0, uev_define("r:uprobes/fn_ret", self->s.path, self->s.ret.offset,
+				"rv=$retval:s32"));
+	ASSERT_EQ(0, uev_run("events/uprobes/enable", self->s.path, 'r', 3));
 	snprintf(entry, sizeof(entry), "fn: (0x%lx)", self->s.ret.value);
 	snprintf(ret, sizeof(ret), "fn_ret: (0x%lx <- 0x%lx) rv=-2",
 		 self->s.retsite.value, self->s.ret.value);
@@ -557,18 +499,13 @@ TEST_F(ev, entry_and_return_regs)
 {
 	unsigned long at, from, sp, lr, pc, sp_in[3];
 	struct upng_trace *t = &self->s.t;
-	struct uev_proc p;
 	int i, n;
 
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/fe %s:0x%lx sp=%%sp lr=%%lr",
 					 self->s.path, self->s.ret.offset));
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "r:uprobes/fx %s:0x%lx sp=%%sp pc=%%pc",
 					 self->s.path, self->s.ret.offset));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
-	ASSERT_EQ(0, uev_cmd(&p, 'r', 3));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(0, uev_run("events/uprobes/enable", self->s.path, 'r', 3));
 	ASSERT_EQ(3, upng_trace_get("trace", "fe", t));
 	for (i = 0; i < 3; i++) {
 		n = sscanf(t->line[i], "(0x%lx) sp=0x%lx lr=0x%lx", &at, &sp, &lr);
@@ -600,10 +537,10 @@ TEST_F(ev, multi_probe_event)
 	char expect[8192];
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%s",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/multi %s:0x%lx x=%s",
-					 self->s.path, self->s.regs.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/multi", self->s.path, self->s.count.offset,
+				"x=" UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/multi", self->s.path, self->s.regs.offset,
+				"x=" UEV_R_ARG1));
 	snprintf(expect, sizeof(expect),
 		 "p:uprobes/multi %s:0x%016lx x=%s\n"
 		 "p:uprobes/multi %s:0x%016lx x=%s\n",
@@ -636,10 +573,8 @@ TEST_F(ev, two_events_one_address)
 	static const int a[] = { 0, 1, 2, 3, 4 }, b[] = { 0, 1, 2 };
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ea %s:0x%lx n=%s:s64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/eb %s:0x%lx n=%s:s64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/ea", self->s.path, self->s.count.offset, UEV_ARG_N));
+	ASSERT_EQ(0, uev_define("p:uprobes/eb", self->s.path, self->s.count.offset, UEV_ARG_N));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ea/enable", "1"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/eb/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
@@ -649,16 +584,15 @@ TEST_F(ev, two_events_one_address)
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ea/enable", "0"));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 2));
 	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_TRUE(trace_ns(&self->s, "ea", a, 5));
-	ASSERT_TRUE(trace_ns(&self->s, "eb", b, 3));
+	ASSERT_TRUE(uev_trace_ns(&self->s, "ea", a, 5));
+	ASSERT_TRUE(uev_trace_ns(&self->s, "eb", b, 3));
 }
 
 TEST_F(ev, trigger_traceoff)
 {
 	struct uev_proc p;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/cnt", self->s.path, self->s.count.offset, UEV_ARG_N));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/trigger", "traceoff:1"));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_TRUE(file_is(&self->s, "tracing_on", "1\n"));
@@ -688,8 +622,8 @@ TEST_F(ev, hist_trigger)
 	char *line, *save;
 	int total = 0;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:u64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/cnt", self->s.path, self->s.count.offset,
+				"n=" UEV_R_ARG1 ":u64"));
 	if (access(UPNG_TRACEFS "/events/uprobes/cnt/hist", R_OK))
 		SKIP(return, "no hist triggers (CONFIG_HIST_TRIGGERS)");
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/trigger", "hist:keys=n"));
@@ -721,8 +655,7 @@ TEST_F(ev, instance)
 
 	rmdir(UPNG_TRACEFS "/instances/uevtest");
 	ASSERT_EQ(0, mkdir(UPNG_TRACEFS "/instances/uevtest", 0755));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/cnt", self->s.path, self->s.count.offset, UEV_ARG_N));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_EQ(0, upng_tracefs_write("instances/uevtest/events/uprobes/cnt/enable", "1"));

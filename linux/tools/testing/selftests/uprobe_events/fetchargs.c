@@ -109,8 +109,8 @@ FIXTURE_VARIANT(fetch) {
 	/* the target program, uev_target when NULL */
 	const char *target;
 	/*
-	 * 'p' on uev_regs_probe; "e" (an entry probe), 'r' or "p%return" on
-	 * uev_ret_func
+	 * "p" on uev_regs_probe when NULL; "e" (an entry probe), "r" or
+	 * "p%return" on uev_ret_func
 	 */
 	const char *kind;
 	const char *args;
@@ -121,10 +121,8 @@ FIXTURE_VARIANT(fetch) {
 
 FIXTURE_SETUP(fetch)
 {
-	if (geteuid())
-		SKIP(return, "must be run as root");
-	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
+	if (!uev_can_run(_metadata))
+		return;
 	ASSERT_EQ(0, get_addrs(variant->target ?: UEV_TARGET, &self->a));
 	ASSERT_EQ(0, upng_tracefs_reset());
 }
@@ -137,21 +135,18 @@ FIXTURE_TEARDOWN(fetch)
 #if defined(__x86_64__)
 /* Registers, by name; the default type is x64. */
 FIXTURE_VARIANT_ADD(fetch, regs_legacy) {
-	.kind = "p",
 	.args = "a=%ax b=%bx c=%cx d=%dx si=%si di=%di bp=%bp",
 	.expect =
 		"(0x{PROBE}) a=0xfedcba9876543210 b=0x{DATA} c=0xffffffffffffff85 d=0x8000000000000001 si=0x{STRING} di=0x2a bp=0x{DATA16}",
 };
 
 FIXTURE_VARIANT_ADD(fetch, regs_r8_r15) {
-	.kind = "p",
 	.args = "r8=%r8 r9=%r9 r10=%r10 r11=%r11 r12=%r12 r13=%r13 r14=%r14 r15=%r15",
 	.expect =
 		"(0x{PROBE}) r8=0x102030405060708 r9=0x10 r10=0x1010 r11=0xb0b0 r12=0xffffffffffffffff r13=0x7fffffff r14=0xe0e0e0e0 r15=0xf",
 };
 
 FIXTURE_VARIANT_ADD(fetch, reg_ip) {
-	.kind = "p",
 	.args = "ip=%ip",
 	.expect = "(0x{PROBE}) ip=0x{PROBE}",
 };
@@ -161,28 +156,24 @@ FIXTURE_VARIANT_ADD(fetch, reg_ip) {
  * pc, pstate; the default type is x64. x9..x30 hold N * 0x0101010101010101.
  */
 FIXTURE_VARIANT_ADD(fetch, regs_x0_x7) {
-	.kind = "p",
 	.args = "x0=%x0 x1=%x1 x2=%x2 x3=%x3 x4=%x4 x5=%x5 x6=%x6 x7=%x7",
 	.expect =
 		"(0x{PROBE}) x0=0x2a x1=0x{STRING} x2=0xffffffffffffff85 x3=0x8000000000000001 x4=0xfedcba9876543210 x5=0x{DATA} x6=0x{DATA16} x7=0x10",
 };
 
 FIXTURE_VARIANT_ADD(fetch, regs_x8_x15) {
-	.kind = "p",
 	.args = "x8=%x8 x9=%x9 x10=%x10 x11=%x11 x12=%x12 x13=%x13 x14=%x14 x15=%x15",
 	.expect =
 		"(0x{PROBE}) x8=0x102030405060708 x9=0x909090909090909 x10=0xa0a0a0a0a0a0a0a x11=0xb0b0b0b0b0b0b0b x12=0xc0c0c0c0c0c0c0c x13=0xd0d0d0d0d0d0d0d x14=0xe0e0e0e0e0e0e0e x15=0xf0f0f0f0f0f0f0f",
 };
 
 FIXTURE_VARIANT_ADD(fetch, regs_x16_x23) {
-	.kind = "p",
 	.args = "x16=%x16 x17=%x17 x18=%x18 x19=%x19 x20=%x20 x21=%x21 x22=%x22 x23=%x23",
 	.expect =
 		"(0x{PROBE}) x16=0x1010101010101010 x17=0x1111111111111111 x18=0x1212121212121212 x19=0x1313131313131313 x20=0x1414141414141414 x21=0x1515151515151515 x22=0x1616161616161616 x23=0x1717171717171717",
 };
 
 FIXTURE_VARIANT_ADD(fetch, regs_x24_x30) {
-	.kind = "p",
 	.args = "x24=%x24 x25=%x25 x26=%x26 x27=%x27 x28=%x28 x29=%x29 x30=%x30",
 	.expect =
 		"(0x{PROBE}) x24=0x1818181818181818 x25=0x1919191919191919 x26=0x1a1a1a1a1a1a1a1a x27=0x1b1b1b1b1b1b1b1b x28=0x1c1c1c1c1c1c1c1c x29=0x1d1d1d1d1d1d1d1d x30=0x1e1e1e1e1e1e1e1e",
@@ -190,20 +181,17 @@ FIXTURE_VARIANT_ADD(fetch, regs_x24_x30) {
 
 /* lr is another name of x30. */
 FIXTURE_VARIANT_ADD(fetch, reg_lr) {
-	.kind = "p",
 	.args = "lr=%lr x30=%x30:u8 w=%lr:x32",
 	.expect = "(0x{PROBE}) lr=0x1e1e1e1e1e1e1e1e x30=30 w=0x1e1e1e1e",
 };
 
 FIXTURE_VARIANT_ADD(fetch, reg_pc) {
-	.kind = "p",
 	.args = "pc=%pc",
 	.expect = "(0x{PROBE}) pc=0x{PROBE}",
 };
 
 /* "cmp x2, #0" with x2 = -123 left N=1 Z=0 C=1 V=0 in pstate[31:28]; EL0t. */
 FIXTURE_VARIANT_ADD(fetch, reg_pstate) {
-	.kind = "p",
 	.args = "nzcv=%pstate:b4@28/32 n=%pstate:b1@31/32 z=%pstate:b1@30/32 el=%pstate:b4@0/32",
 	.expect = "(0x{PROBE}) nzcv=10 n=1 z=0 el=0",
 };
@@ -225,13 +213,6 @@ FIXTURE_VARIANT_ADD(fetch, return_regs) {
 	.args = "x0=%x0:s32 pc=%pc lr=%lr",
 	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) x0=-2 pc=0x{RETSITE} lr=0x{RETSITE}",
 };
-
-/* Dereferences of the stack pointer: what the probed function pushed. */
-FIXTURE_VARIANT_ADD(fetch, sp_deref) {
-	.kind = "p",
-	.args = "a=+0(%sp) b=+8(%sp):u32 c=+4(%sp):x32 s=$stack1",
-	.expect = "(0x{PROBE}) a=0x6666 b=21845 c=0x0 s=0x5555",
-};
 #elif defined(__riscv)
 /*
  * Registers, by name (ptrace.c's regoffset_table): epc, ra, sp, gp, tp,
@@ -240,35 +221,30 @@ FIXTURE_VARIANT_ADD(fetch, sp_deref) {
  * hold N * 0x0101010101010101 for xN.
  */
 FIXTURE_VARIANT_ADD(fetch, regs_a0_a7) {
-	.kind = "p",
 	.args = "a0=%a0 a1=%a1 a2=%a2 a3=%a3 a4=%a4 a5=%a5 a6=%a6 a7=%a7",
 	.expect =
 		"(0x{PROBE}) a0=0x2a a1=0x{STRING} a2=0xffffffffffffff85 a3=0x8000000000000001 a4=0xfedcba9876543210 a5=0x{DATA} a6=0x{DATA16} a7=0x10",
 };
 
 FIXTURE_VARIANT_ADD(fetch, regs_t0_t6) {
-	.kind = "p",
 	.args = "t0=%t0 t1=%t1 t2=%t2 t3=%t3 t4=%t4 t5=%t5 t6=%t6",
 	.expect =
 		"(0x{PROBE}) t0=0x505050505050505 t1=0x606060606060606 t2=0x707070707070707 t3=0x1c1c1c1c1c1c1c1c t4=0x1d1d1d1d1d1d1d1d t5=0x1e1e1e1e1e1e1e1e t6=0x1f1f1f1f1f1f1f1f",
 };
 
 FIXTURE_VARIANT_ADD(fetch, regs_s0_s5) {
-	.kind = "p",
 	.args = "s0=%s0 s1=%s1 s2=%s2 s3=%s3 s4=%s4 s5=%s5",
 	.expect =
 		"(0x{PROBE}) s0=0x808080808080808 s1=0x909090909090909 s2=0x1212121212121212 s3=0x1313131313131313 s4=0x1414141414141414 s5=0x1515151515151515",
 };
 
 FIXTURE_VARIANT_ADD(fetch, regs_s6_s11) {
-	.kind = "p",
 	.args = "s6=%s6 s7=%s7 s8=%s8 s9=%s9 s10=%s10 s11=%s11",
 	.expect =
 		"(0x{PROBE}) s6=0x1616161616161616 s7=0x1717171717171717 s8=0x1818181818181818 s9=0x1919191919191919 s10=0x1a1a1a1a1a1a1a1a s11=0x1b1b1b1b1b1b1b1b",
 };
 
 FIXTURE_VARIANT_ADD(fetch, reg_epc) {
-	.kind = "p",
 	.args = "pc=%epc",
 	.expect = "(0x{PROBE}) pc=0x{PROBE}",
 };
@@ -290,27 +266,18 @@ FIXTURE_VARIANT_ADD(fetch, return_regs) {
 	.args = "a0=%a0:s32 pc=%epc ra=%ra",
 	.expect = "(0x{RETSITE} <- 0x{RETFUNC}) a0=-2 pc=0x{RETSITE} ra=0x{RETSITE}",
 };
-
-/* Dereferences of the stack pointer: what the probed function pushed. */
-FIXTURE_VARIANT_ADD(fetch, sp_deref) {
-	.kind = "p",
-	.args = "a=+0(%sp) b=+8(%sp):u32 c=+4(%sp):x32 s=$stack1",
-	.expect = "(0x{PROBE}) a=0x6666 b=21845 c=0x0 s=0x5555",
-};
 #elif defined(__s390x__)
 /*
  * Registers, by name (ptrace.c's gpr_names): r0..r15 only; the default
  * type is x64. r9..r13 hold N * 0x0101010101010101.
  */
 FIXTURE_VARIANT_ADD(fetch, regs_r0_r7) {
-	.kind = "p",
 	.args = "r0=%r0 r1=%r1 r2=%r2 r3=%r3 r4=%r4 r5=%r5 r6=%r6 r7=%r7",
 	.expect =
 		"(0x{PROBE}) r0=0x8000000000000001 r1=0x102030405060708 r2=0x2a r3=0x{STRING} r4=0xffffffffffffff85 r5=0xfedcba9876543210 r6=0x{DATA} r7=0x{DATA16}",
 };
 
 FIXTURE_VARIANT_ADD(fetch, regs_r8_r13) {
-	.kind = "p",
 	.args = "r8=%r8 r9=%r9 r10=%r10 r11=%r11 r12=%r12 r13=%r13",
 	.expect =
 		"(0x{PROBE}) r8=0x10 r9=0x909090909090909 r10=0xa0a0a0a0a0a0a0a r11=0xb0b0b0b0b0b0b0b r12=0xc0c0c0c0c0c0c0c r13=0xd0d0d0d0d0d0d0d",
@@ -336,15 +303,21 @@ FIXTURE_VARIANT_ADD(fetch, return_regs) {
 
 /* Dereferences of the stack pointer: what the probed function pushed. */
 FIXTURE_VARIANT_ADD(fetch, sp_deref) {
-	.kind = "p",
 	.args = "a=+0(%r15) b=+8(%r15):u32 c=+12(%r15):x32 s=$stack1",
 	.expect = "(0x{PROBE}) a=0x6666 b=0 c=0x5555 s=0x5555",
 };
 #endif
 
+#if defined(__aarch64__) || defined(__riscv)
+/* Dereferences of the stack pointer: what the probed function pushed. */
+FIXTURE_VARIANT_ADD(fetch, sp_deref) {
+	.args = "a=+0(%sp) b=+8(%sp):u32 c=+4(%sp):x32 s=$stack1",
+	.expect = "(0x{PROBE}) a=0x6666 b=21845 c=0x0 s=0x5555",
+};
+#endif
+
 /* Every integer type, on a negative value (-123 in %cx, %x2). */
 FIXTURE_VARIANT_ADD(fetch, types_negative) {
-	.kind = "p",
 	.args =
 		"u8=%{NEG}:u8 u16=%{NEG}:u16 u32=%{NEG}:u32 u64=%{NEG}:u64 s8=%{NEG}:s8 s16=%{NEG}:s16 s32=%{NEG}:s32 s64=%{NEG}:s64 x8=%{NEG}:x8 x16=%{NEG}:x16 x32=%{NEG}:x32 x64=%{NEG}:x64",
 	.expect =
@@ -353,7 +326,6 @@ FIXTURE_VARIANT_ADD(fetch, types_negative) {
 
 /* Truncation of a wide value (%ax, %x4 = 0xfedcba9876543210). */
 FIXTURE_VARIANT_ADD(fetch, types_truncate) {
-	.kind = "p",
 	.args =
 		"u8=%{WIDE}:u8 u16=%{WIDE}:u16 s32=%{WIDE}:s32 u64=%{WIDE}:u64 s64=%{WIDE}:s64 x16=%{WIDE}:x16",
 	.expect =
@@ -361,99 +333,83 @@ FIXTURE_VARIANT_ADD(fetch, types_truncate) {
 };
 
 FIXTURE_VARIANT_ADD(fetch, type_char) {
-	.kind = "p",
 	.args = "c=%{ARG1}:char",
 	.expect = "(0x{PROBE}) c='*'",
 };
 
 FIXTURE_VARIANT_ADD(fetch, stackn) {
-	.kind = "p",
 	.args = "s0=$stack0 s1=$stack1 s0w=$stack0:u16",
 	.expect = "(0x{PROBE}) s0=0x6666 s1=0x5555 s0w=26214",
 };
 
 FIXTURE_VARIANT_ADD(fetch, stack_deref) {
-	.kind = "p",
 	.args = "t0=+0($stack) t1=+8($stack):u32",
 	.expect = "(0x{PROBE}) t0=0x6666 t1=" FIRST_U32_5555,
 };
 
 FIXTURE_VARIANT_ADD(fetch, stack_is_sp) {
-	.kind = "p",
 	.args = "st=$stack sp=%{SP}",
 	.expect = "(0x{PROBE}) st=0x{SAME} sp=0x{SAME}",
 };
 
 FIXTURE_VARIANT_ADD(fetch, comm) {
-	.kind = "p",
 	.args = "comm=$comm",
 	.expect = "(0x{PROBE}) comm=\"" UEV_TARGET "\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, comm_upper) {
-	.kind = "p",
 	.args = "c=$COMM:string",
 	.expect = "(0x{PROBE}) c=\"" UEV_TARGET "\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, mem_addr) {
-	.kind = "p",
 	.args = "q=@0x{DATA} d=@0x{DATA}:u32 w=@0x{DATA}:x8",
 	.expect = "(0x{PROBE}) q=0x1122334455667788 d=" FIRST_U32_DATA " w=" FIRST_X8_DATA,
 };
 
 FIXTURE_VARIANT_ADD(fetch, mem_addr_decimal) {
-	.kind = "p",
 	.args = "q=@{DDATA}:x64",
 	.expect = "(0x{PROBE}) q=0x1122334455667788",
 };
 
 FIXTURE_VARIANT_ADD(fetch, file_offset) {
-	.kind = "p",
 	.args = "k=@+0x{TCFOFF} k32=@+0x{TCFOFF}:x32",
 	.expect = "(0x{PROBE}) k=0xbadc0ffee0ddf00 k32=" FIRST_X32_TCONST,
 };
 
 FIXTURE_VARIANT_ADD(fetch, deref) {
-	.kind = "p",
 	.args =
 		"q=+0(%{DATA}) d=+8(%{DATA}):x32 w=+12(%{DATA}):u16 b=+14(%{DATA}):s8 p=+0x28(%{DATA})",
 	.expect = "(0x{PROBE}) q=0x1122334455667788 d=0xdeadbeef w=51966 b=-5 p=0x{STRING}",
 };
 
 FIXTURE_VARIANT_ADD(fetch, deref_negative) {
-	.kind = "p",
 	.args = "q=-16(%{DATA16}) d=-8(%{DATA16}):x32 b=-2(%{DATA16}):s8",
 	.expect = "(0x{PROBE}) q=0x1122334455667788 d=0xdeadbeef b=-5",
 };
 
 FIXTURE_VARIANT_ADD(fetch, deref_nested) {
-	.kind = "p",
 	.args =
 		"self=+48(+48(%{DATA})) d=+8(+48(+48(+48(%{DATA})))):x32 s=+0(+40(+48(%{DATA}))):string",
 	.expect = "(0x{PROBE}) self=0x{DATA} d=0xdeadbeef s=\"hello, uprobe\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, string) {
-	.kind = "p",
 	.args = "s=+0(%{STR}):string t=+16(%{DATA}):string u=+0(%{DATA16}):string",
 	.expect = "(0x{PROBE}) s=\"hello, uprobe\" t=\"fetch-me\" u=\"fetch-me\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, ustring) {
-	.kind = "p",
 	.args = "s=+0(%{STR}):ustring t=+u16(%{DATA}):string u=+u0(%{STR}):ustring",
 	.expect = "(0x{PROBE}) s=\"hello, uprobe\" t=\"fetch-me\" u=\"hello, uprobe\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, string_at_addr) {
-	.kind = "p",
 	.args = "s=@0x{STRING}:string",
 	.expect = "(0x{PROBE}) s=\"hello, uprobe\"",
 };
 
 FIXTURE_VARIANT_ADD(fetch, immediate) {
-	.kind = "p",
 	.args = "a=\\1234 b=\\-1:s32 c=\\0x10:u8 d=\\+7:s16",
 	.expect = "(0x{PROBE}) a=0x4d2 b=-1 c=16 d=7",
 };
@@ -464,28 +420,24 @@ FIXTURE_VARIANT_ADD(fetch, immediate) {
  * prints (fault). Either is fine as long as the neighbours are right.
  */
 FIXTURE_VARIANT_ADD(fetch, immediate_string) {
-	.kind = "p",
 	.args = "e=\\\"imm-str\" di=%{ARG1}",
 	.expect = "(0x{PROBE}) e=\"imm-str\" di=0x2a",
 	.alt = "(0x{PROBE}) e=(fault) di=0x2a",
 };
 
 FIXTURE_VARIANT_ADD(fetch, unnamed) {
-	.kind = "p",
 	.args = "%{ARG1} %{WIDE}:u8 +0(%{STR}):string",
 	.expect = "(0x{PROBE}) arg1=0x2a arg2=16 arg3=\"hello, uprobe\"",
 };
 
 /* 0xb5 = 1011 0101 at +15 */
 FIXTURE_VARIANT_ADD(fetch, bitfield) {
-	.kind = "p",
 	.args =
 		"hi=+15(%{DATA}):b4@4/8 lo=+15(%{DATA}):b3@0/8 top=+15(%{DATA}):b1@7/8 mid=+15(%{DATA}):b2@1/8 w=%{NEG}:b8@8/16 q=%{WIDE}:b16@48/64",
 	.expect = "(0x{PROBE}) hi=11 lo=5 top=1 mid=2 w=255 q=65244",
 };
 
 FIXTURE_VARIANT_ADD(fetch, array) {
-	.kind = "p",
 	.args =
 		"u=+32(%{DATA}):u16[4] x=+32(%{DATA}):x16[3] c=+16(%{DATA}):char[5] one=+0(%{DATA}):x64[1]",
 	.expect =
@@ -493,20 +445,17 @@ FIXTURE_VARIANT_ADD(fetch, array) {
 };
 
 FIXTURE_VARIANT_ADD(fetch, array_of_strings) {
-	.kind = "p",
 	.args = "s=+40(%{DATA}):string[1]",
 	.expect = "(0x{PROBE}) s={\"hello, uprobe\"}",
 };
 
 /* %r9, %x7 = 0x10, which is never mapped. */
 FIXTURE_VARIANT_ADD(fetch, fault_string) {
-	.kind = "p",
 	.args = "s=+0(%{UNMAPPED}):string u=+0(%{UNMAPPED}):ustring v=@0x10:string di=%{ARG1}",
 	.expect = "(0x{PROBE}) s=(fault) u=(fault) v=(fault) di=0x2a",
 };
 
 FIXTURE_VARIANT_ADD(fetch, fault_nested) {
-	.kind = "p",
 	.args = "s=+0(+0(%{UNMAPPED})):string di=%{ARG1}",
 	.expect = "(0x{PROBE}) s=(fault) di=0x2a",
 };
@@ -539,7 +488,6 @@ FIXTURE_VARIANT_ADD(fetch, retval_suffix) {
  */
 FIXTURE_VARIANT_ADD(fetch, ia32_regs) {
 	.target = UEV_TARGET32,
-	.kind = "p",
 	.args = "a=%ax b=%bx:x32 c=%cx:s32 d=%dx:x32 si=%si:x32 di=%di:u32 bp=%bp:x32",
 	.expect =
 		"(0x{PROBE}) a=0x76543210 b=0x{DATA} c=-123 d=0x80000001 si=0x{STRING} di=42 bp=0x{DATA16}",
@@ -547,21 +495,18 @@ FIXTURE_VARIANT_ADD(fetch, ia32_regs) {
 
 FIXTURE_VARIANT_ADD(fetch, ia32_ip_types) {
 	.target = UEV_TARGET32,
-	.kind = "p",
 	.args = "ip=%ip u8=%cx:u8 s16=%cx:s16 x32=%cx:x32 c=%di:char",
 	.expect = "(0x{PROBE}) ip=0x{PROBE} u8=133 s16=-123 x32=0xffffff85 c='*'",
 };
 
 FIXTURE_VARIANT_ADD(fetch, ia32_stack) {
 	.target = UEV_TARGET32,
-	.kind = "p",
 	.args = "s0=$stack0:x32 t1=+4($stack):x32 w=$stack0",
 	.expect = "(0x{PROBE}) s0=0x6666 t1=0x5555 w=0x555500006666",
 };
 
 FIXTURE_VARIANT_ADD(fetch, ia32_memory) {
 	.target = UEV_TARGET32,
-	.kind = "p",
 	.args = "q=@0x{DATA}:x64 d=+8(%bx):x32 s=+0(%si):string n=+0(+40(%bx)):ustring",
 	.expect =
 		"(0x{PROBE}) q=0x1122334455667788 d=0xdeadbeef s=\"hello, uprobe\" n=\"hello, uprobe\"",
@@ -569,14 +514,12 @@ FIXTURE_VARIANT_ADD(fetch, ia32_memory) {
 
 FIXTURE_VARIANT_ADD(fetch, ia32_deref_nested) {
 	.target = UEV_TARGET32,
-	.kind = "p",
 	.args = "d=+8(+48(+48(%bx))):x32 b=-2(%bp):s8 a=+32(%bx):u16[4] f=+15(%bx):b4@4/8",
 	.expect = "(0x{PROBE}) d=0xdeadbeef b=-5 a={1,2,65534,4} f=11",
 };
 
 FIXTURE_VARIANT_ADD(fetch, ia32_file_offset_comm) {
 	.target = UEV_TARGET32,
-	.kind = "p",
 	.args = "k=@+0x{TCFOFF} c=$comm f=+0(%bx):x8 u=@0x10:ustring",
 	.expect = "(0x{PROBE}) k=0xbadc0ffee0ddf00 c=\"uev_target32\" f=0x88 u=(fault)",
 };
@@ -607,7 +550,6 @@ static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 	static struct upng_trace t;
 	char def[1024], args[768];
 	const struct upng_sym *at;
-	struct uev_proc p;
 	bool func = strcmp(kind, "p");
 	bool ret = func && strcmp(kind, "e");
 	const char *suffix = "";
@@ -629,18 +571,7 @@ static int run_probe(struct __test_metadata *_metadata, const struct addrs *a,
 		       strerror(-err), pos >= 0 ? msg : "-", pos);
 		return err;
 	}
-	err = upng_tracefs_write("events/uprobes/fa/enable", "1");
-	if (err)
-		return err;
-	err = uev_spawn(&p, a->path);
-	if (err)
-		return err;
-	err = uev_cmd(&p, func ? 'r' : 'a', 1);
-	if (uev_finish(&p) != 0 && !err)
-		err = -ECHILD;
-	if (err)
-		return err;
-	err = upng_tracefs_write("events/uprobes/fa/enable", "0");
+	err = uev_run("events/uprobes/fa/enable", a->path, func ? 'r' : 'a', 1);
 	if (err)
 		return err;
 	if (upng_trace_get("trace", "fa", &t) != 1) {
@@ -682,7 +613,7 @@ TEST_F(fetch, value)
 {
 	char line[UPNG_TRACE_LINE_LEN], expect[UPNG_TRACE_LINE_LEN];
 
-	ASSERT_EQ(0, run_probe(_metadata, &self->a, variant->kind,
+	ASSERT_EQ(0, run_probe(_metadata, &self->a, variant->kind ?: "p",
 			       variant->args, line, sizeof(line)));
 	if (variant->alt) {
 		expand(&self->a, variant->alt, expect, sizeof(expect));

@@ -397,10 +397,8 @@ FIXTURE(fuzz) {
 
 FIXTURE_SETUP(fuzz)
 {
-	if (geteuid())
-		SKIP(return, "must be run as root");
-	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
+	if (!uev_can_run(_metadata))
+		return;
 	snprintf(self->f.path, sizeof(self->f.path), "%s",
 		 upng_path("bin/" UEV_TARGET));
 	ASSERT_EQ(0, upng_elf_sym(self->f.path, "uev_count_func", &self->count));
@@ -433,8 +431,8 @@ TEST_F_TIMEOUT(fuzz, parser, 600)
 	if (getenv("UEV_FUZZ_ITERS"))
 		iters = atoi(getenv("UEV_FUZZ_ITERS"));
 	TH_LOG("seed 0x%llx, %d definitions", self->f.rng, iters);
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/sentinel %s:0x%lx n=%s:s64",
-					 self->f.path, self->count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/sentinel", self->f.path, self->count.offset,
+				UEV_ARG_N));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/sentinel/enable", "1"));
 
 	clock_gettime(CLOCK_MONOTONIC, &start);

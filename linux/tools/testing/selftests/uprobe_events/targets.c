@@ -17,42 +17,21 @@
 #include "../uprobes/upng.h"
 #include "uev_lib.h"
 
-/* The target, its symbols and buffers for what the tests read back. */
-struct tg_state {
-	char path[256];
-	struct upng_sym regs, count;
-	struct upng_trace t;
-	char buf[65536];
-};
-
 FIXTURE(tg) {
-	struct tg_state s;
+	struct uev_state s;
 };
 
 FIXTURE_SETUP(tg)
 {
-	if (geteuid())
-		SKIP(return, "must be run as root");
-	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
-		SKIP(return, "no " UPNG_TRACEFS "/uprobe_events");
-	snprintf(self->s.path, sizeof(self->s.path), "%s",
-		 upng_path("bin/" UEV_TARGET));
-	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_regs_probe", &self->s.regs));
-	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_count_func", &self->s.count));
-	ASSERT_EQ(0, upng_tracefs_reset());
+	if (!uev_can_run(_metadata))
+		return;
+	ASSERT_EQ(0, uev_state_init(&self->s));
 }
 
 FIXTURE_TEARDOWN(tg)
 {
 	upng_tracefs_write("trace_clock", "local");
 	upng_tracefs_reset();
-}
-
-/* The trace holds exactly the "n=" values @ns of @event at uev_count_func. */
-static bool trace_ns(struct tg_state *s, const char *event, const int *ns,
-		     int nr)
-{
-	return upng_trace_ns(&s->t, "trace", event, s->count.value, ns, nr);
 }
 
 /* A reference counter (USDT semaphore) is raised while the event is enabled. */
@@ -88,7 +67,7 @@ TEST_F(tg, ref_ctr_semaphore)
 	ASSERT_EQ(0UL, v);
 	ASSERT_EQ(0, uev_finish(&a));
 	ASSERT_EQ(0, uev_finish(&b));
-	ASSERT_TRUE(trace_ns(&self->s, "sem", ns, 2));
+	ASSERT_TRUE(uev_trace_ns(&self->s, "sem", ns, 2));
 }
 
 /*
@@ -138,8 +117,7 @@ TEST_F(tg, fork_child_hit)
 	struct uev_proc p;
 	char key[32], *first;
 
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/cnt %s:0x%lx n=%s:s64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/cnt", self->s.path, self->s.count.offset, UEV_ARG_N));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
@@ -147,7 +125,7 @@ TEST_F(tg, fork_child_hit)
 	ASSERT_EQ(0, uev_cmd(&p, 'c', 1));
 	ASSERT_EQ(0, uev_finish(&p));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/cnt/enable", "0"));
-	ASSERT_TRUE(trace_ns(&self->s, "cnt", ns, 3));
+	ASSERT_TRUE(uev_trace_ns(&self->s, "cnt", ns, 3));
 	/* Two of the hits are the parent's. */
 	ASSERT_LT(0, upng_tracefs_read_len("trace", self->s.buf, sizeof(self->s.buf)));
 	snprintf(key, sizeof(key), "-%d ", p.pid);
@@ -162,21 +140,13 @@ TEST_F(tg, ia32_entry_and_return)
 {
 	char t32[256], want[UPNG_TRACE_LINE_LEN];
 	struct upng_sym count;
-	struct uev_proc p;
 	int i;
 
 	snprintf(t32, sizeof(t32), "%s", upng_path("bin/" UEV_TARGET32));
 	ASSERT_EQ(0, upng_elf_sym(t32, "uev_count_func", &count));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/c32 %s:0x%lx n=+4($stack):s32",
-					 t32, count.offset));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "r:uprobes/c32_ret %s:0x%lx rv=$retval:s32",
-					 t32, count.offset));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, t32));
-	ASSERT_EQ(0, uev_cmd(&p, 'c', 4));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(0, uev_define("p:uprobes/c32", t32, count.offset, "n=+4($stack):s32"));
+	ASSERT_EQ(0, uev_define("r:uprobes/c32_ret", t32, count.offset, "rv=$retval:s32"));
+	ASSERT_EQ(0, uev_run("events/uprobes/enable", t32, 'c', 4));
 	ASSERT_EQ(4, upng_trace_get("trace", "c32", &self->s.t));
 	for (i = 0; i < 4; i++) {
 		snprintf(want, sizeof(want), "(0x%lx) n=%d", count.value, i);
@@ -205,22 +175,14 @@ static void nested(struct __test_metadata *_metadata, const char *target,
 	static char trace[1 << 16];
 	char path[256], want[128];
 	struct upng_sym rec;
-	struct uev_proc p;
 	const char *pos;
 	int i;
 
 	snprintf(path, sizeof(path), "%s/%s", upng_path("bin"), target);
 	ASSERT_EQ(0, upng_elf_sym(path, "uev_rec", &rec));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/rec %s:0x%lx d=%s",
-					 path, rec.offset, depth_arg));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
-					 "r:uprobes/rec_ret %s:0x%lx rv=$retval:s32",
-					 path, rec.offset));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, path));
-	ASSERT_EQ(0, uev_cmd(&p, 'n', 2));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(0, uev_define("p:uprobes/rec", path, rec.offset, depth_arg));
+	ASSERT_EQ(0, uev_define("r:uprobes/rec_ret", path, rec.offset, "rv=$retval:s32"));
+	ASSERT_EQ(0, uev_run("events/uprobes/enable", path, 'n', 2));
 	ASSERT_LT(0, upng_tracefs_read_len("trace", trace, sizeof(trace)));
 	pos = trace;
 	for (i = 0; i < 16; i++) {
@@ -242,13 +204,13 @@ static void nested(struct __test_metadata *_metadata, const char *target,
 
 TEST_F(tg, nested_return_probes)
 {
-	nested(_metadata, UEV_TARGET, UEV_R_ARG1 ":s64");
+	nested(_metadata, UEV_TARGET, "d=" UEV_R_ARG1 ":s64");
 }
 
 #if defined(__x86_64__)
 TEST_F(tg, ia32_nested_return_probes)
 {
-	nested(_metadata, UEV_TARGET32, "+4($stack):s32");
+	nested(_metadata, UEV_TARGET32, "d=+4($stack):s32");
 }
 #endif
 
@@ -275,8 +237,7 @@ TEST_F_TIMEOUT(tg, toggle_under_load, 120)
 	 * lines of the per-CPU buffers as the hits happened.
 	 */
 	ASSERT_EQ(0, upng_tracefs_write("trace_clock", "counter"));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/tog %s:0x%lx n=%s:s64",
-					 self->s.path, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/tog", self->s.path, self->s.count.offset, UEV_ARG_N));
 	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/tog/enable", "1"));
 	ASSERT_EQ(1, write(p.to, "l", 1));
@@ -332,7 +293,6 @@ TEST_F_TIMEOUT(tg, toggle_under_load, 120)
 TEST_F(tg, long_string)
 {
 	struct upng_sym ls;
-	struct uev_proc p;
 	size_t n;
 	char *v;
 
@@ -340,11 +300,7 @@ TEST_F(tg, long_string)
 	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events",
 					 "p:uprobes/ls %s:0x%lx s=@0x%lx:string di=%s",
 					 self->s.path, self->s.regs.offset, ls.value, UEV_R_ARG1));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ls/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
-	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ls/enable", "0"));
+	ASSERT_EQ(0, uev_run("events/uprobes/ls/enable", self->s.path, 'a', 1));
 	ASSERT_LT(0, upng_tracefs_read_len("trace", self->s.buf, sizeof(self->s.buf)));
 	v = strstr(self->s.buf, " ls: ");
 	ASSERT_NE(NULL, v);
@@ -393,7 +349,6 @@ TEST_F(tg, strings_over_a_page)
 {
 	long warnings = upng_kmsg_count("WARNING:");
 	struct upng_sym ls;
-	struct uev_proc p;
 	const char *v;
 
 	ASSERT_EQ(0, upng_elf_sym(self->s.path, "uev_long_string", &ls));
@@ -406,11 +361,7 @@ TEST_F(tg, strings_over_a_page)
 					 "p:uprobes/big2 %s:0x%lx s=@0x%lx:string t=@0x%lx:ustring di=%s",
 					 self->s.path, self->s.regs.offset, ls.value + 3000,
 					 ls.value + 3000, UEV_R_ARG1));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, self->s.path));
-	ASSERT_EQ(0, uev_cmd(&p, 'a', 1));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/enable", "0"));
+	ASSERT_EQ(0, uev_run("events/uprobes/enable", self->s.path, 'a', 1));
 	ASSERT_EQ(warnings, upng_kmsg_count("WARNING:"));
 	ASSERT_EQ(1, upng_trace_get("trace", "big1", &self->s.t));
 	v = strstr(self->s.t.line[0], " s=");
@@ -475,8 +426,7 @@ TEST_F(tg, inode_not_name)
 	unlink(name);
 	unlink(old);
 	ASSERT_EQ(0, copy_target(self->s.path, name));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/ino %s:0x%lx n=%s:s64",
-					 name, self->s.count.offset, UEV_R_ARG1));
+	ASSERT_EQ(0, uev_define("p:uprobes/ino", name, self->s.count.offset, UEV_ARG_N));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ino/enable", "1"));
 	ASSERT_EQ(0, uev_spawn(&a, name));
 	ASSERT_EQ(0, uev_cmd(&a, 'c', 1));
@@ -488,7 +438,7 @@ TEST_F(tg, inode_not_name)
 	ASSERT_EQ(0, uev_finish(&a));
 	ASSERT_EQ(0, uev_finish(&b));
 	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/ino/enable", "0"));
-	ASSERT_TRUE(trace_ns(&self->s, "ino", ns, 2));
+	ASSERT_TRUE(uev_trace_ns(&self->s, "ino", ns, 2));
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:ino"));
 	unlink(name);
 	unlink(old);
@@ -519,21 +469,15 @@ TEST_F(tg, file_on_9p)
 {
 	static const char *name = "/mnt/host/uev_target_9p";
 	static const int ns[] = { 0, 1, 2 };
-	struct uev_proc p;
 
 	/* statfs() over 9p reports the host's file system type */
 	if (!mounted_9p("/mnt/host"))
 		SKIP(return, "no 9p mount at /mnt/host");
 	unlink(name);
 	ASSERT_EQ(0, copy_target(self->s.path, name));
-	ASSERT_EQ(0, upng_tracefs_writef("uprobe_events", "p:uprobes/nine %s:0x%lx n=%s:s64",
-					 name, self->s.count.offset, UEV_R_ARG1));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/nine/enable", "1"));
-	ASSERT_EQ(0, uev_spawn(&p, name));
-	ASSERT_EQ(0, uev_cmd(&p, 'c', 3));
-	ASSERT_EQ(0, uev_finish(&p));
-	ASSERT_EQ(0, upng_tracefs_write("events/uprobes/nine/enable", "0"));
-	ASSERT_TRUE(trace_ns(&self->s, "nine", ns, 3));
+	ASSERT_EQ(0, uev_define("p:uprobes/nine", name, self->s.count.offset, UEV_ARG_N));
+	ASSERT_EQ(0, uev_run("events/uprobes/nine/enable", name, 'c', 3));
+	ASSERT_TRUE(uev_trace_ns(&self->s, "nine", ns, 3));
 	ASSERT_EQ(0, upng_tracefs_write("uprobe_events", "-:nine"));
 	unlink(name);
 }

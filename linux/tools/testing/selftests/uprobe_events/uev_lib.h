@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What only the uprobe_events tests have: their probe target (uev_target.c
- * and uev_target_asm.S, uev_target32_asm.S for ia32) and its one-byte
- * command pipe (uev_proc.c). For tracefs, ELF symbols, helper paths and
- * the kernel log they use the helpers of the uprobes engine selftests,
- * ../uprobes/upng.h.
+ * and uev_target_asm.S, uev_target32_asm.S for ia32), its one-byte
+ * command pipe and the steps the test programs share (uev_proc.c). For
+ * tracefs, ELF symbols, helper paths and the kernel log they use the
+ * helpers of the uprobes engine selftests, ../uprobes/upng.h.
  */
 #ifndef UEV_LIB_H
 #define UEV_LIB_H
 
+#include <stdbool.h>
 #include <sys/types.h>
+#include <unistd.h>
+
+#include "../uprobes/upng.h"
 
 #define UEV_TARGET	"uev_target"
 #define UEV_TARGET_PIE	"uev_target_pie"
@@ -86,8 +90,30 @@ int uev_spawn(struct uev_proc *p, const char *path);
 int uev_cmd(struct uev_proc *p, char c, int times);
 int uev_query(struct uev_proc *p, char c, unsigned long *value);
 int uev_finish(struct uev_proc *p);
+int uev_run(const char *enable, const char *path, char c, int times);
 /* The register a "%{NAME}" token at IN stands for (UEV_R_NAME), see there. */
 size_t uev_reg_token(const char *in, const char **reg);
+
+/* The argument of uev_count_func (how often it ran before) fetched as n. */
+#define UEV_ARG_N	"n=" UEV_R_ARG1 ":s64"
+
+/*
+ * bin/uev_target as most tests probe it: its path and the symbols of
+ * uev_regs_probe, uev_count_func, uev_ret_func and uev_ret_site; and
+ * buffers for what they read back.
+ */
+struct uev_state {
+	char path[256];
+	struct upng_sym regs, count, ret, retsite;
+	struct upng_trace t;
+	char buf[65536];
+};
+
+/* uev_proc.c: the steps the tests share (see there). */
+int uev_state_init(struct uev_state *s);
+int uev_define(const char *ev, const char *path, unsigned long off,
+	       const char *args);
+bool uev_trace_ns(struct uev_state *s, const char *ev, const int *ns, int nr);
 
 /* The probed functions of the target (uev_target_asm.S). */
 void uev_regs_func(void);
@@ -95,5 +121,20 @@ void uev_ret_caller(void);
 long uev_count_func(long n);
 long uev_rec(long depth);
 extern unsigned short uev_semaphore;
+
+#ifdef __KSELFTEST_HARNESS_H
+/*
+ * For a FIXTURE_SETUP(): skip the test unless it runs as root on a kernel
+ * with uprobe_events; whether it can go on.
+ */
+static inline bool uev_can_run(struct __test_metadata *_metadata)
+{
+	if (geteuid())
+		SKIP(return false, "must be run as root");
+	if (access(UPNG_TRACEFS "/uprobe_events", W_OK))
+		SKIP(return false, "no " UPNG_TRACEFS "/uprobe_events");
+	return true;
+}
+#endif
 
 #endif

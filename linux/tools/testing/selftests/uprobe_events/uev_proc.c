@@ -2,7 +2,7 @@
 /*
  * uprobe_events test helpers: driving a probe target (uev_target.c)
  * through its command pipe, one byte a command; the names of its
- * registers.
+ * registers; the steps the test programs share.
  */
 #include <errno.h>
 #include <poll.h>
@@ -152,6 +152,100 @@ int uev_finish(struct uev_proc *p)
 		usleep(10000);
 	}
 	return -1;
+}
+
+/**
+ * uev_run() - run a command in a new target while events are enabled
+ * @enable: the tracefs enable file ("events/uprobes/EV/enable", or the
+ *	    group's "events/uprobes/enable")
+ * @path: the target
+ * @c: command byte (see uev_target.c)
+ * @times: how many times
+ *
+ * Writes 1 to @enable, starts @path, runs @c @times times, tells the
+ * target to exit and writes 0 to @enable; it stops at the first step that
+ * fails.
+ *
+ * Return: 0, or -errno of the step that failed (-ECHILD when the target
+ * did not exit with status 0).
+ */
+int uev_run(const char *enable, const char *path, char c, int times)
+{
+	struct uev_proc p;
+	int err;
+
+	err = upng_tracefs_write(enable, "1");
+	if (err)
+		return err;
+	err = uev_spawn(&p, path);
+	if (err)
+		return err;
+	err = uev_cmd(&p, c, times);
+	if (uev_finish(&p) != 0 && !err)
+		err = -ECHILD;
+	if (err)
+		return err;
+	return upng_tracefs_write(enable, "0");
+}
+
+/**
+ * uev_state_init() - find the target and its symbols, reset tracefs
+ * @s: gets the path of bin/uev_target and the symbols of struct uev_state
+ *
+ * Then empties uprobe_events, the trace and error_log, as
+ * upng_tracefs_reset() does.
+ *
+ * Return: 0, or -errno of the step that failed.
+ */
+int uev_state_init(struct uev_state *s)
+{
+	snprintf(s->path, sizeof(s->path), "%s", upng_path("bin/" UEV_TARGET));
+	return upng_elf_sym(s->path, "uev_regs_probe", &s->regs) ?:
+	       upng_elf_sym(s->path, "uev_count_func", &s->count) ?:
+	       upng_elf_sym(s->path, "uev_ret_func", &s->ret) ?:
+	       upng_elf_sym(s->path, "uev_ret_site", &s->retsite) ?:
+	       upng_tracefs_reset();
+}
+
+/**
+ * uev_define() - define a probe on uprobe_events
+ * @ev: its kind and name: "p:GROUP/EVENT", "r:GROUP/EVENT", or "p" for a
+ *	name the kernel makes up
+ * @path: the probed file
+ * @off: the probed offset in it
+ * @args: its fetch arguments (UEV_ARG_N ...), NULL for none
+ *
+ * Writes "EV PATH:0xOFF ARGS" (no newline) with one write().
+ *
+ * Return: 0, or -errno of the write.
+ */
+int uev_define(const char *ev, const char *path, unsigned long off,
+	       const char *args)
+{
+	return upng_tracefs_writef("uprobe_events", "%s %s:0x%lx%s%s", ev, path,
+				   off, args ? " " : "", args ?: "");
+}
+
+/**
+ * uev_trace_ns() - whether the trace holds the hits of uev_count_func
+ * @s: the target; @s->t gets the trace lines of @ev
+ * @ev: the event, a probe on uev_count_func fetching UEV_ARG_N
+ * @ns: the values of n its lines must show, in order
+ * @nr: how many: the trace holds exactly that many lines of @ev
+ *
+ * When it does not, the lines it holds go to stderr.
+ *
+ * Return: true when the trace holds exactly those lines.
+ */
+bool uev_trace_ns(struct uev_state *s, const char *ev, const int *ns, int nr)
+{
+	int i;
+
+	if (upng_trace_ns(&s->t, "trace", ev, s->count.value, ns, nr))
+		return true;
+	for (i = 0; i < s->t.nr && i < UPNG_TRACE_LINES; i++)
+		fprintf(stderr, "# trace: %s\n", s->t.line[i]);
+	return false;
 }
 
 /**
