@@ -234,6 +234,14 @@ void upng_die_with_parent(void);
  */
 pid_t upng_fork_piped(void (*main)(void *arg, int cmd, int reply), void *arg,
 		      int *cmd, int *reply);
+/*
+ * Fork a child that asks to be traced (PTRACE_TRACEME) and stops itself
+ * (SIGSTOP). Returns 0 in the child, once its tracer resumes it; in the
+ * parent, its pid once it stands at that stop, or -1 when fork() fails or
+ * the child ends or stops otherwise (then killed and reaped). *STATUS gets
+ * the wait status, or -1.
+ */
+pid_t upng_fork_traced(int *status);
 /* Resolved path of the running executable. */
 const char *upng_self_path(void);
 /*
