@@ -399,9 +399,11 @@ int upng_hide_breakpoints(bool on);
 /* Whether they are hidden now: 1 or 0, or -errno. */
 int upng_hiding_breakpoints(void);
 /*
- * The byte at ADDR of PID with breakpoints shown (hide_breakpoints off
- * for the read, on again after); the byte, or -errno.
+ * Read LEN bytes at ADDR of PID with breakpoints shown (hide_breakpoints
+ * off for the read, on again after); 0 or -errno.
  */
+int upng_shown_read(pid_t pid, unsigned long addr, void *buf, size_t len);
+/* The byte at ADDR of PID, read the same way; the byte, or -errno. */
 int upng_shown_byte(pid_t pid, unsigned long addr);
 /* Whether the engine's breakpoint is at ADDR of PID, read the same way: 1, 0 or -errno. */
 int upng_shown_bkpt(pid_t pid, unsigned long addr);
