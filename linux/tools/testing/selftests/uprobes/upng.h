@@ -276,8 +276,8 @@ const char *upng_evname(char *buf, size_t len, const char *tag);
 int upng_write_str(const char *path, const char *s);
 /*
  * The same with one write() to PATH opened O_WRONLY | FLAGS (O_APPEND,
- * O_TRUNC); 0, or -errno of the open() or the write() (-EIO when it
- * took only part of S).
+ * O_TRUNC, O_CREAT: mode 0644); 0, or -errno of the open() or the write()
+ * (-EIO when it took only part of S).
  */
 int upng_write_file(const char *path, const char *s, int flags);
 /* Content of PATH into BUF, without its trailing newline; 0 or -errno. */

@@ -306,7 +306,7 @@ int upng_write_file(const char *path, const char *s, int flags)
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags, 0644);
 	if (fd < 0)
 		return -errno;
 	n = write(fd, s, len);
