@@ -174,24 +174,6 @@ static bool env_set(const char *name)
 
 /* ---- files ---- */
 
-static int write_str(const char *path, const char *s, int flags)
-{
-	size_t len = strlen(s);
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | flags, 0644);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
 /* Whole file into a malloc()ed NUL-terminated buffer; NULL if unreadable. */
 static char *read_all(const char *path, size_t *lenp)
 {
@@ -461,9 +443,9 @@ static void group_delete(void)
 
 	if (access(EVDIR, F_OK))
 		return;
-	write_str(EVDIR "/enable", "0\n", O_TRUNC);
-	if (!write_str(UPNG_TRACEFS "/uprobe_events", "-:" GROUP "/\n",
-		       O_APPEND) && access(EVDIR, F_OK))
+	upng_write_file(EVDIR "/enable", "0\n", O_TRUNC);
+	if (!upng_write_file(UPNG_TRACEFS "/uprobe_events", "-:" GROUP "/\n",
+			     O_APPEND) && access(EVDIR, F_OK))
 		return;
 	/* One by one, should the group form not be understood. */
 	d = opendir(EVDIR);
@@ -473,7 +455,7 @@ static void group_delete(void)
 		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
 			continue;
 		snprintf(path, sizeof(path), "-:" GROUP "/%.200s\n", de->d_name);
-		write_str(UPNG_TRACEFS "/uprobe_events", path, O_APPEND);
+		upng_write_file(UPNG_TRACEFS "/uprobe_events", path, O_APPEND);
 	}
 	closedir(d);
 }
@@ -677,10 +659,10 @@ static int run_workload(struct job *j, const struct image *im,
 		snprintf(path, sizeof(path), "%s/0.rc", outdir);
 		snprintf(rc, sizeof(rc), "%d\n", WIFEXITED(status) ?
 			 WEXITSTATUS(status) : 128 + WTERMSIG(status));
-		write_str(path, rc, O_CREAT | O_TRUNC);
+		upng_write_file(path, rc, O_CREAT | O_TRUNC);
 		if (!*aborted) {
 			snprintf(path, sizeof(path), "%s/done", outdir);
-			write_str(path, "done\n", O_CREAT | O_TRUNC);
+			upng_write_file(path, "done\n", O_CREAT | O_TRUNC);
 		}
 	}
 	return 0;
@@ -821,8 +803,8 @@ static void define_batch(struct image *im, const uint32_t *idx, long n,
 						 "p:" GROUP "/o%x %s:0x%x\n",
 						 im->off[idx[i]], im->path,
 						 im->off[idx[i]]);
-					defined[i] = !write_str(UPNG_TRACEFS "/uprobe_events",
-								one, O_APPEND);
+					defined[i] = !upng_write_file(UPNG_TRACEFS "/uprobe_events",
+								      one, O_APPEND);
 				}
 			}
 			first = k;
@@ -870,7 +852,7 @@ static long cool_down(struct image *im, const uint32_t *idx, long n,
 				continue;
 			snprintf(path, sizeof(path), EVDIR "/o%x/enable",
 				 im->off[idx[m]]);
-			write_str(path, "0\n", O_TRUNC);
+			upng_write_file(path, "0\n", O_TRUNC);
 			im->hot[idx[m]] = 1;
 			dropped++;
 		}
@@ -906,7 +888,7 @@ static void run_batch(struct __test_metadata *_metadata, struct job *j,
 	if (kfd >= 0)
 		lseek(kfd, 0, SEEK_END);
 	err = access(EVDIR, F_OK) ? -ENOENT :
-	      write_str(EVDIR "/enable", "1\n", O_TRUNC);
+	      upng_write_file(EVDIR "/enable", "1\n", O_TRUNC);
 	for (k = 0; k < n; k++) {
 		if (!defined[k]) {
 			st->deferr++;

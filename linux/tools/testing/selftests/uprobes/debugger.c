@@ -157,12 +157,8 @@ static long low(long word)
 static long shown(pid_t pid, unsigned long addr)
 {
 	unsigned char b[UPNG_BKPT_SIZE];
-	int err = upng_hide_breakpoints(false);
+	int err = upng_shown_read(pid, addr, b, sizeof(b));
 
-	if (!err)
-		err = upng_mem_read(pid, addr, b, sizeof(b));
-	if (upng_hide_breakpoints(true) && !err)
-		err = -EIO;
 	if (err)
 		return err;
 	return upng_insn_val(b, sizeof(b));
@@ -626,9 +622,7 @@ FIXTURE(jump) {
 static void nop5_mem(struct __test_metadata *_metadata, pid_t pid,
 		     unsigned long site, unsigned char *mem)
 {
-	ASSERT_EQ(0, upng_hide_breakpoints(false));
-	ASSERT_EQ(0, upng_mem_read(pid, site, mem, 5));
-	ASSERT_EQ(0, upng_hide_breakpoints(true));
+	ASSERT_EQ(0, upng_shown_read(pid, site, mem, 5));
 }
 
 FIXTURE_SETUP(jump)

@@ -1078,6 +1078,32 @@ static void spin_wait(struct __test_metadata *_metadata, struct fctx *c,
 	ASSERT_EQ(NKIDS, done) TH_LOG("round %d, %s: targets stuck", round, when);
 }
 
+/*
+ * Let every target run MORE calls: the events that are on count hits,
+ * those that are off none.
+ */
+static void spin_hits(struct __test_metadata *_metadata, struct fctx *c,
+		      long more, int round, const char *when)
+{
+	long before[MAXEV], after[MAXEV];
+	int i;
+
+	read_hits(c, before);
+	spin_wait(_metadata, c, more, round, when);
+	read_hits(c, after);
+	for (i = 0; i < c->nev; i++) {
+		if (c->ev[i].on) {
+			ASSERT_LT(before[i], after[i])
+				TH_LOG("round %d, %s: %s on, not hit", round,
+				       when, c->ev[i].name);
+		} else {
+			ASSERT_EQ(before[i], after[i])
+				TH_LOG("round %d, %s: %s off, hit", round,
+				       when, c->ev[i].name);
+		}
+	}
+}
+
 /* Stop the targets: right results, exit 0; never more hits than calls. */
 static void spin_finish(struct __test_metadata *_metadata, struct fctx *c)
 {
@@ -1138,7 +1164,6 @@ FIXTURE_TEARDOWN(registration)
 TEST_F_TIMEOUT(registration, enable_while_running, 400)
 {
 	struct fctx *c = &self->c;
-	long before[MAXEV], after[MAXEV];
 	int round, rounds = rounds_of(10), i, rc;
 
 	for (round = 0; round < rounds; round++) {
@@ -1157,20 +1182,7 @@ TEST_F_TIMEOUT(registration, enable_while_running, 400)
 		check_enabled(_metadata, c, round, "after enabling under faults");
 		/* A failed enable leaves no breakpoint, a good one all of them. */
 		settle_bytes(_metadata, c, round, "after enabling under faults");
-		read_hits(c, before);
-		spin_wait(_metadata, c, 20, round, "after enabling under faults");
-		read_hits(c, after);
-		for (i = 0; i < c->nev; i++) {
-			if (c->ev[i].on) {
-				ASSERT_LT(before[i], after[i])
-					TH_LOG("round %d: %s enabled with its breakpoints, not hit",
-					       round, c->ev[i].name);
-			} else {
-				ASSERT_EQ(before[i], after[i])
-					TH_LOG("round %d: %s failed to enable, hit",
-					       round, c->ev[i].name);
-			}
-		}
+		spin_hits(_metadata, c, 20, round, "after enabling under faults");
 		set_all(_metadata, c, false, "disabling without faults");
 		settle_bytes(_metadata, c, round, "after disabling");
 
@@ -1178,14 +1190,7 @@ TEST_F_TIMEOUT(registration, enable_while_running, 400)
 		set_all(_metadata, c, true, "enabling again without faults");
 		check_enabled(_metadata, c, round, "enabled again");
 		settle_bytes(_metadata, c, round, "enabled again");
-		read_hits(c, before);
-		spin_wait(_metadata, c, 20, round, "enabled again");
-		read_hits(c, after);
-		for (i = 0; i < c->nev; i++) {
-			ASSERT_LT(before[i], after[i])
-				TH_LOG("round %d: %s enabled again, not hit",
-				       round, c->ev[i].name);
-		}
+		spin_hits(_metadata, c, 20, round, "enabled again");
 		set_all(_metadata, c, false, "disabling again");
 		settle_bytes(_metadata, c, round, "disabled again");
 		spin_alive(_metadata, c, round, "disabled again");
@@ -1228,20 +1233,12 @@ FIXTURE_TEARDOWN(unregistration)
 TEST_F_TIMEOUT(unregistration, disable_while_running, 400)
 {
 	struct fctx *c = &self->c;
-	long before[MAXEV], after[MAXEV];
 	int round, rounds = rounds_of(6), i, rc[MAXEV];
 
 	for (round = 0; round < rounds; round++) {
 		set_all(_metadata, c, true, "enabling without faults");
 		settle_bytes(_metadata, c, round, "enabled");
-		read_hits(c, before);
-		spin_wait(_metadata, c, 10, round, "enabled");
-		read_hits(c, after);
-		for (i = 0; i < c->nev; i++) {
-			ASSERT_LT(before[i], after[i])
-				TH_LOG("round %d: %s enabled, not hit", round,
-				       c->ev[i].name);
-		}
+		spin_hits(_metadata, c, 10, round, "enabled");
 
 		fi_prob(&c->fi, prob_of(round));
 		for (i = 0; i < c->nev; i++) {
@@ -1269,14 +1266,7 @@ TEST_F_TIMEOUT(unregistration, disable_while_running, 400)
 		 * while: they run the original instruction, count no hit and
 		 * kill nobody.
 		 */
-		read_hits(c, before);
-		spin_wait(_metadata, c, 20, round, "after disabling under faults");
-		read_hits(c, after);
-		for (i = 0; i < c->nev; i++) {
-			ASSERT_EQ(before[i], after[i])
-				TH_LOG("round %d: %s hit after it was disabled",
-				       round, c->ev[i].name);
-		}
+		spin_hits(_metadata, c, 20, round, "after disabling under faults");
 		settle_bytes(_metadata, c, round, "after disabling under faults");
 		spin_wait(_metadata, c, 10, round, "breakpoints gone");
 		spin_alive(_metadata, c, round, "breakpoints gone");

@@ -132,12 +132,8 @@ static int shown_is_file(pid_t pid, unsigned long addr,
 			 const unsigned char *file)
 {
 	unsigned char b[UPNG_BKPT_SIZE];
-	int err = upng_hide_breakpoints(false);
+	int err = upng_shown_read(pid, addr, b, sizeof(b));
 
-	if (!err)
-		err = upng_mem_read(pid, addr, b, sizeof(b));
-	if (upng_hide_breakpoints(true) && !err)
-		err = -EIO;
 	return err ? err : !memcmp(b, file, sizeof(b));
 }
 

@@ -65,17 +65,10 @@ static pid_t start_tracee(struct __test_metadata *_metadata, int (*body)(void))
 	int status;
 	pid_t pid;
 
-	pid = fork();
-	if (!pid) {
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(10);
-		raise(SIGSTOP);
+	pid = upng_fork_traced(&status);
+	if (!pid)
 		_exit(body());
-	}
-	EXPECT_LT(0, pid);
-	EXPECT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP)
-		TH_LOG("status %#x", status);
+	EXPECT_LT(0, pid) TH_LOG("status %#x", status);
 	EXPECT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, NULL,
 			    (void *)PTRACE_O_EXITKILL));
 	return pid;

@@ -140,17 +140,25 @@ struct site {
 	const unsigned char *file;	/* CHK_LEN bytes of the file there */
 };
 
+/* The site's CHK_LEN bytes into MEM; false, with WHY, when unreadable. */
+static bool site_read(const struct site *s, unsigned char *mem, char *why,
+		      size_t len)
+{
+	int err = upng_mem_read(s->pid, s->addr, mem, CHK_LEN);
+
+	if (err)
+		snprintf(why, len, "pid %d: reading %#lx: %s", s->pid, s->addr,
+			 strerror(-err));
+	return !err;
+}
+
 /* The breakpoint is at the site and the rest of the instruction intact. */
 static bool site_armed(const struct site *s, char *why, size_t len)
 {
 	unsigned char mem[CHK_LEN];
-	int err = upng_mem_read(s->pid, s->addr, mem, CHK_LEN);
 
-	if (err) {
-		snprintf(why, len, "pid %d: reading %#lx: %s", s->pid, s->addr,
-			 strerror(-err));
+	if (!site_read(s, mem, why, len))
 		return false;
-	}
 	if (upng_is_bkpt(mem) &&
 	    !memcmp(mem + UPNG_BKPT_SIZE, s->file + UPNG_BKPT_SIZE,
 		    CHK_LEN - UPNG_BKPT_SIZE))
@@ -165,13 +173,9 @@ static bool site_armed(const struct site *s, char *why, size_t len)
 static bool site_orig(const struct site *s, char *why, size_t len)
 {
 	unsigned char mem[CHK_LEN];
-	int err = upng_mem_read(s->pid, s->addr, mem, CHK_LEN);
 
-	if (err) {
-		snprintf(why, len, "pid %d: reading %#lx: %s", s->pid, s->addr,
-			 strerror(-err));
+	if (!site_read(s, mem, why, len))
 		return false;
-	}
 	if (!memcmp(mem, s->file, CHK_LEN))
 		return true;
 	snprintf(why, len, "pid %d: %#lx holds %02x %02x %02x, the file %02x %02x %02x",

@@ -91,173 +91,139 @@ FIXTURE_VARIANT(refuse) {
 
 #if defined(__x86_64__)
 FIXTURE_VARIANT_ADD(refuse, x86_64_int3) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_int3",
+	.bin = "bin/insn64", .sym = "insn_r_int3",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_int80) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_int80",
+	.bin = "bin/insn64", .sym = "insn_r_int80",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_int1) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_int1",
+	.bin = "bin/insn64", .sym = "insn_r_int1",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_iret) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_iret",
+	.bin = "bin/insn64", .sym = "insn_r_iret",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_in) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_in",
+	.bin = "bin/insn64", .sym = "insn_r_in",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_out) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_out",
+	.bin = "bin/insn64", .sym = "insn_r_out",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_in_dx) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_in_dx",
+	.bin = "bin/insn64", .sym = "insn_r_in_dx",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_hlt) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_hlt",
+	.bin = "bin/insn64", .sym = "insn_r_hlt",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_cli) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_cli",
+	.bin = "bin/insn64", .sym = "insn_r_cli",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_sti) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_sti",
+	.bin = "bin/insn64", .sym = "insn_r_sti",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_syscall) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_syscall",
+	.bin = "bin/insn64", .sym = "insn_r_syscall",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_sysenter) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_sysenter",
+	.bin = "bin/insn64", .sym = "insn_r_sysenter",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_ud2) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_ud2",
+	.bin = "bin/insn64", .sym = "insn_r_ud2",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_lock_inc) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_lock_inc",
+	.bin = "bin/insn64", .sym = "insn_r_lock_inc",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_lock_cmpxchg) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_lock_cmpxchg",
+	.bin = "bin/insn64", .sym = "insn_r_lock_cmpxchg",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_seg_ds) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_seg_ds",
+	.bin = "bin/insn64", .sym = "insn_r_seg_ds",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_seg_es) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_seg_es",
+	.bin = "bin/insn64", .sym = "insn_r_seg_es",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_seg_cs) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_seg_cs",
+	.bin = "bin/insn64", .sym = "insn_r_seg_cs",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_seg_ss) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_seg_ss",
+	.bin = "bin/insn64", .sym = "insn_r_seg_ss",
 };
 
 FIXTURE_VARIANT_ADD(refuse, x86_64_invalid_06) {
-	.bin = "bin/insn64",
-	.sym = "insn_r_invalid_06",
+	.bin = "bin/insn64", .sym = "insn_r_invalid_06",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_int3) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_int3",
+	.bin = "bin/insn32", .sym = "insn_r_int3",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_int80) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_int80",
+	.bin = "bin/insn32", .sym = "insn_r_int80",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_iret) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_iret",
+	.bin = "bin/insn32", .sym = "insn_r_iret",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_in) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_in",
+	.bin = "bin/insn32", .sym = "insn_r_in",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_out) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_out",
+	.bin = "bin/insn32", .sym = "insn_r_out",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_hlt) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_hlt",
+	.bin = "bin/insn32", .sym = "insn_r_hlt",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_cli) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_cli",
+	.bin = "bin/insn32", .sym = "insn_r_cli",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_sysenter) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_sysenter",
+	.bin = "bin/insn32", .sym = "insn_r_sysenter",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_ud2) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_ud2",
+	.bin = "bin/insn32", .sym = "insn_r_ud2",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_lock_inc) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_lock_inc",
+	.bin = "bin/insn32", .sym = "insn_r_lock_inc",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_seg_ds) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_seg_ds",
+	.bin = "bin/insn32", .sym = "insn_r_seg_ds",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_seg_es) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_seg_es",
+	.bin = "bin/insn32", .sym = "insn_r_seg_es",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_pop_ds) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_pop_ds",
+	.bin = "bin/insn32", .sym = "insn_r_pop_ds",
 };
 
 FIXTURE_VARIANT_ADD(refuse, i386_mov_ss) {
-	.bin = "bin/insn32",
-	.sym = "insn_r_mov_ss",
+	.bin = "bin/insn32", .sym = "insn_r_mov_ss",
 };
 #elif defined(__aarch64__)
 #define A64_EXC		"exception-generating instruction"
@@ -273,230 +239,159 @@ FIXTURE_VARIANT_ADD(refuse, i386_mov_ss) {
 #define A64_PAUTH_LR	"pointer authentication with pc (FEAT_PAuth_LR)"
 
 FIXTURE_VARIANT_ADD(refuse, a64_svc) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_svc",
-	.reason = A64_EXC,
+	.bin = "bin/insna64", .sym = "insn_r_svc", .reason = A64_EXC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_hvc) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_hvc",
-	.reason = A64_EXC,
+	.bin = "bin/insna64", .sym = "insn_r_hvc", .reason = A64_EXC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_smc) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_smc",
-	.reason = A64_EXC,
+	.bin = "bin/insna64", .sym = "insn_r_smc", .reason = A64_EXC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_brk) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_brk",
-	.reason = A64_EXC,
+	.bin = "bin/insna64", .sym = "insn_r_brk", .reason = A64_EXC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_brk_uprobes) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_brk_uprobes",
-	.reason = A64_EXC,
+	.bin = "bin/insna64", .sym = "insn_r_brk_uprobes", .reason = A64_EXC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_hlt) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_hlt",
-	.reason = A64_EXC,
+	.bin = "bin/insna64", .sym = "insn_r_hlt", .reason = A64_EXC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_dcps1) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_dcps1",
-	.reason = A64_EXC,
+	.bin = "bin/insna64", .sym = "insn_r_dcps1", .reason = A64_EXC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_udf) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_udf",
-	.reason = A64_UNDEF,
+	.bin = "bin/insna64", .sym = "insn_r_udf", .reason = A64_UNDEF,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_ldxr) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_ldxr",
-	.reason = A64_EXCL,
+	.bin = "bin/insna64", .sym = "insn_r_ldxr", .reason = A64_EXCL,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_stxr) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_stxr",
-	.reason = A64_EXCL,
+	.bin = "bin/insna64", .sym = "insn_r_stxr", .reason = A64_EXCL,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_ldaxr) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_ldaxr",
-	.reason = A64_EXCL,
+	.bin = "bin/insna64", .sym = "insn_r_ldaxr", .reason = A64_EXCL,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_stlxr) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_stlxr",
-	.reason = A64_EXCL,
+	.bin = "bin/insna64", .sym = "insn_r_stlxr", .reason = A64_EXCL,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_ldxp) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_ldxp",
-	.reason = A64_EXCL,
+	.bin = "bin/insna64", .sym = "insn_r_ldxp", .reason = A64_EXCL,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_stxp) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_stxp",
-	.reason = A64_EXCL,
+	.bin = "bin/insna64", .sym = "insn_r_stxp", .reason = A64_EXCL,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_eret) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_eret",
-	.reason = A64_ERET,
+	.bin = "bin/insna64", .sym = "insn_r_eret", .reason = A64_ERET,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_eretaa) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_eretaa",
-	.reason = A64_ERET,
+	.bin = "bin/insna64", .sym = "insn_r_eretaa", .reason = A64_ERET,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_drps) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_drps",
-	.reason = A64_ERET,
+	.bin = "bin/insna64", .sym = "insn_r_drps", .reason = A64_ERET,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_braa) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_braa",
-	.reason = A64_PAC,
+	.bin = "bin/insna64", .sym = "insn_r_braa", .reason = A64_PAC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_blraaz) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_blraaz",
-	.reason = A64_PAC,
+	.bin = "bin/insna64", .sym = "insn_r_blraaz", .reason = A64_PAC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_retaa) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_retaa",
-	.reason = A64_PAC,
+	.bin = "bin/insna64", .sym = "insn_r_retaa", .reason = A64_PAC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_ldr_q_lit) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_ldr_q_lit",
-	.reason = A64_SIMD_LIT,
+	.bin = "bin/insna64", .sym = "insn_r_ldr_q_lit", .reason = A64_SIMD_LIT,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_ldr_d_lit) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_ldr_d_lit",
-	.reason = A64_SIMD_LIT,
+	.bin = "bin/insna64", .sym = "insn_r_ldr_d_lit", .reason = A64_SIMD_LIT,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_ldr_s_lit) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_ldr_s_lit",
-	.reason = A64_SIMD_LIT,
+	.bin = "bin/insna64", .sym = "insn_r_ldr_s_lit", .reason = A64_SIMD_LIT,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_ldr_xzr_lit) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_ldr_xzr_lit",
+	.bin = "bin/insna64", .sym = "insn_r_ldr_xzr_lit",
 	.reason = "literal load into the zero register",
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_ldr_lit_opc3_simd) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_ldr_lit_opc3_simd",
+	.bin = "bin/insna64", .sym = "insn_r_ldr_lit_opc3_simd",
 	.reason = A64_UNDEF,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_msr_sctlr) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_msr_sctlr",
-	.reason = A64_SYSREG,
+	.bin = "bin/insna64", .sym = "insn_r_msr_sctlr", .reason = A64_SYSREG,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_mrs_sctlr) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_mrs_sctlr",
-	.reason = A64_SYSREG,
+	.bin = "bin/insna64", .sym = "insn_r_mrs_sctlr", .reason = A64_SYSREG,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_msr_daifset) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_msr_daifset",
-	.reason = A64_PSTATE,
+	.bin = "bin/insna64", .sym = "insn_r_msr_daifset", .reason = A64_PSTATE,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_msr_pan) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_msr_pan",
-	.reason = A64_PSTATE,
+	.bin = "bin/insna64", .sym = "insn_r_msr_pan", .reason = A64_PSTATE,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_wfet) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_wfet",
-	.reason = A64_SYS,
+	.bin = "bin/insna64", .sym = "insn_r_wfet", .reason = A64_SYS,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_tlbi) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_tlbi",
-	.reason = A64_SYS,
+	.bin = "bin/insna64", .sym = "insn_r_tlbi", .reason = A64_SYS,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_dc_ivac) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_dc_ivac",
-	.reason = A64_SYS,
+	.bin = "bin/insna64", .sym = "insn_r_dc_ivac", .reason = A64_SYS,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_sysl) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_sysl",
-	.reason = A64_SYS,
+	.bin = "bin/insna64", .sym = "insn_r_sysl", .reason = A64_SYS,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_mrs_debug) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_mrs_debug",
+	.bin = "bin/insna64", .sym = "insn_r_mrs_debug",
 	.reason = "debug register access",
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_cpyfp) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_cpyfp",
-	.reason = A64_MOPS,
+	.bin = "bin/insna64", .sym = "insn_r_cpyfp", .reason = A64_MOPS,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_setp) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_setp",
-	.reason = A64_MOPS,
+	.bin = "bin/insna64", .sym = "insn_r_setp", .reason = A64_MOPS,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_unallocated_op0_1) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_unallocated_op0_1",
+	.bin = "bin/insna64", .sym = "insn_r_unallocated_op0_1",
 	.reason = A64_UNDEF,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_unallocated_branch) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_unallocated_branch",
+	.bin = "bin/insna64", .sym = "insn_r_unallocated_branch",
 	.reason = A64_UNDEF,
 };
 
@@ -506,62 +401,46 @@ FIXTURE_VARIANT_ADD(refuse, a64_unallocated_branch) {
  * Refused on every CPU (without the feature they are undefined).
  */
 FIXTURE_VARIANT_ADD(refuse, a64_paciasppc) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_paciasppc",
-	.reason = A64_PAUTH_LR,
+	.bin = "bin/insna64", .sym = "insn_r_paciasppc", .reason = A64_PAUTH_LR,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_pacibsppc) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_pacibsppc",
-	.reason = A64_PAUTH_LR,
+	.bin = "bin/insna64", .sym = "insn_r_pacibsppc", .reason = A64_PAUTH_LR,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_pacnbiasppc) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_pacnbiasppc",
+	.bin = "bin/insna64", .sym = "insn_r_pacnbiasppc",
 	.reason = A64_PAUTH_LR,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_pacnbibsppc) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_pacnbibsppc",
+	.bin = "bin/insna64", .sym = "insn_r_pacnbibsppc",
 	.reason = A64_PAUTH_LR,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_autiasppc) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_autiasppc",
-	.reason = A64_PAUTH_LR,
+	.bin = "bin/insna64", .sym = "insn_r_autiasppc", .reason = A64_PAUTH_LR,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_autibsppc) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_autibsppc",
-	.reason = A64_PAUTH_LR,
+	.bin = "bin/insna64", .sym = "insn_r_autibsppc", .reason = A64_PAUTH_LR,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_retaasppc) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_retaasppc",
-	.reason = A64_PAUTH_LR,
+	.bin = "bin/insna64", .sym = "insn_r_retaasppc", .reason = A64_PAUTH_LR,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_retabsppc) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_retabsppc",
-	.reason = A64_PAUTH_LR,
+	.bin = "bin/insna64", .sym = "insn_r_retabsppc", .reason = A64_PAUTH_LR,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_retaasppcr) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_retaasppcr",
+	.bin = "bin/insna64", .sym = "insn_r_retaasppcr",
 	.reason = A64_PAUTH_LR,
 };
 
 FIXTURE_VARIANT_ADD(refuse, a64_retabsppcr) {
-	.bin = "bin/insna64",
-	.sym = "insn_r_retabsppcr",
+	.bin = "bin/insna64", .sym = "insn_r_retabsppcr",
 	.reason = A64_PAUTH_LR,
 };
 
@@ -576,65 +455,45 @@ FIXTURE_VARIANT_ADD(refuse, a64_bc_eq) {
 #define RV_ARCH		"refused by the architecture's analysis"
 
 FIXTURE_VARIANT_ADD(refuse, rv_ebreak) {
-	.bin = "bin/insnrv64",
-	.sym = "insn_r_ebreak",
-	.reason = RV_ARCH,
+	.bin = "bin/insnrv64", .sym = "insn_r_ebreak", .reason = RV_ARCH,
 };
 
 FIXTURE_VARIANT_ADD(refuse, rv_c_ebreak) {
-	.bin = "bin/insnrv64",
-	.sym = "insn_r_c_ebreak",
-	.reason = RV_ARCH,
+	.bin = "bin/insnrv64", .sym = "insn_r_c_ebreak", .reason = RV_ARCH,
 };
 
 FIXTURE_VARIANT_ADD(refuse, rv_ecall) {
-	.bin = "bin/insnrv64",
-	.sym = "insn_r_ecall",
-	.reason = RV_ARCH,
+	.bin = "bin/insnrv64", .sym = "insn_r_ecall", .reason = RV_ARCH,
 };
 
 FIXTURE_VARIANT_ADD(refuse, rv_fence) {
-	.bin = "bin/insnrv64",
-	.sym = "insn_r_fence",
-	.reason = RV_ARCH,
+	.bin = "bin/insnrv64", .sym = "insn_r_fence", .reason = RV_ARCH,
 };
 
 FIXTURE_VARIANT_ADD(refuse, rv_fence_i) {
-	.bin = "bin/insnrv64",
-	.sym = "insn_r_fence_i",
-	.reason = RV_ARCH,
+	.bin = "bin/insnrv64", .sym = "insn_r_fence_i", .reason = RV_ARCH,
 };
 
 FIXTURE_VARIANT_ADD(refuse, rv_csrr_cycle) {
-	.bin = "bin/insnrv64",
-	.sym = "insn_r_csrr_cycle",
-	.reason = RV_ARCH,
+	.bin = "bin/insnrv64", .sym = "insn_r_csrr_cycle", .reason = RV_ARCH,
 };
 
 FIXTURE_VARIANT_ADD(refuse, rv_csrr_fflags) {
-	.bin = "bin/insnrv64",
-	.sym = "insn_r_csrr_fflags",
-	.reason = RV_ARCH,
+	.bin = "bin/insnrv64", .sym = "insn_r_csrr_fflags", .reason = RV_ARCH,
 };
 
 #define RV_LRSC		"load-reserved or store-conditional"
 
 FIXTURE_VARIANT_ADD(refuse, rv_lr_w) {
-	.bin = "bin/insnrv64",
-	.sym = "insn_r_lr_w",
-	.reason = RV_LRSC,
+	.bin = "bin/insnrv64", .sym = "insn_r_lr_w", .reason = RV_LRSC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, rv_lr_d) {
-	.bin = "bin/insnrv64",
-	.sym = "insn_r_lr_d",
-	.reason = RV_LRSC,
+	.bin = "bin/insnrv64", .sym = "insn_r_lr_d", .reason = RV_LRSC,
 };
 
 FIXTURE_VARIANT_ADD(refuse, rv_sc_d) {
-	.bin = "bin/insnrv64",
-	.sym = "insn_r_sc_d",
-	.reason = RV_LRSC,
+	.bin = "bin/insnrv64", .sym = "insn_r_sc_d", .reason = RV_LRSC,
 };
 #elif defined(__s390x__)
 /*

@@ -248,6 +248,25 @@ static void segv_handler(int sig, siginfo_t *si, void *uc)
 	siglongjmp(fault_jmp, 1);
 }
 
+/*
+ * Add the probe "@ev_@tag" (its name into @name, which may hold @sym) at
+ * @sym of this program, which must be at @want unless that is 0, and
+ * enable it.
+ */
+static void probe_sym(struct __test_metadata *_metadata, const char *ev,
+		      const char *tag, const char *sym, unsigned long want,
+		      char *name, size_t size)
+{
+	struct upng_sym s;
+
+	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), sym, &s));
+	if (want)
+		ASSERT_EQ(want, s.value);
+	snprintf(name, size, "%s_%s", ev, tag);
+	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), s.offset, NULL));
+	ASSERT_EQ(0, upng_probe_enable(name, true));
+}
+
 /* Send @sig (SIGSEGV, SIGILL) to segv_handler(). */
 static int catch_fault(int sig)
 {
@@ -266,16 +285,13 @@ static int catch_fault(int sig)
  */
 TEST_F_TIMEOUT(signals, fault_in_probed_insn, 120)
 {
-	struct upng_sym load;
 	char ev[80];
 	long v = 0x5eed;
 
 	ASSERT_EQ(0, catch_fault(SIGSEGV));
 
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_load_probe", &load));
-	snprintf(ev, sizeof(ev), "%s_load", self->ev);
-	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), load.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	probe_sym(_metadata, self->ev, "load", "site_load_probe", 0, ev,
+		  sizeof(ev));
 	ASSERT_EQ(0x5eed, site_load(&v));
 	if (!sigsetjmp(fault_jmp, 1)) {
 		site_load((long *)16);
@@ -310,7 +326,6 @@ static void segv_fix_handler(int sig, siginfo_t *si, void *uc)
  */
 TEST_F_TIMEOUT(signals, fault_fixed_by_handler, 120)
 {
-	struct upng_sym load;
 	struct sigaction sa;
 	char ev[80];
 
@@ -325,10 +340,8 @@ TEST_F_TIMEOUT(signals, fault_fixed_by_handler, 120)
 	fix_page[1] = 0xf1c5;
 	ASSERT_EQ(0, mprotect(fix_page, 4096, PROT_NONE));
 
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_load_probe", &load));
-	snprintf(ev, sizeof(ev), "%s_fix", self->ev);
-	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), load.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	probe_sym(_metadata, self->ev, "fix", "site_load_probe", 0, ev,
+		  sizeof(ev));
 	ASSERT_EQ(0xf1c5, site_load(&fix_page[1]));
 	ASSERT_EQ(0, upng_probe_enable(ev, false));
 	/* The faulting execution and its restart. */
@@ -354,15 +367,11 @@ static void rip_access_faults(struct __test_metadata *_metadata,
 			      const char *tag, const char *probe,
 			      int prot, long want)
 {
-	struct upng_sym sym;
 	char name[80];
 
 	ASSERT_EQ(0, catch_fault(SIGSEGV));
 	snprintf(name, sizeof(name), "site_%s_probe", tag);
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &sym));
-	snprintf(name, sizeof(name), "%s_%s", ev, tag);
-	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(name, true));
+	probe_sym(_metadata, ev, tag, name, 0, name, sizeof(name));
 	site_ripdata[0] = 0x5eed;
 	ASSERT_EQ(want, site(0x5eed));
 	ASSERT_EQ(0, mprotect(site_ripdata, 4096, prot));
@@ -402,16 +411,13 @@ TEST_F_TIMEOUT(signals, ret_to_noncanonical, 120)
 {
 	static const unsigned long bad = 0x8000000000000000UL;
 	unsigned long ip0, sp0, ip1, sp1;
-	struct upng_sym sym;
 	char ev[80];
 
 	ASSERT_EQ(0, catch_fault(SIGSEGV));
 	badret_fault(bad, &ip0, &sp0);
 	ASSERT_NE(0UL, sp0) TH_LOG("the unprobed ret did not fault");
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_badret_probe", &sym));
-	snprintf(ev, sizeof(ev), "%s_badret", self->ev);
-	ASSERT_EQ(0, upng_probe_add(ev, upng_self_path(), sym.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(ev, true));
+	probe_sym(_metadata, self->ev, "badret", "site_badret_probe", 0, ev,
+		  sizeof(ev));
 	badret_fault(bad, &ip1, &sp1);
 	ASSERT_EQ(0, upng_probe_enable(ev, false));
 	EXPECT_EQ(1, upng_probe_hits(ev));
@@ -466,15 +472,12 @@ TEST_F_TIMEOUT(signals, fault_in_boosted_sse_load, 120)
 TEST_F_TIMEOUT(signals, invalid_opcode_in_boosted_copy, 120)
 {
 	unsigned long desc[2] = { 0, 0 };
-	struct upng_sym sym;
 	char name[80];
 	int i;
 
 	ASSERT_EQ(0, catch_fault(SIGILL));
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_invept_probe", &sym));
-	snprintf(name, sizeof(name), "%s_invept", self->ev);
-	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(name, true));
+	probe_sym(_metadata, self->ev, "invept", "site_invept_probe", 0, name,
+		  sizeof(name));
 	for (i = 0; i < 2; i++) {
 		STORE(fault_ip, 0);
 		STORE(fault_addr, 0);
@@ -506,16 +509,12 @@ static void lit_load_faults(struct __test_metadata *_metadata,
 			    const char *ev, long (*site)(void),
 			    const char *tag, const char *probe, long want)
 {
-	struct upng_sym sym;
 	char name[80];
 
 	ASSERT_EQ(0, catch_fault(SIGSEGV));
 	snprintf(name, sizeof(name), "site_%s_probe", tag);
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &sym));
-	ASSERT_EQ((unsigned long)probe, sym.value);
-	snprintf(name, sizeof(name), "%s_%s", ev, tag);
-	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(name, true));
+	probe_sym(_metadata, ev, tag, name, (unsigned long)probe, name,
+		  sizeof(name));
 	/* A page of the text: written through a private copy. */
 	ASSERT_EQ(0, mprotect(site_litdata, 4096, PROT_READ | PROT_WRITE));
 	site_litdata[0] = LIT_VAL;
@@ -597,7 +596,6 @@ static void trap_in_stepped_copy(struct __test_metadata *_metadata,
 				 const char *tag, const char *probe)
 {
 	unsigned long want = (unsigned long)probe;
-	struct upng_sym sym;
 	char name[80];
 	int i, sig, code;
 
@@ -608,11 +606,7 @@ static void trap_in_stepped_copy(struct __test_metadata *_metadata,
 	ASSERT_EQ(want, LOAD(fault_addr));
 	code = LOAD(fault_code);
 	snprintf(name, sizeof(name), "site_%s_probe", tag);
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), name, &sym));
-	ASSERT_EQ(want, sym.value);
-	snprintf(name, sizeof(name), "%s_%s", ev, tag);
-	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(name, true));
+	probe_sym(_metadata, ev, tag, name, want, name, sizeof(name));
 	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(sig, run_site(site)) TH_LOG("call %d", i);
 		EXPECT_EQ(code, LOAD(fault_code)) TH_LOG("call %d", i);
@@ -638,7 +632,6 @@ static void trap_in_stepped_copy(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(signals, undefined_insn_in_stepped_copy, 120)
 {
 	unsigned long probe = (unsigned long)site_undef_probe;
-	struct upng_sym sym;
 	char name[80];
 	int i, code;
 
@@ -647,11 +640,8 @@ TEST_F_TIMEOUT(signals, undefined_insn_in_stepped_copy, 120)
 	ASSERT_EQ(probe, LOAD(fault_ip));
 	ASSERT_EQ(probe, LOAD(fault_addr));
 	code = LOAD(fault_code);
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_undef_probe", &sym));
-	ASSERT_EQ(probe, sym.value);
-	snprintf(name, sizeof(name), "%s_undef", self->ev);
-	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(name, true));
+	probe_sym(_metadata, self->ev, "undef", "site_undef_probe", probe, name,
+		  sizeof(name));
 	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(SIGILL, run_undef()) TH_LOG("call %d", i);
 		EXPECT_EQ(code, LOAD(fault_code)) TH_LOG("call %d", i);
@@ -731,7 +721,6 @@ static int sea_load(unsigned long *addr, unsigned long *ip)
 TEST_F_TIMEOUT(signals, sea_in_simulated_load, 120)
 {
 	unsigned long addr0, ip0, addr, ip;
-	struct upng_sym sym;
 	char name[80], first[256];
 	long bad, n;
 	int sig, kmsg;
@@ -742,10 +731,8 @@ TEST_F_TIMEOUT(signals, sea_in_simulated_load, 120)
 	if (sig != SIGBUS)
 		SKIP(return, "a load from %#lx raises no SIGBUS here", SEA_PHYS);
 	ASSERT_EQ((unsigned long)site_ldr_probe, ip0);
-	ASSERT_EQ(0, upng_elf_sym(upng_self_path(), "site_ldr_probe", &sym));
-	snprintf(name, sizeof(name), "%s_sea", self->ev);
-	ASSERT_EQ(0, upng_probe_add(name, upng_self_path(), sym.offset, NULL));
-	ASSERT_EQ(0, upng_probe_enable(name, true));
+	probe_sym(_metadata, self->ev, "sea", "site_ldr_probe", 0, name,
+		  sizeof(name));
 	kmsg = upng_kmsg_open();
 	ASSERT_LE(0, kmsg);
 	sig = sea_load(&addr, &ip);

@@ -156,17 +156,6 @@ struct st_ctx {
 	int kmsg;
 };
 
-static uint64_t rnd(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
 /* ---- budget ---- */
 
 /* The number in environment variable NAME, or -1. */
@@ -368,12 +357,12 @@ static int signals_main(struct st_ctx *c)
 			 * steady case sends to the process only.
 			 */
 			tid = 0;
-			if (c->mode == ST_CHAOS && !(rnd(&rs) % 3))
-				tid = LOAD(s->tids[rnd(&rs) % NTHREADS]);
+			if (c->mode == ST_CHAOS && !(st_rnd(&rs) % 3))
+				tid = LOAD(s->tids[st_rnd(&rs) % NTHREADS]);
 			if (tid > 0) {
 				r = syscall(SYS_tgkill, pid, tid, SIGRTMIN);
 			} else {
-				v.sival_int = rnd(&rs) & 0xffff;
+				v.sival_int = st_rnd(&rs) & 0xffff;
 				r = sigqueue(pid, SIGRTMIN, v);
 			}
 			if (!r) {
@@ -389,7 +378,7 @@ static int signals_main(struct st_ctx *c)
 				return 1;
 			}
 		}
-		usleep(2000 + rnd(&rs) % 8000);
+		usleep(2000 + st_rnd(&rs) % 8000);
 	}
 	return 0;
 }
@@ -713,7 +702,7 @@ static int tr_session(struct st_ctx *c, int w, pid_t tid, uint64_t *rs)
 	if (r < 0)
 		goto err;
 
-	steps = 1 + rnd(rs) % 8;
+	steps = 1 + st_rnd(rs) % 8;
 	for (i = 0; i < steps; i++) {
 		if (ptrace(TR_STEP, tid, NULL, (void *)(long)t.inject)) {
 			if (errno == ESRCH) {
@@ -767,14 +756,14 @@ static int tracer_main(struct st_ctx *c)
 	int w, i;
 
 	while (!LOAD(shm->helpers_stop)) {
-		w = rnd(&rs) % NWORKERS;
+		w = st_rnd(&rs) % NWORKERS;
 		s = &shm->slot[w];
-		i = rnd(&rs) % (NTHREADS + 1);
+		i = st_rnd(&rs) % (NTHREADS + 1);
 		/* A compute thread mostly, the main thread now and then. */
 		tid = i == NTHREADS ? LOAD(s->pid) : LOAD(s->tids[i]);
 		if (LOAD(s->ready) && tid > 0 && tr_session(c, w, tid, &rs))
 			return 1;
-		usleep(10000 + rnd(&rs) % 40000);
+		usleep(10000 + st_rnd(&rs) % 40000);
 	}
 	return 0;
 }
@@ -815,7 +804,7 @@ static int killer_main(struct st_ctx *c)
 			return 1;
 		}
 		if (!measure) {
-			usleep(rnd(&rs) % (write_us * 3 / 2 + 1));
+			usleep(st_rnd(&rs) % (write_us * 3 / 2 + 1));
 			kill(pid, SIGKILL);
 		}
 		r = wait_for(pid, &status, WAIT_MS, 0);
@@ -850,7 +839,7 @@ static int killer_main(struct st_ctx *c)
 		}
 		ADD(shm->k_rounds, 1);
 		STORE(shm->k_write_us, write_us);
-		usleep(rnd(&rs) % 10000);
+		usleep(st_rnd(&rs) % 10000);
 	}
 	return 0;
 }
@@ -895,7 +884,7 @@ static int toggler_main(struct st_ctx *c)
 	}
 	while (!LOAD(shm->helpers_stop) && !err) {
 		ADD(shm->tg_ops, 1);
-		if (!(rnd(&rs) % 25)) {
+		if (!(st_rnd(&rs) % 25)) {
 			ADD(shm->tg_bursts, 1);
 			op = "disable (burst)";
 			for (i = 0; i < NEV && !err; i++)
@@ -916,7 +905,7 @@ static int toggler_main(struct st_ctx *c)
 			continue;
 		}
 		do
-			i = rnd(&rs) % NEV;
+			i = st_rnd(&rs) % NEV;
 		while (!toggled(i));
 		if (!exists[i]) {
 			op = "add";
@@ -929,7 +918,7 @@ static int toggler_main(struct st_ctx *c)
 			err = upng_probe_enable(c->name[i], false);
 			enabled[i] = !!err;
 			ADD(shm->tg_disables, 1);
-		} else if (rnd(&rs) % 3) {
+		} else if (st_rnd(&rs) % 3) {
 			op = "enable";
 			err = upng_probe_enable(c->name[i], true);
 			enabled[i] = !err;
@@ -944,7 +933,7 @@ static int toggler_main(struct st_ctx *c)
 			}
 			ADD(shm->tg_dels, 1);
 		}
-		usleep(rnd(&rs) % 15000);
+		usleep(st_rnd(&rs) % 15000);
 	}
 	if (err) {
 		helper_fail(c, "toggler: %s %s: %s", op, c->name[i],

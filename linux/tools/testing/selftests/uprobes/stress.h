@@ -8,6 +8,8 @@
 #ifndef STRESS_H
 #define STRESS_H
 
+#include <stdint.h>
+
 #define ST_MAX_WORKERS	8
 #define ST_MAX_THREADS	8
 #define ST_NMANY	8	/* st_many_0() .. st_many_7() */
@@ -47,6 +49,18 @@ static inline long st_many_value(int i, long x)
 static inline long st_rec_value(long n)
 {
 	return (3L << n) - n - 2;
+}
+
+/* The next number of the xorshift64* generator of state S. */
+static inline uint64_t st_rnd(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545f4914f6cdd1dULL;
 }
 
 /*

@@ -207,23 +207,12 @@ static unsigned long off_sum, off_leaf, off_many[ST_NMANY];
 
 enum { OP_SUM, OP_REC, OP_LEAF, OP_USDT, OP_MANY, OP_KSITE, OP_NR };
 
-static uint64_t rnd(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
 static void fill(unsigned char *buf, size_t len, uint64_t *rs)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		buf[i] = rnd(rs);
+		buf[i] = st_rnd(rs);
 }
 
 static double now(void)
@@ -273,14 +262,14 @@ static unsigned int sem_check(void)
 
 static void op_run(uint64_t *rs, const unsigned char *buf, int op)
 {
-	long x = rnd(rs) & 0xffffff, r, n;
+	long x = st_rnd(rs) & 0xffffff, r, n;
 	uint64_t seed, h;
 	int i;
 
 	switch (op) {
 	case OP_SUM:
-		n = 1 + rnd(rs) % 200;
-		seed = rnd(rs);
+		n = 1 + st_rnd(rs) % 200;
+		seed = st_rnd(rs);
 		ADD(me->started[ST_FN_SUM], 1);
 		h = st_sum(buf, n, seed);
 		ADD(me->finished[ST_FN_SUM], 1);
@@ -288,7 +277,7 @@ static void op_run(uint64_t *rs, const unsigned char *buf, int op)
 			fail(ST_E_SUM, n, seed, h);
 		break;
 	case OP_REC:
-		n = rnd(rs) % 12;
+		n = st_rnd(rs) % 12;
 		ADD(me->started[ST_FN_REC], n + 1);
 		r = st_rec(n);
 		ADD(me->finished[ST_FN_REC], n + 1);
@@ -319,7 +308,7 @@ static void op_run(uint64_t *rs, const unsigned char *buf, int op)
 		}
 		break;
 	case OP_MANY:
-		i = rnd(rs) % ST_NMANY;
+		i = st_rnd(rs) % ST_NMANY;
 		ADD(me->started[ST_FN_MANY + i], 1);
 		r = st_many[i](x);
 		ADD(me->finished[ST_FN_MANY + i], 1);
@@ -346,8 +335,8 @@ static void alias_calls(uint64_t *rs, const unsigned char *buf, int n)
 	int i, k;
 
 	for (k = 0; k < n; k++) {
-		x = rnd(rs) & 0xffffff;
-		switch (rnd(rs) % 3) {
+		x = st_rnd(rs) & 0xffffff;
+		switch (st_rnd(rs) % 3) {
 		case 0:
 			fn = (void *)(alias + off_leaf);
 			ADD(me->started[ST_FN_LEAF], 1);
@@ -357,7 +346,7 @@ static void alias_calls(uint64_t *rs, const unsigned char *buf, int n)
 				fail(ST_E_LEAF, x, r, 1);
 			break;
 		case 1:
-			i = rnd(rs) % ST_NMANY;
+			i = st_rnd(rs) % ST_NMANY;
 			fn = (void *)(alias + off_many[i]);
 			ADD(me->started[ST_FN_MANY + i], 1);
 			r = fn(x);
@@ -367,7 +356,7 @@ static void alias_calls(uint64_t *rs, const unsigned char *buf, int n)
 			break;
 		default:
 			sum = (void *)(alias + off_sum);
-			seed = rnd(rs);
+			seed = st_rnd(rs);
 			ADD(me->started[ST_FN_SUM], 1);
 			h = sum(buf, 64, seed);
 			ADD(me->finished[ST_FN_SUM], 1);
@@ -463,7 +452,7 @@ static void *compute_main(void *arg)
 	fill(buf, sizeof(buf), &rs);
 	STORE(me->tids[idx], (int)syscall(SYS_gettid));
 	for (n = 1; !LOAD(threads_stop); n++) {
-		op_run(&rs, buf, rnd(&rs) % OP_NR);
+		op_run(&rs, buf, st_rnd(&rs) % OP_NR);
 		if (!(n % 16))
 			sched_yield();
 		if (!(n % 256))
@@ -530,14 +519,14 @@ static void child_body(uint64_t seed)
 {
 	uint64_t rs = seed | 1;
 	unsigned char buf[256];
-	int i, n = 10 + rnd(&rs) % 30;
+	int i, n = 10 + st_rnd(&rs) % 30;
 
 	fill(buf, sizeof(buf), &rs);
 	for (i = 0; i < n; i++)
-		op_run(&rs, buf, rnd(&rs) % OP_NR);
+		op_run(&rs, buf, st_rnd(&rs) % OP_NR);
 	if (alias_state == AL_RX)
 		alias_calls(&rs, buf, 3);
-	if (rnd(&rs) & 1) {
+	if (st_rnd(&rs) & 1) {
 		/* Exits inside a function with a return probe. */
 		ADD(me->started[ST_FN_EXITER], 1);
 		ADD(me->finished[ST_FN_EXITER], 1);
@@ -548,7 +537,7 @@ static void child_body(uint64_t seed)
 
 static void fork_child(uint64_t *rs)
 {
-	uint64_t seed = rnd(rs);
+	uint64_t seed = st_rnd(rs);
 	pid_t pid;
 
 	if (LOAD(me->children) >= ST_MAX_CHILDREN)
@@ -570,8 +559,8 @@ static void fork_child(uint64_t *rs)
 /* fork() from inside st_forker(): both return through its return probe. */
 static void forker(uint64_t *rs)
 {
-	long x = rnd(rs) & 0xffff, r;
-	uint64_t seed = rnd(rs);
+	long x = st_rnd(rs) & 0xffff, r;
+	uint64_t seed = st_rnd(rs);
 	pid_t pid = -1;
 
 	if (LOAD(me->children) >= ST_MAX_CHILDREN)
@@ -645,7 +634,7 @@ static void alias_protect(unsigned char *p, size_t len, int prot, int state)
 static void alias_op(uint64_t *rs, const unsigned char *buf)
 {
 	size_t half = (alias_len / 2) & ~4095UL;
-	int r = rnd(rs) % 8;
+	int r = st_rnd(rs) % 8;
 
 	switch (alias_state) {
 	case AL_NONE:
@@ -793,7 +782,7 @@ static void final(void)
 	pid = fork();
 	if (!pid) {
 		STORE(local_errors, 0);
-		child_body(rnd(&rs));
+		child_body(st_rnd(&rs));
 	}
 	if (pid < 0) {
 		ADD(me->children, -1);
@@ -812,7 +801,7 @@ static void worker(void)
 	int cmd;
 
 	fill(buf, sizeof(buf), &rs);
-	next_exec = now() + 0.5 + (rnd(&rs) % 3000) / 1000.0;
+	next_exec = now() + 0.5 + (st_rnd(&rs) % 3000) / 1000.0;
 	start_threads();
 	for (;;) {
 		cmd = LOAD(shm->cmd);
@@ -829,7 +818,7 @@ static void worker(void)
 			do_exec(chaos);
 			next_exec = now() + 1;
 		}
-		switch (rnd(&rs) % 10) {
+		switch (st_rnd(&rs) % 10) {
 		case 0:
 		case 1:
 			fork_child(&rs);
@@ -844,11 +833,11 @@ static void worker(void)
 			alias_op(&rs, buf);
 			break;
 		default:
-			op_run(&rs, buf, rnd(&rs) % OP_NR);
-			op_run(&rs, buf, rnd(&rs) % OP_NR);
+			op_run(&rs, buf, st_rnd(&rs) % OP_NR);
+			op_run(&rs, buf, st_rnd(&rs) % OP_NR);
 			break;
 		}
-		usleep(2000 + rnd(&rs) % 10000);
+		usleep(2000 + st_rnd(&rs) % 10000);
 	}
 }
 

@@ -234,6 +234,14 @@ void upng_die_with_parent(void);
  */
 pid_t upng_fork_piped(void (*main)(void *arg, int cmd, int reply), void *arg,
 		      int *cmd, int *reply);
+/*
+ * Fork a child that asks to be traced (PTRACE_TRACEME) and stops itself
+ * (SIGSTOP). Returns 0 in the child, once its tracer resumes it; in the
+ * parent, its pid once it stands at that stop, or -1 when fork() fails or
+ * the child ends or stops otherwise (then killed and reaped). *STATUS gets
+ * the wait status, or -1.
+ */
+pid_t upng_fork_traced(int *status);
 /* Resolved path of the running executable. */
 const char *upng_self_path(void);
 /*
@@ -268,8 +276,8 @@ const char *upng_evname(char *buf, size_t len, const char *tag);
 int upng_write_str(const char *path, const char *s);
 /*
  * The same with one write() to PATH opened O_WRONLY | FLAGS (O_APPEND,
- * O_TRUNC); 0, or -errno of the open() or the write() (-EIO when it
- * took only part of S).
+ * O_TRUNC, O_CREAT: mode 0644); 0, or -errno of the open() or the write()
+ * (-EIO when it took only part of S).
  */
 int upng_write_file(const char *path, const char *s, int flags);
 /* Content of PATH into BUF, without its trailing newline; 0 or -errno. */
@@ -391,9 +399,11 @@ int upng_hide_breakpoints(bool on);
 /* Whether they are hidden now: 1 or 0, or -errno. */
 int upng_hiding_breakpoints(void);
 /*
- * The byte at ADDR of PID with breakpoints shown (hide_breakpoints off
- * for the read, on again after); the byte, or -errno.
+ * Read LEN bytes at ADDR of PID with breakpoints shown (hide_breakpoints
+ * off for the read, on again after); 0 or -errno.
  */
+int upng_shown_read(pid_t pid, unsigned long addr, void *buf, size_t len);
+/* The byte at ADDR of PID, read the same way; the byte, or -errno. */
 int upng_shown_byte(pid_t pid, unsigned long addr);
 /* Whether the engine's breakpoint is at ADDR of PID, read the same way: 1, 0 or -errno. */
 int upng_shown_bkpt(pid_t pid, unsigned long addr);

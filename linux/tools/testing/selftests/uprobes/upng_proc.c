@@ -77,6 +77,30 @@ close_c:
 	return pid;
 }
 
+pid_t upng_fork_traced(int *status)
+{
+	pid_t pid = fork();
+
+	*status = -1;
+	if (!pid) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(2);
+		raise(SIGSTOP);
+		return 0;
+	}
+	if (pid < 0)
+		return -1;
+	if (waitpid(pid, status, 0) == pid) {
+		if (!WIFSTOPPED(*status))
+			return -1;	/* It ended, reaped. */
+		if (WSTOPSIG(*status) == SIGSTOP)
+			return pid;
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return -1;
+}
+
 const char *upng_self_path(void)
 {
 	static char path[PATH_MAX];
@@ -282,7 +306,7 @@ int upng_write_file(const char *path, const char *s, int flags)
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags, 0644);
 	if (fd < 0)
 		return -errno;
 	n = write(fd, s, len);

@@ -82,27 +82,30 @@ int upng_hiding_breakpoints(void)
 	return ret;
 }
 
-int upng_shown_byte(pid_t pid, unsigned long addr)
+int upng_shown_read(pid_t pid, unsigned long addr, void *buf, size_t len)
 {
-	unsigned char b;
 	int err = upng_hide_breakpoints(false);
 
 	if (!err)
-		err = upng_mem_read(pid, addr, &b, 1);
+		err = upng_mem_read(pid, addr, buf, len);
 	if (upng_hide_breakpoints(true) && !err)
 		err = -EIO;
+	return err;
+}
+
+int upng_shown_byte(pid_t pid, unsigned long addr)
+{
+	unsigned char b;
+	int err = upng_shown_read(pid, addr, &b, 1);
+
 	return err ? err : b;
 }
 
 int upng_shown_bkpt(pid_t pid, unsigned long addr)
 {
 	unsigned char b[UPNG_BKPT_SIZE];
-	int err = upng_hide_breakpoints(false);
+	int err = upng_shown_read(pid, addr, b, sizeof(b));
 
-	if (!err)
-		err = upng_mem_read(pid, addr, b, sizeof(b));
-	if (upng_hide_breakpoints(true) && !err)
-		err = -EIO;
 	return err ? err : upng_is_bkpt(b);
 }
 

@@ -103,18 +103,12 @@ static void watch_store(struct __test_metadata *_metadata,
 
 	watched[0] = 0;
 	watched[1] = 0;
-	pid = fork();
-	ASSERT_LE(0, pid);
+	pid = upng_fork_traced(&status);
 	if (!pid) {
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(10);
-		raise(SIGSTOP);
 		fn(watched, 0x5eed);
 		_exit(watched[0] == 0x5eed ? 0 : 11);
 	}
-	status = wait_ms(pid);
-	ASSERT_TRUE(status >= 0 && WIFSTOPPED(status) &&
-		    WSTOPSIG(status) == SIGSTOP);
+	ASSERT_LT(0, pid) TH_LOG("status %#x", status);
 	if (set_watch(pid, (unsigned long)watched)) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
