@@ -246,9 +246,9 @@ echo "(6) hit cost over function entries (probe on a function's first instructio
 if [ "$KARCH" = x86 ]; then
 	python3 "$ROOT/scripts/bench-basket.py" "$OUT/bench-stock.txt" "$OUT/bench-ours.txt" \
 		/bin/busybox /lib/x86_64-linux-gnu/libc.so.6 /bin/bash
-elif [ "$KARCH" = riscv ]; then
+elif [ "$KARCH" != arm64 ]; then
 	# bench-basket.py classifies x86 and arm64 instructions only.
-	echo "    riscv: no basket (scripts/bench-basket.py knows x86 and arm64 only)"
+	echo "    $KARCH: no basket (scripts/bench-basket.py knows x86 and arm64 only)"
 else
 	# The guest's busybox, the cross toolchain's libc and libstdc++
 	# (Debian's arm64 bash is not on the host).
