@@ -1720,14 +1720,35 @@ static int bench_bpf(void)
 	return failed;
 }
 
+/* -o: the figures to run (classes, traced, uretprobe, threads, bpf, memory, lookup, attach), or all */
+static const char *only;
+
+static int wanted(const char *figure)
+{
+	size_t n = strlen(figure);
+	const char *p = only;
+
+	if (!p)
+		return 1;
+	while ((p = strstr(p, figure))) {
+		if ((p == only || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long nop_size = 100000;
 	int failed = 0, type, opt, err;
 	cpu_set_t cpu0;
 
-	while ((opt = getopt(argc, argv, "n:r:a:p:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:a:p:m:o:")) != -1) {
 		switch (opt) {
+		case 'o':
+			only = optarg;
+			break;
 		case 'n':
 			calls = atol(optarg);
 			break;
@@ -1745,7 +1766,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr,
-				"usage: %s [-n calls] [-r size,size,...] [-a probes] [-p procs] [-m probes]\n",
+				"usage: %s [-n calls] [-r size,size,...] [-a probes] [-p procs] [-m probes] [-o figure,...]\n",
 				argv[0]);
 			return 2;
 		}
@@ -1767,11 +1788,16 @@ int main(int argc, char **argv)
 		write_file(DEBUGFS "/uprobes/hide_breakpoints", "N", 0);
 	write_file(TRACEFS "/tracing_on", "0", 0);
 
-	failed |= bench_classes();
-	failed |= bench_traced();
-	failed |= bench_uretprobe();
-	failed |= bench_threads();
-	failed |= bench_bpf();
+	if (wanted("classes"))
+		failed |= bench_classes();
+	if (wanted("traced"))
+		failed |= bench_traced();
+	if (wanted("uretprobe"))
+		failed |= bench_uretprobe();
+	if (wanted("threads"))
+		failed |= bench_threads();
+	if (wanted("bpf"))
+		failed |= bench_bpf();
 
 	/* The figures below register perf uprobes, on files of their own. */
 	type = uprobe_pmu_type();
@@ -1786,10 +1812,13 @@ int main(int argc, char **argv)
 		printf("bench registry error=%s\n", why("setup", err));
 		failed = 1;
 	} else {
-		failed |= bench_memory(type);
-		failed |= bench_lookup(type);
+		if (wanted("memory"))
+			failed |= bench_memory(type);
+		if (wanted("lookup"))
+			failed |= bench_lookup(type);
 		unlink(NOP_FILE);
-		failed |= bench_attach(type);
+		if (wanted("attach"))
+			failed |= bench_attach(type);
 	}
 	write_file(TRACEFS "/tracing_on", "1", 0);
 	write_file(TRACEFS "/trace", "", O_TRUNC);

@@ -20,7 +20,8 @@
 # figure's four threads); BENCH_N=calls per hit figure (default 20000); the guest
 # program's defaults otherwise (scripts/guest/run-bench):
 # BENCH_REGISTRY=1,100,10000,100000 BENCH_ATTACH=2000 BENCH_PROCS=20
-# BENCH_MEMORY=10000.
+# BENCH_MEMORY=10000; BENCH_ONLY=figure,... (classes traced uretprobe threads
+# bpf memory lookup attach) runs only those.
 . "$(dirname "$0")/lib.sh"
 
 ours=$("$ROOT/scripts/build.sh")
@@ -28,7 +29,7 @@ stock=$(STOCK=1 "$ROOT/scripts/build.sh")
 initrd=$("$ROOT/scripts/initramfs.sh")
 
 cmdline=("uprobes_ng.bench_n=${BENCH_N:-20000}")
-for v in registry attach procs memory; do
+for v in registry attach procs memory only; do
 	var=BENCH_${v^^}
 	[ -z "${!var:-}" ] || cmdline+=("uprobes_ng.bench_$v=${!var}")
 done
