@@ -12,21 +12,26 @@
  * engine put a breakpoint and has not taken it out: readers' copies hide
  * those only, and a debugger's int3 over one of them is over ours.
  *
- * The record (struct uprobes_state::bps) is a maple tree of addresses,
+ * The record (struct uprobes_state::bps) is an xarray of the pages that
+ * hold recorded addresses, each with the sorted offsets of its addresses,
  * allocated with the first breakpoint. Each address is recorded with the
  * file and offset mapped there when the breakpoint was noted (a hash of
  * them, uprobe_bps_key()): an address the record kept after its mapping
  * went, where another file is mapped now, is not taken for one of ours
  * there (an int3 the program wrote into its copy of that file's code,
  * probed later, is the program's: readers see it, and the probe's
- * removal leaves it). It changes under the mmap lock held
- * for writing, with the breakpoints, and under the lock held for reading
- * when a write through ptrace or /proc/PID/mem takes a breakpoint's place;
- * lookups hold the mmap lock too, and the tree's own lock where they may
- * meet such a write. The tree is not in RCU mode, which would copy a node
- * for every address stored (a probe's registration stores one per
- * process mapping the file). A forked child gets
- * a copy, or the fork fails. Moved code takes its addresses along.
+ * removal leaves it). It grows under the mmap lock held for writing, with
+ * the breakpoints, and shrinks under the lock held for reading too, when
+ * a write through ptrace or /proc/PID/mem takes a breakpoint's place;
+ * lookups hold the mmap lock, and the xarray's lock where they may meet
+ * such a write. Noting an address costs a lookup and a move of the
+ * page's later offsets, and an allocation only for the page's first
+ * address or when its array is full: a registration notes one address
+ * per process mapping the file (a maple tree, which allocates nodes for
+ * most stores of a single address, made perf's registration of 2,000
+ * probes in 20 processes cost more than the stock engine's, which
+ * records nothing). A forked child gets a copy, or the fork fails.
+ * Moved code takes its addresses along.
  * Unmapping does not touch the record: the hook also runs when a mapping
  * is only split or merged, and the breakpoints stay. A probed address of
  * a mapping made or changed that gets no breakpoint is forgotten where
@@ -48,7 +53,6 @@
 #define pr_fmt(fmt) "uprobe: " fmt
 
 #include <linux/jhash.h>
-#include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -59,16 +63,35 @@
 #define BPS_PRUNE_MIN	64L
 
 /**
+ * struct uprobe_bps_page - the recorded addresses of one page
+ * @nr: how many
+ * @room: how many @at has room for
+ * @at: the addresses' offsets in the page, in increasing order, each with
+ *	its key (uprobe_bps_key())
+ */
+struct uprobe_bps_page {
+	unsigned int		nr;
+	unsigned int		room;
+	struct {
+		u32		key;
+		u32		off;
+	} at[];
+};
+
+/* Room of a page's first array; each full one is replaced with twice. */
+#define BPS_PAGE_ROOM	4
+
+/**
  * struct uprobe_bps - the record of an address space's breakpoints
- * @tree: the addresses, each with a value entry
- * @nr: how many (also changed under the mmap lock held for reading)
+ * @pages: the pages with recorded addresses, by number (vaddr >> PAGE_SHIFT)
+ * @nr: how many addresses (also changed under the mmap lock held for reading)
  * @prune_at: @nr at which the addresses of mappings gone are dropped
  * @remapped: a file was mapped since the last pass that dropped them
  * @lost: a breakpoint could not be recorded (see uprobe_bps_move())
  * @removed: how many times breakpoints of ours went (uprobe_bps_removed())
  */
 struct uprobe_bps {
-	struct maple_tree	tree;
+	struct xarray		pages;
 	atomic_long_t		nr;
 	long			prune_at;
 	bool			remapped;
@@ -78,10 +101,10 @@ struct uprobe_bps {
 
 /*
  * What an address of @mm is recorded with: a hash of the file and offset
- * mapped at @vaddr (odd), or 0 where no file is (the KUnit tests' address
+ * mapped at @vaddr, or 0 where no file is (the KUnit tests' address
  * spaces have no mapping).
  */
-static void *uprobe_bps_key(struct mm_struct *mm, unsigned long vaddr)
+static u32 uprobe_bps_key(struct mm_struct *mm, unsigned long vaddr)
 {
 	struct vm_area_struct *vma = vma_lookup(mm, vaddr);
 	struct inode *inode;
@@ -89,7 +112,7 @@ static void *uprobe_bps_key(struct mm_struct *mm, unsigned long vaddr)
 	u32 id[6];
 
 	if (!vma || !vma->vm_file)
-		return xa_mk_value(0);
+		return 0;
 	inode = file_inode(vma->vm_file);
 	off = uprobe_vma_vaddr_offset(vma, vaddr);
 	id[0] = lower_32_bits(inode->i_ino);
@@ -98,7 +121,7 @@ static void *uprobe_bps_key(struct mm_struct *mm, unsigned long vaddr)
 	id[3] = inode->i_generation;
 	id[4] = lower_32_bits(off);
 	id[5] = upper_32_bits(off);
-	return xa_mk_value((jhash2(id, ARRAY_SIZE(id), 0) >> 1) | 1);
+	return jhash2(id, ARRAY_SIZE(id), 0);
 }
 
 static struct uprobe_bps *uprobe_bps_alloc(void)
@@ -107,36 +130,87 @@ static struct uprobe_bps *uprobe_bps_alloc(void)
 
 	if (!b)
 		return NULL;
-	/*
-	 * An allocation tree, as the VMA tree: in 6.12 the RCU callback
-	 * freeing the nodes of a tree in RCU mode without
-	 * MT_FLAGS_ALLOC_RANGE (mt_free_walk()) takes the metadata kept in
-	 * the last slot of an inner node with 15 children for a 16th child,
-	 * and oopses; a record of a few thousand addresses has such nodes.
-	 * The record left RCU mode since, and keeps the flag.
-	 */
-	mt_init_flags(&b->tree, MT_FLAGS_ALLOC_RANGE);
+	xa_init(&b->pages);
 	b->prune_at = BPS_PRUNE_MIN;
 	return b;
 }
 
+static struct uprobe_bps_page *uprobe_bps_page_alloc(unsigned int room)
+{
+	struct uprobe_bps_page *p;
+
+	p = kvmalloc(struct_size(p, at, room), GFP_KERNEL);
+	if (p) {
+		p->nr = 0;
+		p->room = room;
+	}
+	return p;
+}
+
+/* The index in @p of the first offset at or above @off. */
+static unsigned int uprobe_bps_page_find(struct uprobe_bps_page *p,
+					 unsigned int off)
+{
+	unsigned int lo = 0, hi = p->nr;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (p->at[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
- * Erasing may need memory too: without it the address stays, counted,
- * and keeps counting as ours.
+ * Is @vaddr recorded, and with which key? Safe beside an erase under the
+ * read lock.
  */
+static bool uprobe_bps_lookup(struct uprobe_bps *b, unsigned long vaddr,
+			      u32 *key)
+{
+	unsigned int off = offset_in_page(vaddr), i;
+	struct uprobe_bps_page *p;
+	bool found = false;
+
+	xa_lock(&b->pages);
+	p = xa_load(&b->pages, vaddr >> PAGE_SHIFT);
+	if (p) {
+		i = uprobe_bps_page_find(p, off);
+		found = i < p->nr && p->at[i].off == off;
+		if (found)
+			*key = p->at[i].key;
+	}
+	xa_unlock(&b->pages);
+	return found;
+}
+
+/* Forgets @vaddr, if recorded. Needs no memory. */
 static void uprobe_bps_erase(struct uprobe_bps *b, unsigned long vaddr)
 {
-	MA_STATE(mas, &b->tree, vaddr, vaddr);
-	void *entry, *left;
+	unsigned long index = vaddr >> PAGE_SHIFT;
+	struct uprobe_bps_page *p, *empty = NULL;
+	unsigned int i;
 
-	/* An erase without memory returns the entry and leaves it. */
-	mtree_lock(&b->tree);
-	entry = mas_erase(&mas);
-	mas_set(&mas, vaddr);
-	left = mas_walk(&mas);
-	mtree_unlock(&b->tree);
-	if (entry && !left)
-		atomic_long_dec(&b->nr);
+	xa_lock(&b->pages);
+	p = xa_load(&b->pages, index);
+	if (p) {
+		i = uprobe_bps_page_find(p, offset_in_page(vaddr));
+		if (i < p->nr && p->at[i].off == offset_in_page(vaddr)) {
+			p->nr--;
+			memmove(&p->at[i], &p->at[i + 1],
+				(p->nr - i) * sizeof(p->at[0]));
+			atomic_long_dec(&b->nr);
+			if (!p->nr) {
+				__xa_erase(&b->pages, index);
+				empty = p;
+			}
+		}
+	}
+	xa_unlock(&b->pages);
+	kvfree(empty);
 }
 
 /* The breakpoint at @vaddr went, with its record: counted. */
@@ -146,26 +220,53 @@ static void uprobe_bps_gone(struct uprobe_bps *b, unsigned long vaddr)
 	atomic_long_inc(&b->removed);
 }
 
-/* What @vaddr is recorded with. Safe beside an erase under the read lock. */
-static void *uprobe_bps_entry(struct uprobe_bps *b, unsigned long vaddr)
-{
-	void *entry;
-
-	mtree_lock(&b->tree);
-	entry = mtree_load(&b->tree, vaddr);
-	mtree_unlock(&b->tree);
-	return entry;
-}
-
-/* Records @vaddr with @entry, counted if it is new: 0 or -ENOMEM. */
+/*
+ * Records @vaddr with @key, counted if it is new: 0 or -ENOMEM. Under the
+ * mmap lock held for writing: no lookup or erase runs meanwhile, and the
+ * page's array can be replaced.
+ */
 static int uprobe_bps_store(struct uprobe_bps *b, unsigned long vaddr,
-			    void *entry, bool new)
+			    u32 key)
 {
-	int err = mtree_store(&b->tree, vaddr, entry, GFP_KERNEL);
+	unsigned long index = vaddr >> PAGE_SHIFT;
+	unsigned int off = offset_in_page(vaddr), i, room;
+	struct uprobe_bps_page *p, *old;
+	int err;
 
-	if (!err && new)
-		atomic_long_inc(&b->nr);
-	return err;
+	old = xa_load(&b->pages, index);
+	p = old;
+	i = p ? uprobe_bps_page_find(p, off) : 0;
+	if (p && i < p->nr && p->at[i].off == off) {
+		p->at[i].key = key;
+		return 0;
+	}
+	if (!p || p->nr == p->room) {
+		/* A page has no more than PAGE_SIZE addresses. */
+		room = old ? min_t(unsigned int, 2 * old->room, PAGE_SIZE) :
+			     BPS_PAGE_ROOM;
+		p = uprobe_bps_page_alloc(room);
+		if (!p)
+			return -ENOMEM;
+		if (old) {
+			p->nr = old->nr;
+			memcpy(p->at, old->at, old->nr * sizeof(p->at[0]));
+		}
+	}
+	memmove(&p->at[i + 1], &p->at[i], (p->nr - i) * sizeof(p->at[0]));
+	p->at[i].off = off;
+	p->at[i].key = key;
+	p->nr++;
+	if (p != old) {
+		/* Replacing an entry needs no memory; a new one may. */
+		err = xa_err(xa_store(&b->pages, index, p, GFP_KERNEL));
+		if (err) {
+			kvfree(p);
+			return err;
+		}
+		kvfree(old);
+	}
+	atomic_long_inc(&b->nr);
+	return 0;
 }
 
 /*
@@ -193,15 +294,24 @@ static bool uprobe_bps_may_be(struct mm_struct *mm, unsigned long vaddr)
  */
 static void uprobe_bps_prune(struct mm_struct *mm, struct uprobe_bps *b)
 {
-	unsigned long index = 0;
-	void *entry;
+	struct uprobe_bps_page *p;
+	unsigned long index;
+	unsigned int i, kept;
 
 	mmap_assert_write_locked(mm);
 	b->remapped = false;
-	/* Each search leaves @index just past the address it found. */
-	mt_for_each(&b->tree, entry, index, ULONG_MAX)
-		if (!uprobe_bps_may_be(mm, index - 1))
-			uprobe_bps_erase(b, index - 1);
+	xa_for_each(&b->pages, index, p) {
+		for (i = 0, kept = 0; i < p->nr; i++)
+			if (uprobe_bps_may_be(mm, (index << PAGE_SHIFT) +
+						  p->at[i].off))
+				p->at[kept++] = p->at[i];
+		atomic_long_sub(p->nr - kept, &b->nr);
+		p->nr = kept;
+		if (!kept) {
+			xa_erase(&b->pages, index);
+			kvfree(p);
+		}
+	}
 	b->prune_at = max(2 * atomic_long_read(&b->nr), BPS_PRUNE_MIN);
 }
 
@@ -218,7 +328,8 @@ static void uprobe_bps_prune(struct mm_struct *mm, struct uprobe_bps *b)
 int uprobe_bps_note(struct mm_struct *mm, unsigned long vaddr)
 {
 	struct uprobe_bps *b = mm->uprobes_state.bps;
-	void *key = uprobe_bps_key(mm, vaddr), *entry;
+	u32 key = uprobe_bps_key(mm, vaddr), old;
+	bool found;
 
 	mmap_assert_write_locked(mm);
 	if (!b) {
@@ -227,13 +338,13 @@ int uprobe_bps_note(struct mm_struct *mm, unsigned long vaddr)
 			return -ENOMEM;
 		mm->uprobes_state.bps = b;
 	}
-	entry = mtree_load(&b->tree, vaddr);
-	if (entry == key)
+	found = uprobe_bps_lookup(b, vaddr, &old);
+	if (found && old == key)
 		return 0;
-	if (!entry && b->remapped && atomic_long_read(&b->nr) >= b->prune_at)
+	if (!found && b->remapped && atomic_long_read(&b->nr) >= b->prune_at)
 		uprobe_bps_prune(mm, b);
 	/* An address recorded for another file's code takes this one's. */
-	return uprobe_bps_store(b, vaddr, key, !entry);
+	return uprobe_bps_store(b, vaddr, key);
 }
 
 /**
@@ -303,9 +414,11 @@ bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr)
 {
 	struct uprobe_bps *b = mm->uprobes_state.bps;
 
+	u32 key;
+
 	mmap_assert_locked(mm);
-	return b && (b->lost ||
-		     uprobe_bps_entry(b, vaddr) == uprobe_bps_key(mm, vaddr));
+	return b && (b->lost || (uprobe_bps_lookup(b, vaddr, &key) &&
+				 key == uprobe_bps_key(mm, vaddr)));
 }
 
 /**
@@ -340,10 +453,11 @@ void uprobe_bps_recheck(struct mm_struct *mm, unsigned long vaddr)
 {
 	struct uprobe_bps *b = mm->uprobes_state.bps;
 	bool anon;
+	u32 key;
 	u8 byte;
 
 	mmap_assert_write_locked(mm);
-	if (!b || b->lost || !mtree_load(&b->tree, vaddr))
+	if (!b || b->lost || !uprobe_bps_lookup(b, vaddr, &key))
 		return;
 	if (!uprobe_peek(mm, vaddr, &byte, 1, &anon) && !anon)
 		uprobe_bps_gone(b, vaddr);
@@ -352,9 +466,9 @@ void uprobe_bps_recheck(struct mm_struct *mm, unsigned long vaddr)
 /**
  * uprobe_bps_move() - code with breakpoints of ours was moved (mremap)
  * @mm: the address space, mmap lock held for writing
- * @old_addr: where the range was
- * @new_addr: where it is now
- * @len: its length
+ * @old_addr: where the range was (page aligned, as mremap() gives it)
+ * @new_addr: where it is now (page aligned)
+ * @len: its length (page aligned)
  *
  * The breakpoints went with the pages: their addresses follow. Should one
  * not be recorded at its new place (no memory), the record no longer
@@ -364,9 +478,10 @@ void uprobe_bps_recheck(struct mm_struct *mm, unsigned long vaddr)
 void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 		     unsigned long new_addr, unsigned long len)
 {
+	unsigned long first = old_addr >> PAGE_SHIFT, index, to;
+	unsigned long last = (old_addr + len - 1) >> PAGE_SHIFT;
 	struct uprobe_bps *b = mm->uprobes_state.bps;
-	unsigned long index = old_addr, vaddr;
-	void *entry;
+	struct uprobe_bps_page *p;
 
 	mmap_assert_write_locked(mm);
 	if (!b || !len || old_addr == new_addr)
@@ -377,16 +492,25 @@ void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 	 */
 	b->remapped = true;
 	/* What was recorded where the code lands is gone (MREMAP_FIXED). */
-	for (vaddr = new_addr; mt_find(&b->tree, &vaddr, new_addr + len - 1);)
-		uprobe_bps_gone(b, vaddr - 1);
-	/* The same file and offset, at their new address. */
-	while ((entry = mt_find(&b->tree, &index, old_addr + len - 1))) {
-		vaddr = new_addr + (index - 1 - old_addr);
-		uprobe_bps_erase(b, index - 1);
-		if (uprobe_bps_store(b, vaddr, entry, true) && !b->lost) {
+	xa_for_each_range(&b->pages, index, p, new_addr >> PAGE_SHIFT,
+			  (new_addr + len - 1) >> PAGE_SHIFT) {
+		xa_erase(&b->pages, index);
+		atomic_long_sub(p->nr, &b->nr);
+		atomic_long_add(p->nr, &b->removed);
+		kvfree(p);
+	}
+	/* The same file and offset, at their new address: whole pages. */
+	xa_for_each_range(&b->pages, index, p, first, last) {
+		xa_erase(&b->pages, index);
+		to = (new_addr >> PAGE_SHIFT) + (index - first);
+		if (!xa_err(xa_store(&b->pages, to, p, GFP_KERNEL)))
+			continue;
+		atomic_long_sub(p->nr, &b->nr);
+		kvfree(p);
+		if (!b->lost) {
 			b->lost = true;
-			pr_warn("pid %d: breakpoint moved to 0x%lx not recorded: every probed address of mm %p counts as a breakpoint's\n",
-				current->pid, vaddr, mm);
+			pr_warn("pid %d: breakpoints moved to 0x%lx not recorded: every probed address of mm %p counts as a breakpoint's\n",
+				current->pid, to << PAGE_SHIFT, mm);
 		}
 	}
 }
@@ -402,8 +526,8 @@ void uprobe_bps_move(struct mm_struct *mm, unsigned long old_addr,
 int uprobe_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
 	struct uprobe_bps *old = oldmm->uprobes_state.bps, *b;
-	unsigned long index = 0;
-	void *entry;
+	struct uprobe_bps_page *p, *copy;
+	unsigned long index;
 	int err = 0;
 
 	mmap_assert_write_locked(oldmm);
@@ -414,10 +538,20 @@ int uprobe_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 		return -ENOMEM;
 	/* Published first: uprobe_bps_free() frees a partial copy. */
 	newmm->uprobes_state.bps = b;
-	mt_for_each(&old->tree, entry, index, ULONG_MAX) {
-		err = uprobe_bps_store(b, index - 1, entry, true);
-		if (err)
+	xa_for_each(&old->pages, index, p) {
+		copy = uprobe_bps_page_alloc(p->nr);
+		if (!copy) {
+			err = -ENOMEM;
 			break;
+		}
+		copy->nr = p->nr;
+		memcpy(copy->at, p->at, p->nr * sizeof(p->at[0]));
+		err = xa_err(xa_store(&b->pages, index, copy, GFP_KERNEL));
+		if (err) {
+			kvfree(copy);
+			break;
+		}
+		atomic_long_add(copy->nr, &b->nr);
 	}
 	b->prune_at = old->prune_at;
 	b->remapped = old->remapped;
@@ -432,11 +566,15 @@ int uprobe_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 void uprobe_bps_free(struct mm_struct *mm)
 {
 	struct uprobe_bps *b = mm->uprobes_state.bps;
+	struct uprobe_bps_page *p;
+	unsigned long index;
 
 	if (!b)
 		return;
 	mm->uprobes_state.bps = NULL;
-	mtree_destroy(&b->tree);
+	xa_for_each(&b->pages, index, p)
+		kvfree(p);
+	xa_destroy(&b->pages);
 	kfree(b);
 }
 

@@ -244,9 +244,8 @@ static void uprobe_bps_test_moved_away(struct kunit *test)
 /*
  * A large record is freed whole: 50,000 addresses (the BPF selftests'
  * uprobe_multi bench probes 50,000 functions of one program), freed when
- * the address space goes (the 6.12 oops of mt_free_walk(), see
- * uprobe_bps_alloc(), was in a grace period's callback: the test waits
- * for those still).
+ * the address space goes, with the xarray's nodes, which go after a
+ * grace period: the test waits for those.
  */
 static void uprobe_bps_test_large(struct kunit *test)
 {
@@ -272,6 +271,103 @@ static void uprobe_bps_test_large(struct kunit *test)
 	rcu_barrier();
 }
 
+/*
+ * A page's addresses stay sorted whatever the order they come and go
+ * in, its array grows past its first room (a child's copy too, which
+ * has no room to spare), and a page holds every one of its offsets.
+ */
+static void uprobe_bps_test_order(struct kunit *test)
+{
+	static const unsigned long order[] = { 0x1010, 0x1008, 0x1018, 0x1000,
+					       0x1004, 0x1ffc, 0x1001 };
+	struct mm_struct *mm = uprobe_bps_test_mm(test);
+	struct mm_struct *child = uprobe_bps_test_mm(test);
+	unsigned long i;
+	u32 key = 0;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		KUNIT_ASSERT_EQ(test, bps_t_note(mm, order[i]), 0);
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, order[i]));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x100c));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x2000));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), ARRAY_SIZE(order));
+
+	/* Another key for a recorded address replaces its key only. */
+	mmap_write_lock(mm);
+	KUNIT_EXPECT_EQ(test, uprobe_bps_store(mm->uprobes_state.bps, 0x1008,
+					       0x1234), 0);
+	KUNIT_EXPECT_TRUE(test, uprobe_bps_lookup(mm->uprobes_state.bps,
+						  0x1008, &key));
+	mmap_write_unlock(mm);
+	KUNIT_EXPECT_EQ(test, key, 0x1234);
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), ARRAY_SIZE(order));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x1008));
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x1008), 0);
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x1008));
+
+	bps_t_unnote(mm, 0x1008);
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x1008));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x1004));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x1010));
+
+	/* The child's exact copy grows with its first new address. */
+	KUNIT_ASSERT_EQ(test, bps_t_dup(mm, child), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(child, 0x100c), 0);
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(child, 0x100c));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(child, 0x1010));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x100c));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(child), ARRAY_SIZE(order));
+
+	/* Every offset of a page, then taken out in two interleaved passes. */
+	for (i = 0; i < PAGE_SIZE && i < 4096; i++)
+		KUNIT_ASSERT_EQ(test, bps_t_note(mm, 0x40000 + i), 0);
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x40000 + i - 1));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), ARRAY_SIZE(order) - 1 + i);
+	for (i = 0; i < 4096 && i < PAGE_SIZE; i += 2)
+		bps_t_unnote(mm, 0x40000 + i);
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x40000));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, 0x40001));
+	for (i = 1; i < 4096 && i < PAGE_SIZE; i += 2)
+		bps_t_unnote(mm, 0x40000 + i);
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, 0x40001));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), ARRAY_SIZE(order) - 1);
+}
+
+/*
+ * Moved code takes the addresses of its pages along, and only those:
+ * the pages just before and after the moved range keep theirs.
+ */
+static void uprobe_bps_test_move_pages(struct kunit *test)
+{
+	struct mm_struct *mm = uprobe_bps_test_mm(test);
+	const unsigned long from = 0x100000, to = 0x200000;
+	const unsigned long len = 3 * PAGE_SIZE;
+
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, from - 1), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, from), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, from + 8), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, from + PAGE_SIZE + 4), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, from + len - 1), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, from + len), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, to + 2 * PAGE_SIZE + 16), 0);
+	KUNIT_ASSERT_EQ(test, bps_t_note(mm, to + len), 0);
+	bps_t_move(mm, from, to, len);
+
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, from - 1));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, from + len));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, from));
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, from + PAGE_SIZE + 4));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, to));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, to + 8));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, to + PAGE_SIZE + 4));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, to + len - 1));
+	/* What was recorded where the code landed went; past it stays. */
+	KUNIT_EXPECT_FALSE(test, bps_t_noted(mm, to + 2 * PAGE_SIZE + 16));
+	KUNIT_EXPECT_TRUE(test, bps_t_noted(mm, to + len));
+	KUNIT_EXPECT_EQ(test, bps_t_nr(mm), 7);
+}
+
 static struct kunit_case uprobe_bps_test_cases[] = {
 	KUNIT_CASE(uprobe_bps_test_note),
 	KUNIT_CASE(uprobe_bps_test_removed),
@@ -279,6 +375,8 @@ static struct kunit_case uprobe_bps_test_cases[] = {
 	KUNIT_CASE(uprobe_bps_test_prune),
 	KUNIT_CASE(uprobe_bps_test_moved_away),
 	KUNIT_CASE(uprobe_bps_test_large),
+	KUNIT_CASE(uprobe_bps_test_order),
+	KUNIT_CASE(uprobe_bps_test_move_pages),
 	{}
 };
 
