@@ -1720,7 +1720,10 @@ static int bench_bpf(void)
 	return failed;
 }
 
-/* -o: the figures to run (classes, traced, uretprobe, threads, bpf, memory, lookup, attach), or all */
+/*
+ * -o: the figures to run, comma-separated (classes, traced, uretprobe,
+ * threads, bpf, memory, lookup, attach); all without it.
+ */
 static const char *only;
 
 static int wanted(const char *figure)

@@ -135,21 +135,28 @@ static struct uprobe_bps *uprobe_bps_alloc(void)
 	return b;
 }
 
-static struct uprobe_bps_page *uprobe_bps_page_alloc(unsigned int room)
+/* An array with room for @room addresses, holding those of @from if any. */
+static struct uprobe_bps_page *uprobe_bps_page_alloc(unsigned int room,
+						     struct uprobe_bps_page *from)
 {
 	struct uprobe_bps_page *p;
 
 	p = kvmalloc(struct_size(p, at, room), GFP_KERNEL);
-	if (p) {
-		p->nr = 0;
-		p->room = room;
-	}
+	if (!p)
+		return NULL;
+	p->nr = from ? from->nr : 0;
+	p->room = room;
+	if (from)
+		memcpy(p->at, from->at, from->nr * sizeof(p->at[0]));
 	return p;
 }
 
-/* The index in @p of the first offset at or above @off. */
-static unsigned int uprobe_bps_page_find(struct uprobe_bps_page *p,
-					 unsigned int off)
+/*
+ * Sets *@i to the index in @p of the first offset at or above @off, and
+ * tells whether it is @off.
+ */
+static bool uprobe_bps_page_find(struct uprobe_bps_page *p, unsigned int off,
+				 unsigned int *i)
 {
 	unsigned int lo = 0, hi = p->nr;
 
@@ -161,7 +168,8 @@ static unsigned int uprobe_bps_page_find(struct uprobe_bps_page *p,
 		else
 			hi = mid;
 	}
-	return lo;
+	*i = lo;
+	return lo < p->nr && p->at[lo].off == off;
 }
 
 /*
@@ -177,12 +185,9 @@ static bool uprobe_bps_lookup(struct uprobe_bps *b, unsigned long vaddr,
 
 	xa_lock(&b->pages);
 	p = xa_load(&b->pages, vaddr >> PAGE_SHIFT);
-	if (p) {
-		i = uprobe_bps_page_find(p, off);
-		found = i < p->nr && p->at[i].off == off;
-		if (found)
-			*key = p->at[i].key;
-	}
+	found = p && uprobe_bps_page_find(p, off, &i);
+	if (found)
+		*key = p->at[i].key;
 	xa_unlock(&b->pages);
 	return found;
 }
@@ -196,17 +201,14 @@ static void uprobe_bps_erase(struct uprobe_bps *b, unsigned long vaddr)
 
 	xa_lock(&b->pages);
 	p = xa_load(&b->pages, index);
-	if (p) {
-		i = uprobe_bps_page_find(p, offset_in_page(vaddr));
-		if (i < p->nr && p->at[i].off == offset_in_page(vaddr)) {
-			p->nr--;
-			memmove(&p->at[i], &p->at[i + 1],
-				(p->nr - i) * sizeof(p->at[0]));
-			atomic_long_dec(&b->nr);
-			if (!p->nr) {
-				__xa_erase(&b->pages, index);
-				empty = p;
-			}
+	if (p && uprobe_bps_page_find(p, offset_in_page(vaddr), &i)) {
+		p->nr--;
+		memmove(&p->at[i], &p->at[i + 1],
+			(p->nr - i) * sizeof(p->at[0]));
+		atomic_long_dec(&b->nr);
+		if (!p->nr) {
+			__xa_erase(&b->pages, index);
+			empty = p;
 		}
 	}
 	xa_unlock(&b->pages);
@@ -229,14 +231,13 @@ static int uprobe_bps_store(struct uprobe_bps *b, unsigned long vaddr,
 			    u32 key)
 {
 	unsigned long index = vaddr >> PAGE_SHIFT;
-	unsigned int off = offset_in_page(vaddr), i, room;
+	unsigned int off = offset_in_page(vaddr), i = 0, room;
 	struct uprobe_bps_page *p, *old;
 	int err;
 
 	old = xa_load(&b->pages, index);
 	p = old;
-	i = p ? uprobe_bps_page_find(p, off) : 0;
-	if (p && i < p->nr && p->at[i].off == off) {
+	if (p && uprobe_bps_page_find(p, off, &i)) {
 		p->at[i].key = key;
 		return 0;
 	}
@@ -244,13 +245,9 @@ static int uprobe_bps_store(struct uprobe_bps *b, unsigned long vaddr,
 		/* A page has no more than PAGE_SIZE addresses. */
 		room = old ? min_t(unsigned int, 2 * old->room, PAGE_SIZE) :
 			     BPS_PAGE_ROOM;
-		p = uprobe_bps_page_alloc(room);
+		p = uprobe_bps_page_alloc(room, old);
 		if (!p)
 			return -ENOMEM;
-		if (old) {
-			p->nr = old->nr;
-			memcpy(p->at, old->at, old->nr * sizeof(p->at[0]));
-		}
 	}
 	memmove(&p->at[i + 1], &p->at[i], (p->nr - i) * sizeof(p->at[0]));
 	p->at[i].off = off;
@@ -413,7 +410,6 @@ unsigned long uprobe_bps_removed(struct mm_struct *mm)
 bool uprobe_bps_noted(struct mm_struct *mm, unsigned long vaddr)
 {
 	struct uprobe_bps *b = mm->uprobes_state.bps;
-
 	u32 key;
 
 	mmap_assert_locked(mm);
@@ -539,13 +535,11 @@ int uprobe_bps_dup(struct mm_struct *oldmm, struct mm_struct *newmm)
 	/* Published first: uprobe_bps_free() frees a partial copy. */
 	newmm->uprobes_state.bps = b;
 	xa_for_each(&old->pages, index, p) {
-		copy = uprobe_bps_page_alloc(p->nr);
+		copy = uprobe_bps_page_alloc(p->nr, p);
 		if (!copy) {
 			err = -ENOMEM;
 			break;
 		}
-		copy->nr = p->nr;
-		memcpy(copy->at, p->at, p->nr * sizeof(p->at[0]));
 		err = xa_err(xa_store(&b->pages, index, copy, GFP_KERNEL));
 		if (err) {
 			kvfree(copy);
